@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { PageQuery } from './pagination.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Token scope an endpoint needs: `read` endpoints accept read and write tokens. */
+export type Scope = 'read' | 'write';
+
+/**
+ * Who may call an endpoint, checked after the token:
+ * - `user`: any authenticated user (user-scoped `/me` resources, organization list and create);
+ * - `member`, `admin`, `owner`: a role in the organization named by `:organization_id` (or `:id`
+ *   on organization endpoints); non-members get 404, members lacking the role 403;
+ * - `admin-or-self`: an admin, or a member acting on their own membership;
+ * - `test-helpers`: the sandbox key of decisions.md §4, not a user token.
+ */
+export type Access = 'user' | 'member' | 'admin' | 'owner' | 'admin-or-self' | 'test-helpers';
+
+export type SuccessStatus = 200 | 201 | 204 | 303;
+
+export interface BodySpec<
+  Key extends string | null = string | null,
+  Schema extends z.ZodType = z.ZodType,
+  File extends string = string,
+> {
+  /** Wrapper key (`{"organization": {...}}`), or null for a flat body. */
+  readonly key: Key;
+  readonly schema: Schema;
+  /** False when the body, or its wrapper, may be left out entirely (collab create). */
+  readonly required: boolean;
+  /** Fields that carry a file; a request with one of them is multipart. */
+  readonly files: readonly File[];
+}
+
+export interface Endpoint<
+  Params extends z.ZodObject = z.ZodObject,
+  Query extends z.ZodObject = z.ZodObject,
+  Body extends BodySpec | undefined = BodySpec | undefined,
+  Response extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  readonly method: Method;
+  /** Path template without the `.json` suffix, e.g. `/organizations/:organization_id/collabs/:id`. */
+  readonly path: string;
+  readonly params: Params;
+  readonly query: Query;
+  readonly body: Body;
+  readonly status: SuccessStatus;
+  /** Schema of the success body; undefined when there is none (204, 303). */
+  readonly response: Response;
+  readonly scope: Scope;
+  readonly access: Access;
+  /** Collection endpoint: `page` query and the pagination headers. */
+  readonly paginated: boolean;
+  /** Single-resource GET: weak ETag and `If-None-Match`. */
+  readonly etag: boolean;
+  /** A 404 from this endpoint has an empty body (`GET /me/address.json`). */
+  readonly emptyNotFound: boolean;
+  readonly summary: string;
+}
+
+const noParams = z.object({});
+const noQuery = z.object({});
+
+interface Common<Params extends z.ZodObject> {
+  path: string;
+  params?: Params;
+  access: Access;
+  summary: string;
+}
+
+/** A request body wrapped in `key` (or flat when `key` is null). */
+export function body<
+  const Key extends string | null,
+  Schema extends z.ZodType,
+  const File extends string = never,
+>(
+  key: Key,
+  schema: Schema,
+  options: { required?: boolean; files?: readonly File[] } = {},
+): BodySpec<Key, Schema, File> {
+  return { key, schema, required: options.required ?? true, files: options.files ?? [] };
+}
+
+export function list<Item extends z.ZodType, Params extends z.ZodObject = typeof noParams>(
+  o: Common<Params> & { item: Item },
+): Endpoint<Params, typeof PageQuery, undefined, z.ZodArray<Item>> {
+  return {
+    method: 'GET',
+    path: o.path,
+    params: o.params ?? (noParams as unknown as Params),
+    query: PageQuery,
+    body: undefined,
+    status: 200,
+    response: z.array(o.item),
+    scope: 'read',
+    access: o.access,
+    paginated: true,
+    etag: false,
+    emptyNotFound: false,
+    summary: o.summary,
+  };
+}
+
+export function show<Response extends z.ZodType, Params extends z.ZodObject = typeof noParams>(
+  o: Common<Params> & { response: Response; emptyNotFound?: boolean },
+): Endpoint<Params, typeof noQuery, undefined, Response> {
+  return {
+    method: 'GET',
+    path: o.path,
+    params: o.params ?? (noParams as unknown as Params),
+    query: noQuery,
+    body: undefined,
+    status: 200,
+    response: o.response,
+    scope: 'read',
+    access: o.access,
+    paginated: false,
+    etag: true,
+    emptyNotFound: o.emptyNotFound ?? false,
+    summary: o.summary,
+  };
+}
+
+/** Any write with a body and a JSON answer: POST create (201) or PATCH (200). */
+export function write<
+  Body extends BodySpec,
+  Response extends z.ZodType,
+  Params extends z.ZodObject = typeof noParams,
+  Query extends z.ZodObject = typeof noQuery,
+>(
+  o: Common<Params> & {
+    method: 'POST' | 'PATCH';
+    status: 200 | 201;
+    body: Body;
+    response: Response;
+    query?: Query;
+  },
+): Endpoint<Params, Query, Body, Response> {
+  return {
+    method: o.method,
+    path: o.path,
+    params: o.params ?? (noParams as unknown as Params),
+    query: o.query ?? (noQuery as unknown as Query),
+    body: o.body,
+    status: o.status,
+    response: o.response,
+    scope: 'write',
+    access: o.access,
+    paginated: false,
+    etag: false,
+    emptyNotFound: false,
+    summary: o.summary,
+  };
+}
+
+export function destroy<Params extends z.ZodObject = typeof noParams>(
+  o: Common<Params>,
+): Endpoint<Params, typeof noQuery, undefined, undefined> {
+  return {
+    method: 'DELETE',
+    path: o.path,
+    params: o.params ?? (noParams as unknown as Params),
+    query: noQuery,
+    body: undefined,
+    status: 204,
+    response: undefined,
+    scope: 'write',
+    access: o.access,
+    paginated: false,
+    etag: false,
+    emptyNotFound: false,
+    summary: o.summary,
+  };
+}
+
+/** A state transition: `POST …/:id/<action>`, answered `303 See Other` to the resource's page. */
+export function transition<Params extends z.ZodObject>(
+  o: Common<Params>,
+): Endpoint<Params, typeof noQuery, undefined, undefined> {
+  return { ...destroy(o), method: 'POST', status: 303 };
+}
+
+/** The path with its parameters filled in and the `.json` suffix, e.g. for the SDK. */
+export function buildPath(template: string, params: Readonly<Record<string, string>>): string {
+  const filled = template.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '') throw new TypeError(`Missing path parameter "${name}"`);
+    return encodeURIComponent(value);
+  });
+  return `${filled}.json`;
+}
+
+/** Names of the `:params` of a path template. */
+export function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
+}

@@ -1,0 +1,489 @@
+/**
+ * The endpoint table: one entry per endpoint of the spec, plus the transitions and test helpers
+ * of decisions.md. The server registers its routes from it, the SDK builds its methods on it, and
+ * the OpenAPI document is generated from it.
+ */
+import { z } from 'zod';
+import { body, destroy, type Endpoint, list, show, transition, write } from './endpoint.js';
+import {
+  AccessToken,
+  AccessTokenCreate,
+  AccessTokenId,
+  AccessTokenWithSecret,
+} from './resources/access-token.js';
+import { Address, AddressUpdate } from './resources/address.js';
+import {
+  Campaign,
+  CampaignCreate,
+  CampaignId,
+  CampaignSummary,
+  CampaignUpdate,
+} from './resources/campaign.js';
+import {
+  Collab,
+  CollabCreate,
+  CollabCreateQuery,
+  CollabId,
+  CollabSummary,
+  CollabUpdate,
+} from './resources/collab.js';
+import { Membership, MembershipId, MembershipUpdate } from './resources/membership.js';
+import { Notification, NotificationSettings, NotificationSettingsUpdate } from './resources/notification.js';
+import {
+  Organization,
+  OrganizationCreate,
+  OrganizationId,
+  OrganizationUpdate,
+} from './resources/organization.js';
+import { SocialAccount, SocialAccountCreate, SocialAccountId } from './resources/social-account.js';
+import {
+  TestCampaignStatusSet,
+  TestCollabStateSet,
+  TestFunding,
+  TestFundingCreate,
+  TestJoinRequest,
+  TestJoinRequestCreate,
+  TestMemberCreate,
+  TestNotificationCreate,
+  TestPushSubscription,
+  TestSocialAccountSync,
+  TestSubmission,
+  TestSubscription,
+  TestSubscriptionSet,
+  TestUserCreate,
+  TestUserCreated,
+} from './resources/test-helpers.js';
+import { UserId } from './resources/user.js';
+
+const noQuery = z.object({});
+const orgParams = z.object({ id: OrganizationId });
+const inOrg = z.object({ organization_id: OrganizationId });
+const collabParams = z.object({ organization_id: OrganizationId, id: CollabId });
+const campaignParams = z.object({ organization_id: OrganizationId, id: CampaignId });
+const memberParams = z.object({ organization_id: OrganizationId, id: MembershipId });
+const socialAccountParams = z.object({ id: SocialAccountId });
+const accessTokenParams = z.object({ id: AccessTokenId });
+
+const collabsPath = '/organizations/:organization_id/collabs';
+const campaignsPath = '/organizations/:organization_id/campaigns';
+
+const collabTransition = (action: string, summary: string) =>
+  transition({ path: `${collabsPath}/:id/${action}`, params: collabParams, access: 'admin', summary });
+const campaignTransition = (action: string, summary: string) =>
+  transition({ path: `${campaignsPath}/:id/${action}`, params: campaignParams, access: 'admin', summary });
+
+export const endpoints = {
+  organizations: {
+    list: list({
+      path: '/organizations',
+      access: 'user',
+      item: Organization,
+      summary: "The caller's organizations, oldest first",
+    }),
+    retrieve: show({
+      path: '/organizations/:id',
+      params: orgParams,
+      access: 'member',
+      response: Organization,
+      summary: 'Show an organization',
+    }),
+    create: write({
+      method: 'POST',
+      status: 201,
+      path: '/organizations',
+      access: 'user',
+      body: body('organization', OrganizationCreate, { files: ['logo'] }),
+      response: Organization,
+      summary: 'Create an organization; the caller becomes its owner',
+    }),
+    update: write({
+      method: 'PATCH',
+      status: 200,
+      path: '/organizations/:id',
+      params: orgParams,
+      access: 'admin',
+      body: body('organization', OrganizationUpdate, { files: ['logo'] }),
+      response: Organization,
+      summary: 'Update an organization',
+    }),
+    delete: destroy({
+      path: '/organizations/:id',
+      params: orgParams,
+      access: 'owner',
+      summary: 'Delete an organization (owner only)',
+    }),
+  },
+  collabs: {
+    list: list({
+      path: collabsPath,
+      params: inOrg,
+      access: 'member',
+      item: CollabSummary,
+      summary: 'Collabs of an organization, newest first',
+    }),
+    retrieve: show({
+      path: `${collabsPath}/:id`,
+      params: collabParams,
+      access: 'member',
+      response: Collab,
+      summary: 'Show a collab with its brief',
+    }),
+    create: write({
+      method: 'POST',
+      status: 201,
+      path: collabsPath,
+      params: inOrg,
+      query: CollabCreateQuery,
+      access: 'admin',
+      body: body('collab', CollabCreate, { required: false, files: ['banner_image'] }),
+      response: Collab,
+      summary: 'Create a draft collab',
+    }),
+    update: write({
+      method: 'PATCH',
+      status: 200,
+      path: `${collabsPath}/:id`,
+      params: collabParams,
+      access: 'admin',
+      body: body('collab', CollabUpdate, { files: ['banner_image'] }),
+      response: Collab,
+      summary: 'Update a collab',
+    }),
+    delete: destroy({
+      path: `${collabsPath}/:id`,
+      params: collabParams,
+      access: 'admin',
+      summary: 'Delete a draft collab',
+    }),
+    submit: collabTransition('submit', 'Submit a draft collab for review'),
+    pause: collabTransition('pause', 'Pause a published collab'),
+    unpause: collabTransition('unpause', 'Publish a paused collab again'),
+  },
+  campaigns: {
+    list: list({
+      path: campaignsPath,
+      params: inOrg,
+      access: 'member',
+      item: CampaignSummary,
+      summary: 'Campaigns of an organization, newest first',
+    }),
+    retrieve: show({
+      path: `${campaignsPath}/:id`,
+      params: campaignParams,
+      access: 'member',
+      response: Campaign,
+      summary: 'Show a campaign with its brief',
+    }),
+    create: write({
+      method: 'POST',
+      status: 201,
+      path: campaignsPath,
+      params: inOrg,
+      access: 'admin',
+      body: body('campaign', CampaignCreate, { files: ['banner_image'] }),
+      response: Campaign,
+      summary: 'Create a draft campaign',
+    }),
+    update: write({
+      method: 'PATCH',
+      status: 200,
+      path: `${campaignsPath}/:id`,
+      params: campaignParams,
+      access: 'admin',
+      body: body('campaign', CampaignUpdate, { files: ['banner_image'] }),
+      response: Campaign,
+      summary: 'Update a campaign',
+    }),
+    delete: destroy({
+      path: `${campaignsPath}/:id`,
+      params: campaignParams,
+      access: 'admin',
+      summary: 'Delete a draft campaign',
+    }),
+    publish: campaignTransition('publish', 'Publish a draft campaign'),
+    pause: campaignTransition('pause', 'Pause an active campaign'),
+    resume: campaignTransition('resume', 'Resume a paused campaign'),
+  },
+  members: {
+    list: list({
+      path: '/organizations/:organization_id/members',
+      params: inOrg,
+      access: 'member',
+      item: Membership,
+      summary: 'Members, admins first',
+    }),
+    update: write({
+      method: 'PATCH',
+      status: 200,
+      path: '/organizations/:organization_id/members/:id',
+      params: memberParams,
+      access: 'admin',
+      body: body('membership', MembershipUpdate),
+      response: Membership,
+      summary: "Change a member's role",
+    }),
+    delete: destroy({
+      path: '/organizations/:organization_id/members/:id',
+      params: memberParams,
+      access: 'admin-or-self',
+      summary: 'Remove a member, or leave the organization',
+    }),
+  },
+  socialAccounts: {
+    list: list({
+      path: '/me/social_accounts',
+      access: 'user',
+      item: SocialAccount,
+      summary: "The caller's social accounts",
+    }),
+    retrieve: show({
+      path: '/me/social_accounts/:id',
+      params: socialAccountParams,
+      access: 'user',
+      response: SocialAccount,
+      summary: 'Show a social account',
+    }),
+    create: write({
+      method: 'POST',
+      status: 201,
+      path: '/me/social_accounts',
+      access: 'user',
+      body: body('social_account', SocialAccountCreate),
+      response: SocialAccount,
+      summary: 'Connect a social account by URL',
+    }),
+    delete: destroy({
+      path: '/me/social_accounts/:id',
+      params: socialAccountParams,
+      access: 'user',
+      summary: 'Disconnect a social account',
+    }),
+  },
+  address: {
+    retrieve: show({
+      path: '/me/address',
+      access: 'user',
+      response: Address,
+      emptyNotFound: true,
+      summary: "The caller's shipping address",
+    }),
+    update: write({
+      method: 'PATCH',
+      status: 200,
+      path: '/me/address',
+      access: 'user',
+      body: body('address', AddressUpdate),
+      response: Address,
+      summary: 'Create or update the shipping address',
+    }),
+    delete: destroy({ path: '/me/address', access: 'user', summary: 'Delete the shipping address' }),
+  },
+  notificationSettings: {
+    retrieve: show({
+      path: '/me/notification_settings',
+      access: 'user',
+      response: NotificationSettings,
+      summary: 'Notification settings',
+    }),
+    update: write({
+      method: 'PATCH',
+      status: 200,
+      path: '/me/notification_settings',
+      access: 'user',
+      body: body(null, NotificationSettingsUpdate),
+      response: NotificationSettings,
+      summary: 'Turn push notifications on or off',
+    }),
+  },
+  notifications: {
+    list: list({
+      path: '/me/notifications',
+      access: 'user',
+      item: Notification,
+      summary: 'Notification inbox, newest first',
+    }),
+  },
+  accessTokens: {
+    list: list({
+      path: '/me/access_tokens',
+      access: 'user',
+      item: AccessToken,
+      summary: 'Access token metadata',
+    }),
+    create: write({
+      method: 'POST',
+      status: 201,
+      path: '/me/access_tokens',
+      access: 'user',
+      body: body('access_token', AccessTokenCreate),
+      response: AccessTokenWithSecret,
+      summary: 'Create an access token (its value is shown once)',
+    }),
+    delete: destroy({
+      path: '/me/access_tokens/:id',
+      params: accessTokenParams,
+      access: 'user',
+      summary: 'Revoke an access token',
+    }),
+  },
+} as const;
+
+const helper = <
+  B extends ReturnType<typeof body> | undefined,
+  R extends z.ZodType,
+  P extends z.ZodObject,
+>(o: {
+  path: string;
+  params: P;
+  body: B;
+  status: 200 | 201;
+  response: R;
+  summary: string;
+}): Endpoint<P, typeof noQuery, B, R> => ({
+  method: 'POST',
+  path: `/test_helpers${o.path}`,
+  params: o.params,
+  query: noQuery,
+  body: o.body,
+  status: o.status,
+  response: o.response,
+  scope: 'write',
+  access: 'test-helpers',
+  paginated: false,
+  etag: false,
+  emptyNotFound: false,
+  summary: o.summary,
+});
+
+const helperOrg = z.object({ organization_id: OrganizationId });
+const helperCollab = z.object({ organization_id: OrganizationId, id: CollabId });
+const helperCampaign = z.object({ organization_id: OrganizationId, id: CampaignId });
+const helperUser = z.object({ user_id: UserId });
+
+/** The reference server's sandbox set-up API (decisions.md §4). Not part of the real service. */
+export const testHelperEndpoints = {
+  createUser: helper({
+    path: '/users',
+    params: z.object({}),
+    body: body(null, TestUserCreate),
+    status: 201,
+    response: TestUserCreated,
+    summary: 'Create a user with an access token',
+  }),
+  addMember: helper({
+    path: '/organizations/:organization_id/members',
+    params: helperOrg,
+    body: body('membership', TestMemberCreate),
+    status: 201,
+    response: Membership,
+    summary: 'Add a user to an organization',
+  }),
+  createJoinRequest: helper({
+    path: '/organizations/:organization_id/join_requests',
+    params: helperOrg,
+    body: body('join_request', TestJoinRequestCreate),
+    status: 201,
+    response: TestJoinRequest,
+    summary: 'Make a join request (notifies every admin)',
+  }),
+  setSubscription: helper({
+    path: '/organizations/:organization_id/subscription',
+    params: helperOrg,
+    body: body('subscription', TestSubscriptionSet),
+    status: 200,
+    response: TestSubscription,
+    summary: "Set the organization's subscription",
+  }),
+  createSubmission: helper({
+    path: '/organizations/:organization_id/collabs/:id/submissions',
+    params: helperCollab,
+    body: undefined,
+    status: 201,
+    response: TestSubmission,
+    summary: 'Add a submission to a collab',
+  }),
+  setCollabState: helper({
+    path: '/organizations/:organization_id/collabs/:id/state',
+    params: helperCollab,
+    body: body(null, TestCollabStateSet),
+    status: 200,
+    response: Collab,
+    summary: "Force a collab's state",
+  }),
+  createFunding: helper({
+    path: '/organizations/:organization_id/campaigns/:id/fundings',
+    params: helperCampaign,
+    body: body('funding', TestFundingCreate),
+    status: 201,
+    response: TestFunding,
+    summary: 'Fund a campaign',
+  }),
+  setCampaignStatus: helper({
+    path: '/organizations/:organization_id/campaigns/:id/status',
+    params: helperCampaign,
+    body: body(null, TestCampaignStatusSet),
+    status: 200,
+    response: Campaign,
+    summary: "Force a campaign's status",
+  }),
+  syncSocialAccount: helper({
+    path: '/social_accounts/:id/sync',
+    params: z.object({ id: SocialAccountId }),
+    body: body('sync', TestSocialAccountSync),
+    status: 200,
+    response: SocialAccount,
+    summary: "Record a social account's stats snapshot",
+  }),
+  createNotification: helper({
+    path: '/users/:user_id/notifications',
+    params: helperUser,
+    body: body('notification', TestNotificationCreate),
+    status: 201,
+    response: Notification,
+    summary: "Put a notification in a user's inbox",
+  }),
+  createPushSubscription: helper({
+    path: '/users/:user_id/push_subscriptions',
+    params: helperUser,
+    body: undefined,
+    status: 201,
+    response: TestPushSubscription,
+    summary: 'Register a push device for a user',
+  }),
+} as const;
+
+export type EndpointTable = typeof endpoints;
+export type TestHelperTable = typeof testHelperEndpoints;
+
+export interface NamedEndpoint extends Endpoint {
+  /** `group.action`, e.g. `collabs.create` or `testHelpers.createUser`. */
+  readonly name: string;
+}
+
+function flatten(
+  prefix: string | null,
+  table: Record<string, Record<string, Endpoint> | Endpoint>,
+): NamedEndpoint[] {
+  const out: NamedEndpoint[] = [];
+  for (const [group, entries] of Object.entries(table)) {
+    if ('method' in entries) {
+      out.push({ ...(entries as Endpoint), name: `${prefix}.${group}` });
+      continue;
+    }
+    for (const [action, e] of Object.entries(entries as Record<string, Endpoint>)) {
+      out.push({ ...e, name: `${group}.${action}` });
+    }
+  }
+  return out;
+}
+
+/** Every endpoint of the public API, in table order. */
+export const publicEndpoints: readonly NamedEndpoint[] = flatten(
+  null,
+  endpoints as unknown as Record<string, Record<string, Endpoint>>,
+);
+/** Every test-helper endpoint. */
+export const testHelperEndpointList: readonly NamedEndpoint[] = flatten(
+  'testHelpers',
+  testHelperEndpoints as unknown as Record<string, Endpoint>,
+);

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** `WWW-Authenticate` header of every 401. */
+export const WWW_AUTHENTICATE = 'Token realm="Application"';
+/** `text/plain` body of every 401. */
+export const UNAUTHORIZED_TEXT = 'HTTP Token: Access denied.';
+export const NOT_FOUND_MESSAGE = 'Not found';
+export const FORBIDDEN_MESSAGE = 'You are not allowed to perform this action';
+export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
+export const NOT_ACCEPTABLE_TEXT =
+  'This endpoint answers JSON only: add the .json suffix to the path or send "Accept: application/json".';
+
+/** `403`, most `404`, `400` and `503` bodies. */
+export const ErrorBody = z.object({ error: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** `422` body: every broken field with all of its messages. */
+export const ValidationErrorBody = z.object({
+  errors: z.record(z.string(), z.array(z.string())),
+});
+export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
+export type FieldErrors = ValidationErrorBody['errors'];
+
+/**
+ * Turns zod issues into the `errors` map. `under` is the wrapper key the payload sat in (its
+ * segment is dropped); the field is the first path segment below it, `base` for the object itself.
+ */
+export function toFieldErrors(issues: readonly z.core.$ZodIssue[], under?: string): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const path = issue.path.map(String);
+    if (under !== undefined && path[0] === under) path.shift();
+    const field = path[0] ?? (under !== undefined && issue.path.length === 0 ? under : 'base');
+    const message = issue.message;
+    const list = errors[field] ?? [];
+    if (!list.includes(message)) list.push(message);
+    errors[field] = list;
+  }
+  return errors;
+}

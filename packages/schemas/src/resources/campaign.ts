@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import {
+  absoluteUrl,
+  amountInput,
+  countriesInput,
+  countryCode,
+  currencyCode,
+  currencyInput,
+  idOf,
+  MAX_BRIEF_LENGTH,
+  purgeFlag,
+  text,
+  timestamp,
+  typeError,
+  websiteInput,
+} from '../primitives.js';
+import { PlatformId } from './platform.js';
+
+export const CampaignId = idOf('CampaignId');
+export type CampaignId = z.infer<typeof CampaignId>;
+
+export const CampaignStatus = z.enum(['draft', 'active', 'paused', 'finished']);
+export type CampaignStatus = z.infer<typeof CampaignStatus>;
+
+const amount = z.int().min(0);
+
+export const CampaignSummary = z.object({
+  id: CampaignId,
+  name: z.string(),
+  status: CampaignStatus,
+  currency: currencyCode,
+  countries: z.array(countryCode),
+  website: absoluteUrl.nullable(),
+  content_type: z.string(),
+  category: z.string(),
+  platform_ids: z.array(PlatformId),
+  platform_music_id: z.string().nullable(),
+  cpm_amount: amount,
+  min_payout_amount: amount,
+  max_payout_amount: amount,
+  base_reward_amount: amount,
+  total_budget_amount: amount,
+  used_amount: amount,
+  unused_amount: amount,
+  view_count: z.int().nonnegative(),
+  submissions_count: z.int().nonnegative(),
+  published_at: timestamp.nullable(),
+  paused_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  url: absoluteUrl,
+  banner_image_url: absoluteUrl.nullable(),
+});
+export type CampaignSummary = z.infer<typeof CampaignSummary>;
+
+/** A campaign as shown: with `brief`, rendered and sanitized HTML. */
+export const Campaign = CampaignSummary.extend({ brief: z.string() });
+export type Campaign = z.infer<typeof Campaign>;
+
+/** Fields a published campaign no longer accepts on update (spec: "financial fields"). */
+export const CAMPAIGN_FINANCIAL_FIELDS = [
+  'currency',
+  'cpm_amount',
+  'min_payout_amount',
+  'max_payout_amount',
+  'base_reward_amount',
+] as const;
+
+/**
+ * The cross-field payout rule: `min_payout_amount ≤ max_payout_amount` when a maximum is set
+ * (`max_payout_amount > 0`). Returns the message for `min_payout_amount`, or null when it holds.
+ * The server applies it again to the merged values of an update.
+ */
+export function payoutRangeError(min: number, max: number): string | null {
+  return max > 0 && min > max ? 'must be less than or equal to max_payout_amount' : null;
+}
+
+const campaignFields = {
+  name: text(200).optional(),
+  website: websiteInput.optional(),
+  content_type: text(50).optional(),
+  category: text(50).optional(),
+  currency: currencyInput.optional(),
+  cpm_amount: amountInput.optional(),
+  min_payout_amount: amountInput.optional(),
+  max_payout_amount: amountInput.optional(),
+  base_reward_amount: amountInput.optional(),
+  platform_ids: z
+    .array(PlatformId, { error: typeError('must be an array of platform identifiers') })
+    .max(5)
+    .transform((ids) => [...new Set(ids)])
+    .optional(),
+  platform_music_id: z.union([z.null(), text(200)]).optional(),
+  countries: countriesInput.optional(),
+  brief: z
+    .string({ error: typeError('must be a string') })
+    .max(MAX_BRIEF_LENGTH, { error: `is too long (maximum is ${MAX_BRIEF_LENGTH} characters)` })
+    .optional(),
+};
+
+const withPayoutRule = <T extends z.ZodType<{ min_payout_amount?: number; max_payout_amount?: number }>>(
+  schema: T,
+) =>
+  schema.superRefine(
+    (v, ctx) => {
+      if (typeof v.min_payout_amount !== 'number' || typeof v.max_payout_amount !== 'number') return;
+      const message = payoutRangeError(v.min_payout_amount, v.max_payout_amount);
+      if (message) ctx.addIssue({ code: 'custom', path: ['min_payout_amount'], message });
+    },
+    // Also when other fields are broken, so that every broken field is listed at once.
+    {
+      when: (payload) =>
+        typeof payload.value === 'object' &&
+        payload.value !== null &&
+        !payload.issues.some(
+          (i) => i.path?.[0] === 'min_payout_amount' || i.path?.[0] === 'max_payout_amount',
+        ),
+    },
+  );
+
+/** `campaign` payload of `POST …/campaigns.json`; omitted fields take the form defaults. */
+export const CampaignCreate = withPayoutRule(z.object(campaignFields));
+export type CampaignCreate = z.input<typeof CampaignCreate>;
+
+/** `campaign` payload of `PATCH …/campaigns/:id.json`. */
+export const CampaignUpdate = withPayoutRule(
+  z.object({ ...campaignFields, purge_banner_image: purgeFlag.optional() }),
+);
+export type CampaignUpdate = z.input<typeof CampaignUpdate>;
+
+export const CAMPAIGN_DEFAULTS = {
+  name: 'Untitled campaign',
+  content_type: 'video',
+  category: 'general',
+  currency: 'usd',
+  cpm_amount: 0,
+  min_payout_amount: 0,
+  max_payout_amount: 0,
+  base_reward_amount: 0,
+  platform_ids: [],
+  countries: ['US'],
+  platform_music_id: null,
+  brief: '## About the campaign\n\n## Content requirements\n\n## Payout\n',
+} as const;

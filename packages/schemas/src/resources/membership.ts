@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { idOf, timestamp, typeError } from '../primitives.js';
+import { User } from './user.js';
+
+export const MembershipId = idOf('MembershipId');
+export type MembershipId = z.infer<typeof MembershipId>;
+
+export const Role = z.enum(['member', 'admin'], { error: typeError('must be one of member, admin') });
+export type Role = z.infer<typeof Role>;
+
+export const Membership = z.object({
+  id: MembershipId,
+  role: Role,
+  /** True for the organization owner, who cannot be removed or demoted. */
+  is_owner: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  user: User,
+});
+export type Membership = z.infer<typeof Membership>;
+
+/** `membership` payload of `PATCH /organizations/:organization_id/members/:id.json`. */
+export const MembershipUpdate = z.object({ role: Role });
+export type MembershipUpdate = z.input<typeof MembershipUpdate>;

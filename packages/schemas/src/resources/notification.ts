@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { idOf, timestamp, typeError } from '../primitives.js';
+
+export const NotificationId = idOf('NotificationId');
+export type NotificationId = z.infer<typeof NotificationId>;
+
+/** The one notifier kind the spec shows, sent to every admin when a join request arrives. */
+export const JOIN_REQUEST_RECEIVED = 'Membership::JoinRequestReceivedNotifier';
+
+/** Kinds whose `type` starts with this never appear in the inbox list. */
+export const SUBMISSION_MESSAGE_PREFIX = 'Submission::Message';
+
+export const Notification = z.object({
+  id: NotificationId,
+  /** Name of the notifier kind; clients dispatch on it. */
+  type: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  record_type: z.string(),
+  record_id: z.string(),
+  seen_at: timestamp.nullable(),
+  read_at: timestamp.nullable(),
+  created_at: timestamp,
+});
+export type Notification = z.infer<typeof Notification>;
+
+export const NotificationSettings = z.object({
+  /** When false, delivery is suppressed but device subscriptions stay registered. */
+  push_notifications_enabled: z.boolean(),
+  /** Number of devices currently subscribed for web push. */
+  push_subscription_count: z.int().nonnegative(),
+});
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+
+/** Flat body of `PATCH /me/notification_settings.json` (the one payload with no wrapper). */
+export const NotificationSettingsUpdate = z.object({
+  push_notifications_enabled: z.boolean({ error: typeError('must be true or false') }),
+});
+export type NotificationSettingsUpdate = z.input<typeof NotificationSettingsUpdate>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { absoluteUrl, idOf, purgeFlag, text, timestamp, typeError, websiteInput } from '../primitives.js';
+
+export const OrganizationId = idOf('OrganizationId');
+export type OrganizationId = z.infer<typeof OrganizationId>;
+
+export const PrivacySetting = z.enum(['public', 'private', 'restricted'], {
+  error: typeError('must be one of public, private, restricted'),
+});
+export type PrivacySetting = z.infer<typeof PrivacySetting>;
+
+export const Organization = z.object({
+  id: OrganizationId,
+  name: z.string(),
+  privacy_setting: PrivacySetting,
+  website: absoluteUrl.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  /** JSON address of the organization. */
+  url: absoluteUrl,
+  /** Omitted when no logo is attached. */
+  logo_url: absoluteUrl.optional(),
+});
+export type Organization = z.infer<typeof Organization>;
+
+/** `organization` payload of `POST /organizations.json`. A logo needs multipart (`logo`). */
+export const OrganizationCreate = z.object({
+  name: text(100),
+  privacy_setting: PrivacySetting.default('private'),
+  website: websiteInput.optional(),
+});
+export type OrganizationCreate = z.input<typeof OrganizationCreate>;
+
+/** `organization` payload of `PATCH /organizations/:id.json`. */
+export const OrganizationUpdate = z.object({
+  name: text(100).optional(),
+  privacy_setting: PrivacySetting.optional(),
+  website: websiteInput.optional(),
+  purge_logo: purgeFlag.optional(),
+});
+export type OrganizationUpdate = z.input<typeof OrganizationUpdate>;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
+import { PlatformId, parseAccountUrl } from './platform.js';
+
+export const SocialAccountId = idOf('SocialAccountId');
+export type SocialAccountId = z.infer<typeof SocialAccountId>;
+
+export const SocialAccountStatus = z.enum(['pending', 'verified', 'failed']);
+export type SocialAccountStatus = z.infer<typeof SocialAccountStatus>;
+
+const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+export const SocialAccount = z.object({
+  id: SocialAccountId,
+  platform_id: PlatformId,
+  account_url: absoluteUrl,
+  uid: z.string(),
+  status: SocialAccountStatus,
+  /** From the latest snapshot; null until the first sync. */
+  subscriber_count: z.int().nonnegative().nullable(),
+  view_count: z.int().nonnegative().nullable(),
+  video_count: z.int().nonnegative().nullable(),
+  likes_count: z.int().nonnegative().nullable(),
+  /** A decimal number written as a string, e.g. `"4.25"`. */
+  engagement_rate: decimalString.nullable(),
+  last_synced_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  url: absoluteUrl,
+});
+export type SocialAccount = z.infer<typeof SocialAccount>;
+
+/**
+ * `social_account` payload of `POST /me/social_accounts.json`. Only URL platforms (youtube, x,
+ * twitch) are accepted; the output carries the normalised `account_url` and the `uid` read from it.
+ */
+export const SocialAccountCreate = z
+  .object({
+    platform_id: z.string({ error: typeError('must be a string') }),
+    account_url: z.string({ error: typeError('must be a string') }).max(2048, {
+      error: 'is too long (maximum is 2048 characters)',
+    }),
+  })
+  .transform((v, ctx) => {
+    const parsed = parseAccountUrl(v.platform_id, v.account_url);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', path: [parsed.field], message: parsed.message });
+      return z.NEVER;
+    }
+    return {
+      platform_id: v.platform_id as PlatformId,
+      account_url: parsed.accountUrl,
+      uid: parsed.uid,
+    };
+  });
+export type SocialAccountCreate = z.input<typeof SocialAccountCreate>;

@@ -1,0 +1,69 @@
+/**
+ * Payloads and responses of the reference server's test helpers (decisions.md §4): the sandbox
+ * set-up API that makes what the real service makes through its web app.
+ */
+import { z } from 'zod';
+import { amountInput, idOf, text, timestamp } from '../primitives.js';
+import { AccessTokenWithSecret, Permission } from './access-token.js';
+import { CampaignStatus } from './campaign.js';
+import { CollabState } from './collab.js';
+import { Role } from './membership.js';
+import { OrganizationId } from './organization.js';
+import { SocialAccountStatus } from './social-account.js';
+import { User, UserId } from './user.js';
+
+export const TestUserCreate = z.object({
+  user: z.object({ name: text(100), email: z.email({ error: 'is not an e-mail address' }).max(254) }),
+  access_token: z
+    .object({ description: text(200).optional(), permission: Permission.default('write') })
+    .default({ permission: 'write' }),
+});
+export const TestUserCreated = z.object({ user: User, access_token: AccessTokenWithSecret });
+export type TestUserCreated = z.infer<typeof TestUserCreated>;
+
+export const TestMemberCreate = z.object({ user_id: z.string().min(1), role: Role });
+
+export const JoinRequestId = idOf('JoinRequestId');
+export const TestJoinRequestCreate = z.object({ user_id: z.string().min(1) });
+export const TestJoinRequest = z.object({
+  id: JoinRequestId,
+  user_id: UserId,
+  organization_id: OrganizationId,
+  created_at: timestamp,
+});
+
+export const TestSubscriptionSet = z.object({ active: z.boolean() });
+export const TestSubscription = z.object({ active: z.boolean() });
+
+export const TestSubmission = z.object({ id: z.string(), created_at: timestamp });
+
+export const TestCollabStateSet = z.object({ state: CollabState });
+
+export const TestFundingCreate = z.object({
+  amount: amountInput.refine((n) => n > 0, { error: 'must be greater than 0' }),
+});
+export const TestFunding = z.object({ id: z.string(), amount: z.int(), created_at: timestamp });
+
+export const TestCampaignStatusSet = z.object({ status: CampaignStatus });
+
+const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
+export const TestSocialAccountSync = z.object({
+  status: SocialAccountStatus.optional(),
+  subscriber_count: count,
+  view_count: count,
+  video_count: count,
+  likes_count: count,
+  engagement_rate: z
+    .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/)])
+    .nullable()
+    .optional(),
+});
+
+export const TestNotificationCreate = z.object({
+  type: text(200),
+  params: z.record(z.string(), z.unknown()).default({}),
+  record_type: text(200),
+  record_id: text(200),
+});
+
+export const TestPushSubscription = z.object({ id: z.string() });

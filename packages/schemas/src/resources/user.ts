@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { idOf } from '../primitives.js';
+
+export const UserId = idOf('UserId');
+export type UserId = z.infer<typeof UserId>;
+
+/** A user as embedded in a membership and returned by the test helpers. */
+export const User = z.object({
+  id: UserId,
+  name: z.string(),
+  email: z.email(),
+});
+export type User = z.infer<typeof User>;
