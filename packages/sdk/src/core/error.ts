@@ -1,0 +1,128 @@
+import { type FieldErrors, ValidationErrorBody } from '@app/schemas';
+import type { z } from 'zod';
+
+/** Base class of every error the SDK throws on purpose. */
+export class MarketplaceError extends Error {
+  override name = 'MarketplaceError';
+}
+
+/** The server answered with an error status. */
+export class APIError extends MarketplaceError {
+  override name = 'APIError';
+
+  constructor(
+    /** HTTP status of the response. */
+    readonly status: number,
+    /** Response headers, e.g. `WWW-Authenticate` on a 401 or `Retry-After` on a 503. */
+    readonly headers: Headers,
+    /** Parsed JSON when the response said `application/json`, its text otherwise, `undefined` when empty. */
+    readonly body: unknown,
+  ) {
+    super(`${status} ${describe(body)}`);
+  }
+}
+
+/** 400: the request body was not valid JSON. */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: missing, unknown or revoked token, or a read token on a write. Do not retry with the same token. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403: a member of the organization whose role or the resource's state forbids the action. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: the resource does not exist or is not visible to the caller. */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 406: the server was not asked for JSON (the SDK always asks; seen only behind a misbehaving proxy). */
+export class NotAcceptableError extends APIError {
+  override name = 'NotAcceptableError';
+}
+/** 422: validation failed or a guard blocked the operation; `errors` maps each field to its messages. */
+export class ValidationError extends APIError {
+  override name = 'ValidationError';
+  /** e.g. `{ name: ["can't be blank"], base: ["..."] }`; empty when the body had another shape. */
+  readonly errors: FieldErrors;
+
+  constructor(status: number, headers: Headers, body: unknown) {
+    super(status, headers, body);
+    this.errors = ValidationErrorBody.safeParse(body).data?.errors ?? {};
+  }
+}
+/** 503: the service is overloaded or its database is unreachable; retried automatically. */
+export class ServiceUnavailableError extends APIError {
+  override name = 'ServiceUnavailableError';
+}
+/** Any other 5xx; retried automatically except after a POST reached the server. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/** No response: DNS failure, refused or reset connection. `cause` holds the runtime's error. */
+export class APIConnectionError extends MarketplaceError {
+  override name = 'APIConnectionError';
+}
+/** No response within `timeout` (per attempt). */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+}
+
+/** A response did not match its schema: the server and this SDK disagree about the contract. */
+export class ResponseValidationError extends MarketplaceError {
+  override name = 'ResponseValidationError';
+
+  constructor(
+    message: string,
+    readonly status: number,
+    /** The zod issues; empty when the status or the JSON itself was wrong. */
+    readonly issues: readonly z.core.$ZodIssue[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** A payload or parameter was rejected before anything was sent. */
+export class RequestValidationError extends MarketplaceError {
+  override name = 'RequestValidationError';
+
+  /** Same shape as a 422's `errors`, e.g. `{ website: ["must be an http or https URL"] }`. */
+  constructor(readonly errors: FieldErrors) {
+    super(`Invalid request: ${formatErrors(errors)}`);
+  }
+}
+
+const byStatus: Readonly<Record<number, typeof APIError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  406: NotAcceptableError,
+  422: ValidationError,
+  503: ServiceUnavailableError,
+};
+
+/** The one place that maps a status to its error class. */
+export function makeAPIError(status: number, headers: Headers, body: unknown): APIError {
+  const ErrorClass = byStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
+  return new ErrorClass(status, headers, body);
+}
+
+function describe(body: unknown): string {
+  if (typeof body === 'string') return body.slice(0, 200);
+  if (typeof body === 'object' && body !== null) {
+    if ('error' in body && typeof body.error === 'string') return body.error;
+    const errors = ValidationErrorBody.safeParse(body);
+    if (errors.success) return formatErrors(errors.data.errors);
+  }
+  return 'status code (no body)';
+}
+
+function formatErrors(errors: FieldErrors): string {
+  return Object.entries(errors)
+    .map(([field, messages]) => `${field} ${messages.join(', ')}`)
+    .join('; ');
+}

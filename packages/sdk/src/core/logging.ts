@@ -1,0 +1,62 @@
+/**
+ * Receives one `debug` entry per attempt (request, then response) and a `warn` entry for each
+ * transport failure or 5xx. `console` fits; for pino, wrap it: `{ debug: (m, d) => log.debug(d, m), … }`.
+ */
+export interface Logger {
+  debug(message: string, details: LogDetails): void;
+  warn(message: string, details: LogDetails): void;
+}
+
+export interface LogDetails {
+  method: string;
+  url: string;
+  /** 1 for the first attempt, 2 for the first retry, … */
+  attempt: number;
+  /** Request headers (with `Authorization` redacted), or response headers. */
+  headers?: Record<string, string>;
+  status?: number;
+  durationMs?: number;
+  error?: string;
+}
+
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+const REDACTED = '[redacted]';
+
+/** Headers as a plain object, the credentials replaced. */
+export function redactHeaders(headers: Headers): Record<string, string> {
+  const out = Object.fromEntries(headers);
+  if ('authorization' in out) out.authorization = REDACTED;
+  return out;
+}
+
+/**
+ * Wraps `fetch` so that every attempt (ky calls it once per attempt) is counted and logged.
+ * `onAttempt` returns the attempt's number.
+ */
+export function instrumentFetch(fetch: Fetch, logger: Logger | undefined, onAttempt: () => number): Fetch {
+  return async (input, init) => {
+    const attempt = onAttempt();
+    if (logger === undefined) return fetch(input, init);
+    const request = input instanceof Request ? input : new Request(input, init);
+    const base = { method: request.method, url: request.url, attempt };
+    logger.debug('marketplace request', { ...base, headers: redactHeaders(request.headers) });
+    const started = Date.now();
+    try {
+      const response = await fetch(input, init);
+      const details = { ...base, status: response.status, durationMs: Date.now() - started };
+      if (response.status >= 500)
+        logger.warn('marketplace response', { ...details, headers: Object.fromEntries(response.headers) });
+      else
+        logger.debug('marketplace response', { ...details, headers: Object.fromEntries(response.headers) });
+      return response;
+    } catch (error) {
+      logger.warn('marketplace request failed', {
+        ...base,
+        durationMs: Date.now() - started,
+        error: String(error),
+      });
+      throw error;
+    }
+  };
+}

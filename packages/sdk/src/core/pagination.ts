@@ -1,0 +1,151 @@
+import { PAGINATION_HEADERS } from '@app/schemas';
+import { MarketplaceError, ResponseValidationError } from './error.js';
+
+export interface PageInfo {
+  /** `Current-Page`: the page number returned (1-based). */
+  readonly page: number;
+  /** `Page-Items`: the page size (20). */
+  readonly pageItems: number;
+  /** `Total-Count`: items across all pages. */
+  readonly totalCount: number;
+  /** `Total-Pages`: at least 1, also for an empty list. */
+  readonly totalPages: number;
+}
+
+type FetchPage<T> = (page: number) => Promise<Page<T>>;
+
+/** Reads the pagination headers; a collection response without them breaks the contract. */
+export function pageInfo(headers: Headers, status: number): PageInfo {
+  const read = (name: string): number => {
+    const value = headers.get(name);
+    if (value === null || !/^\d+$/.test(value))
+      throw new ResponseValidationError(`Missing or invalid ${name} header: ${value}`, status);
+    return Number(value);
+  };
+  return {
+    page: read(PAGINATION_HEADERS.currentPage),
+    pageItems: read(PAGINATION_HEADERS.pageItems),
+    totalCount: read(PAGINATION_HEADERS.totalCount),
+    totalPages: read(PAGINATION_HEADERS.totalPages),
+  };
+}
+
+/** One page of a collection, and the way to the next one. */
+export class Page<T> implements PageInfo {
+  readonly page: number;
+  readonly pageItems: number;
+  readonly totalCount: number;
+  readonly totalPages: number;
+  readonly #fetchPage: FetchPage<T>;
+
+  constructor(
+    /** The items of this page, in the server's order. */
+    readonly data: T[],
+    info: PageInfo,
+    fetchPage: FetchPage<T>,
+  ) {
+    ({
+      page: this.page,
+      pageItems: this.pageItems,
+      totalCount: this.totalCount,
+      totalPages: this.totalPages,
+    } = info);
+    this.#fetchPage = fetchPage;
+  }
+
+  hasNextPage(): boolean {
+    return this.page < this.totalPages;
+  }
+
+  /** @throws MarketplaceError on the last page; check {@link hasNextPage} first. */
+  getNextPage(): Promise<Page<T>> {
+    if (!this.hasNextPage())
+      return Promise.reject(new MarketplaceError('No next page: this is the last page'));
+    return this.#fetchPage(this.page + 1);
+  }
+}
+
+/**
+ * What `list()` returns: await it for the first page, or iterate it for every item of every page.
+ * Nothing is fetched until it is awaited or iterated.
+ *
+ * @example
+ * ```ts
+ * const page = await client.organizations.list();          // first page
+ * for await (const org of client.organizations.list()) {}   // every organization
+ * const ten = await client.me.notifications.list().toArray({ limit: 10 });
+ * ```
+ */
+export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+  readonly #fetchPage: FetchPage<T>;
+  readonly #start: number;
+  readonly #concurrency: number;
+  #first: Promise<Page<T>> | undefined;
+
+  constructor(fetchPage: FetchPage<T>, start: number, concurrency: number) {
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+    this.#fetchPage = fetchPage;
+    this.#start = start;
+    this.#concurrency = concurrency;
+  }
+
+  #firstPage(): Promise<Page<T>> {
+    this.#first ??= this.#fetchPage(this.#start);
+    return this.#first;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a page promise is awaitable by design
+  then<A = Page<T>, B = never>(
+    onfulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#firstPage().then(onfulfilled, onrejected);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return this.#items(Number.POSITIVE_INFINITY);
+  }
+
+  /** Collects items in order; with `limit`, stops fetching pages once it has that many. */
+  async toArray({ limit = Number.POSITIVE_INFINITY }: { limit?: number } = {}): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of this.#items(limit)) items.push(item);
+    return items;
+  }
+
+  /**
+   * Yields items page by page. Once `Total-Pages` is known, up to `concurrency` following pages
+   * are in flight at a time, but never a page that `limit` cannot need.
+   */
+  async *#items(limit: number): AsyncGenerator<T, void, undefined> {
+    if (limit <= 0) return;
+    let page = await this.#firstPage();
+    const lastUseful = page.page + Math.ceil(limit / Math.max(1, page.pageItems)) - 1;
+    const inFlight = new Map<number, Promise<Page<T>>>();
+    let next = page.page + 1;
+    let yielded = 0;
+    for (;;) {
+      for (const item of page.data) {
+        yield item;
+        if (++yielded >= limit) return;
+      }
+      if (!page.hasNextPage()) return;
+      // The page right after the current one is always needed: a page may hold fewer than `pageItems`.
+      while (
+        next <= page.totalPages &&
+        next <= page.page + this.#concurrency &&
+        (next <= lastUseful || next === page.page + 1)
+      ) {
+        const pending = this.#fetchPage(next);
+        // Prefetches abandoned by an early `break` must not surface as unhandled rejections.
+        pending.catch(() => {});
+        inFlight.set(next++, pending);
+      }
+      const following = inFlight.get(page.page + 1);
+      if (following === undefined) return;
+      inFlight.delete(page.page + 1);
+      page = await following;
+    }
+  }
+}

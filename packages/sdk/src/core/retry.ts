@@ -1,0 +1,69 @@
+import { isNetworkError, type RetryOptions } from 'ky';
+
+/** Every 5xx: retried (subject to the method rule), and its `Retry-After` honoured. */
+const SERVER_ERRORS = Array.from({ length: 100 }, (_, i) => 500 + i);
+
+/** Longest wait a `Retry-After` header may ask for. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 8_000;
+
+/**
+ * Errors Node's fetch (undici) reports while opening the connection, i.e. before any byte of
+ * the request was written. Only these make a POST safe to send again.
+ */
+const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * The retry policy of decisions.md §5, expressed as ky options: exponential backoff with full
+ * jitter, `random(0, min(8 s, 0.5 s × 2^attempt))` with `attempt` 0 for the first retry;
+ * `Retry-After` honoured up to 60 s; every 5xx and transport error retried, except that a POST is
+ * retried only when its connection could not be opened.
+ */
+export function retryPolicy(method: string, limit: number, random: () => number): RetryOptions {
+  return {
+    limit,
+    // POST is listed so that ky asks `shouldRetry`, which lets through connection failures only.
+    methods: ['get', 'head', 'put', 'patch', 'delete', 'post'],
+    statusCodes: SERVER_ERRORS,
+    afterStatusCodes: SERVER_ERRORS,
+    maxRetryAfter: MAX_RETRY_AFTER_MS,
+    // ky counts retries from 1; the cap comes before the jitter so the draw stays uniform.
+    delay: (retry) => Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (retry - 1)),
+    jitter: (delay) => delay * random(),
+    retryOnTimeout: true,
+    ...(method === 'POST' && { shouldRetry: ({ error }) => failedBeforeSending(error) }),
+  };
+}
+
+/**
+ * Whether a request failed while connecting. undici wraps the system error twice:
+ * ky's `NetworkError` → `TypeError('fetch failed')` → `Error` with `code` (`ECONNREFUSED`, …), or an
+ * `AggregateError` of such errors when several addresses were tried. A reset or a timeout after
+ * connecting (`UND_ERR_SOCKET`, `ECONNRESET`, ky's `TimeoutError`) may follow a request the server
+ * already received, so it does not count.
+ */
+export function failedBeforeSending(error: unknown): boolean {
+  if (!isNetworkError(error)) return false;
+  const system = causeOf(causeOf(error));
+  const errors = system instanceof AggregateError && codeOf(system) === undefined ? system.errors : [system];
+  return errors.length > 0 && errors.every((e) => CONNECT_ERROR_CODES.has(codeOf(e) ?? ''));
+}
+
+function causeOf(error: unknown): unknown {
+  return error instanceof Error ? error.cause : undefined;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

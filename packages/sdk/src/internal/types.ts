@@ -1,0 +1,31 @@
+import type { BodySpec, Endpoint } from '@app/schemas';
+import type { z } from 'zod';
+
+/** Path parameters of an endpoint, with branded ids (`{ organization_id: OrganizationId, id: CollabId }`). */
+export type Params<E extends Endpoint> = z.output<E['params']>;
+
+/** Query parameters of an endpoint (`{ page?: number }` on collections). */
+export type Query<E extends Endpoint> = z.output<E['query']>;
+
+/**
+ * The payload of an endpoint, unwrapped: its schema's input, plus a `Blob`/`File` for each of the
+ * endpoint's file fields (`logo`, `banner_image`).
+ */
+export type Payload<E extends Endpoint> =
+  E['body'] extends BodySpec<string | null, infer Schema, infer File>
+    ? z.input<Schema> & { [Field in File]?: Blob | null }
+    : never;
+
+/** What a call of the endpoint resolves to: its parsed response, or `undefined` when it has none. */
+export type Result<E extends Endpoint> = E['response'] extends z.ZodType
+  ? z.output<E['response']>
+  : undefined;
+
+/** The item type of a collection endpoint. */
+export type Item<E extends Endpoint> = E['response'] extends z.ZodArray<infer I> ? z.output<I> : never;
+
+export interface RequestInput<E extends Endpoint> {
+  params?: Params<E>;
+  query?: Query<E>;
+  body?: Payload<E>;
+}

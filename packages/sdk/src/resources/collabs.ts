@@ -1,0 +1,64 @@
+import { type Collab, type CollabId, type CollabSummary, endpoints, type OrganizationId } from '@app/schemas';
+import type { ListOptions, RequestOptions } from '../client.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { Payload, Query } from '../internal/types.js';
+import { APIResource } from './resource.js';
+
+const e = endpoints.collabs;
+
+export class Collabs extends APIResource {
+  /** Newest first; list items have no `brief`. */
+  list(
+    orgId: OrganizationId,
+    params?: Query<typeof e.list>,
+    options?: ListOptions,
+  ): PagePromise<CollabSummary> {
+    return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
+  }
+
+  retrieve(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
+    return this._client.request(e.retrieve, { params: { organization_id: orgId, id } }, options);
+  }
+
+  /**
+   * Creates a draft; omitted fields take the server's defaults. `query.website` asks the server to
+   * prefill the draft from that product page.
+   */
+  create(
+    orgId: OrganizationId,
+    body?: Payload<typeof e.create>,
+    query?: Query<typeof e.create>,
+    options?: RequestOptions,
+  ): Promise<Collab> {
+    return this._client.request(e.create, { params: { organization_id: orgId }, body, query }, options);
+  }
+
+  update(
+    orgId: OrganizationId,
+    id: CollabId,
+    body: Payload<typeof e.update>,
+    options?: RequestOptions,
+  ): Promise<Collab> {
+    return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);
+  }
+
+  /** Drafts only (403 otherwise); 422 once it has submissions. */
+  delete(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<void> {
+    return this._client.request(e.delete, { params: { organization_id: orgId, id } }, options);
+  }
+
+  /** draft → submitted_for_review; resolves to the collab read again. */
+  submit(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
+    return this._client.transition(e.submit, e.retrieve, { organization_id: orgId, id }, options);
+  }
+
+  /** published → paused. */
+  pause(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
+    return this._client.transition(e.pause, e.retrieve, { organization_id: orgId, id }, options);
+  }
+
+  /** paused → published. */
+  unpause(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
+    return this._client.transition(e.unpause, e.retrieve, { organization_id: orgId, id }, options);
+  }
+}

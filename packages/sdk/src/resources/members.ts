@@ -1,0 +1,29 @@
+import { endpoints, type Membership, type MembershipId, type OrganizationId } from '@app/schemas';
+import type { ListOptions, RequestOptions } from '../client.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { Payload, Query } from '../internal/types.js';
+import { APIResource } from './resource.js';
+
+const e = endpoints.members;
+
+export class Members extends APIResource {
+  /** Admins first, then by join date. */
+  list(orgId: OrganizationId, params?: Query<typeof e.list>, options?: ListOptions): PagePromise<Membership> {
+    return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
+  }
+
+  /** Changes a member's role; the owner and the last admin cannot be demoted (422). */
+  update(
+    orgId: OrganizationId,
+    id: MembershipId,
+    body: Payload<typeof e.update>,
+    options?: RequestOptions,
+  ): Promise<Membership> {
+    return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);
+  }
+
+  /** Removes a member, or leaves the organization when `id` is the caller's own membership. */
+  delete(orgId: OrganizationId, id: MembershipId, options?: RequestOptions): Promise<void> {
+    return this._client.request(e.delete, { params: { organization_id: orgId, id } }, options);
+  }
+}

@@ -1,0 +1,146 @@
+import { http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { Page } from '../src/index.js';
+import { BASE, client, mockServer, ORG_ID, organizations, pageOf, pageParam } from './fixtures.js';
+
+const server = mockServer();
+const all = organizations(45); // pages of 20, 20, 5
+
+function serve(items: readonly unknown[]) {
+  const asked: number[] = [];
+  server.use(
+    http.get(`${BASE}/organizations.json`, ({ request }) => {
+      asked.push(pageParam(request));
+      return pageOf(items, pageParam(request));
+    }),
+  );
+  return asked;
+}
+
+describe('awaiting list()', () => {
+  test('gives the first page with its metadata from the headers', async () => {
+    serve(all);
+    const page = await client().organizations.list();
+    expect(page).toBeInstanceOf(Page);
+    expect(page.data.map((o) => o.id)).toEqual(all.slice(0, 20).map((o) => o.id));
+    expect(page).toMatchObject({ page: 1, pageItems: 20, totalCount: 45, totalPages: 3 });
+    expect(page.hasNextPage()).toBe(true);
+  });
+
+  test('getNextPage() walks to the last page, which has no next page', async () => {
+    serve(all);
+    const second = await (await client().organizations.list()).getNextPage();
+    const third = await second.getNextPage();
+    expect([second.page, third.page, third.data.length]).toEqual([2, 3, 5]);
+    expect(third.hasNextPage()).toBe(false);
+    await expect(third.getNextPage()).rejects.toThrow(/last page/);
+  });
+
+  test('{ page } starts elsewhere', async () => {
+    const asked = serve(all);
+    const page = await client().organizations.list({ page: 3 });
+    expect(page.data.map((o) => o.id)).toEqual(all.slice(40).map((o) => o.id));
+    expect(asked).toEqual([3]);
+  });
+
+  test('nothing is fetched until the promise is awaited or iterated', async () => {
+    const asked = serve(all);
+    const pending = client().organizations.list();
+    await Promise.resolve();
+    expect(asked).toEqual([]);
+    await pending;
+    await pending;
+    expect(asked).toEqual([1]);
+  });
+});
+
+describe('iterating list()', () => {
+  test('yields every item of three pages in order, one request per page', async () => {
+    const asked = serve(all);
+    const ids: string[] = [];
+    for await (const org of client().organizations.list()) ids.push(org.id);
+    expect(ids).toEqual(all.map((o) => o.id));
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  test('an empty list yields nothing after a single request', async () => {
+    const asked = serve([]);
+    const page = await client().organizations.list();
+    expect(page).toMatchObject({ data: [], totalCount: 0, totalPages: 1 });
+    expect(await client().organizations.list().toArray()).toEqual([]);
+    expect(asked).toEqual([1, 1]);
+  });
+
+  test('from { page } onwards', async () => {
+    serve(all);
+    const items = await client().organizations.list({ page: 2 }).toArray();
+    expect(items.map((o) => o.id)).toEqual(all.slice(20).map((o) => o.id));
+  });
+
+  test('toArray({ limit }) fetches only the pages it needs', async () => {
+    const asked = serve(all);
+    const items = await client().organizations.list().toArray({ limit: 25 });
+    expect(items.map((o) => o.id)).toEqual(all.slice(0, 25).map((o) => o.id));
+    expect(asked).toEqual([1, 2]);
+  });
+
+  test('toArray({ limit }) within the first page fetches one page, even with concurrency', async () => {
+    const asked = serve(all);
+    const items = await client().organizations.list({}, { concurrency: 3 }).toArray({ limit: 20 });
+    expect(items).toHaveLength(20);
+    expect(asked).toEqual([1]);
+  });
+
+  test('breaking out of the loop stops fetching', async () => {
+    const asked = serve(all);
+    for await (const org of client().organizations.list()) if (org.id === 'org3') break;
+    expect(asked).toEqual([1]);
+  });
+
+  test('concurrency fetches following pages in parallel and still yields in order', async () => {
+    const items = organizations(100); // 5 pages
+    const asked: number[] = [];
+    let releasePage2: () => void = () => {};
+    const page2Held = new Promise<void>((resolve) => {
+      releasePage2 = resolve;
+    });
+    server.use(
+      http.get(`${BASE}/organizations.json`, async ({ request }) => {
+        const page = pageParam(request);
+        asked.push(page);
+        // Page 2 answers only once page 3 has been asked for: that needs two requests in flight.
+        if (page === 2) await page2Held;
+        if (page === 3) releasePage2();
+        return pageOf(items, page);
+      }),
+    );
+    const ids = (await client().organizations.list({}, { concurrency: 2 }).toArray()).map((o) => o.id);
+    expect(ids).toEqual(items.map((o) => o.id));
+    expect(asked.slice(0, 3)).toEqual([1, 2, 3]);
+    expect([...asked].sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test('concurrency is a positive integer', () => {
+    expect(() => client().organizations.list({}, { concurrency: 0 })).toThrow(RangeError);
+  });
+
+  test('a response without the pagination headers breaks the contract', async () => {
+    server.use(http.get(`${BASE}/organizations.json`, () => Response.json([])));
+    await expect(client().organizations.list()).rejects.toMatchObject({
+      name: 'ResponseValidationError',
+      message: expect.stringContaining('Current-Page'),
+    });
+  });
+});
+
+test('scoped collections take their path parameters', async () => {
+  const asked: string[] = [];
+  server.use(
+    http.get(`${BASE}/organizations/:org/members.json`, ({ request, params }) => {
+      asked.push(`${params.org}:${pageParam(request)}`);
+      return pageOf([], 1);
+    }),
+  );
+  await client().members.list(ORG_ID, { page: 1 });
+  expect(asked).toEqual(['k3J9xQ2mLp7Z:1']);
+});
