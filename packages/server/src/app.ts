@@ -1,0 +1,105 @@
+import { NOT_FOUND_MESSAGE } from '@app/schemas';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  createJsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Orm } from './db/database.js';
+import { registerRoute } from './http/routes.js';
+import { UploadStore } from './modules/uploads/uploads.js';
+import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
+import { isDatabaseUnavailable, registerOverloadProtection } from './plugins/availability.js';
+import { installErrorHandler } from './plugins/error-handler.js';
+import { stripJsonSuffix } from './plugins/json-selection.js';
+import './http/request.js';
+import { publicRoutes, testHelperRoutes } from './routes.js';
+
+export interface AppOptions {
+  config: Config;
+  orm: Orm;
+  /** Fastify/pino logger settings; defaults to `config.logLevel` with the token redacted. */
+  logger?: FastifyServerOptions['logger'];
+  /** Random source of the chaos 503s (tests make it deterministic). */
+  random?: () => number;
+  /** Event-loop delay (ms) past which requests get a 503. */
+  maxEventLoopDelay?: number;
+}
+
+/** Builds the application. It does not listen: see `server.ts` for the process entry point. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, orm } = options;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    rewriteUrl: (raw) => stripJsonSuffix(raw),
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  installErrorHandler(app);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
+
+  app.decorateRequest('em');
+  app.decorateRequest('caller');
+  app.decorateRequest('uploads');
+  // One EntityManager per request: its own identity map, nothing shared between requests.
+  app.addHook('onRequest', async (request) => {
+    request.em = orm.em.fork();
+  });
+
+  await registerOverloadProtection(app, options.maxEventLoopDelay);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Creator Marketplace API',
+        version: '1.0.0',
+        description:
+          'JSON REST interface for collabs, campaigns, organizations, memberships and the authenticated ' +
+          "user's own resources. Every path also answers with the `.json` suffix, as documented here.",
+      },
+      servers: [{ url: config.baseUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token (`mkt_…`)' },
+          testHelpersKey: { type: 'http', scheme: 'bearer', description: 'MARKETPLACE_TEST_HELPERS_KEY' },
+        },
+      },
+    },
+    transform: (input) => {
+      const out = createJsonSchemaTransform({ skipList: [] })(input);
+      return { ...out, url: `${input.url.replace(/:([a-z_]+)/g, '{$1}')}.json` };
+    },
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
+
+  const random = options.random ?? Math.random;
+  await app.register(async (api) => {
+    api.setValidatorCompiler(validatorCompiler);
+    api.setSerializerCompiler(serializerCompiler);
+    const routes = config.testHelpersKey ? [...publicRoutes, ...testHelperRoutes] : publicRoutes;
+    for (const route of routes) registerRoute(api, route, { config, random });
+  });
+
+  registerUploadRoutes(app, new UploadStore(config.dataDir));
+  app.get('/openapi', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/health', { schema: { hide: true } }, async (request, reply) => {
+    try {
+      await request.em.execute('select 1');
+      return { status: 'ok' };
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
+    }
+  });
+  return app;
+}

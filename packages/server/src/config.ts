@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** The server's settings (decisions.md §3), read from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  /** `postgres://…`, `pglite://memory`, or undefined for embedded PGlite in `dataDir/pglite`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Origin written into `url` fields, without a trailing slash. */
+  baseUrl: string;
+  /** Enables the test helpers when set. */
+  testHelpersKey: string | undefined;
+  /** Fraction of API requests answered with a transient 503 before any work is done. */
+  chaos503Rate: number;
+  logLevel: string;
+  maxUploadBytes: number;
+  /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
+  prefillAllowPrivate: boolean;
+}
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
+    .optional(),
+  MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
+  MARKETPLACE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  MARKETPLACE_TEST_HELPERS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  MARKETPLACE_CHAOS_503_RATE: z.coerce.number().min(0).max(1).default(0),
+  MARKETPLACE_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
+  MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export class ConfigError extends Error {}
+
+/** Reads the settings; an unusable value stops the server with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const host = e.HOST;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    port: e.PORT,
+    host,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: resolve(e.MARKETPLACE_DATA_DIR),
+    baseUrl: (e.MARKETPLACE_BASE_URL ?? `http://${urlHost}:${e.PORT}`).replace(/\/+$/, ''),
+    testHelpersKey: e.MARKETPLACE_TEST_HELPERS_KEY,
+    chaos503Rate: e.MARKETPLACE_CHAOS_503_RATE,
+    logLevel: e.LOG_LEVEL,
+    maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
+    prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
+  };
+}

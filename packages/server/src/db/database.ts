@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import type { LogContext, Logger, MikroORM, Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
+import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
+import { entities } from './entities.js';
+import { migrations } from './migrations/index.js';
+
+export type Orm = MikroORM<AbstractSqlDriver, SqlEntityManager>;
+export type Em = SqlEntityManager;
+
+export interface DatabaseOptions {
+  /** `postgres://…`, `pglite://memory`, or undefined for PGlite persisted in `dataDir/pglite`. */
+  url: string | undefined;
+  dataDir: string;
+  /** Sees every statement sent (begin/commit included): for round-trip counts in tests. */
+  onQuery?: (sql: string) => void;
+  /** An already started PGlite instance to use (tests boot one from a prepared snapshot). */
+  pglite?: PGlite;
+  /** Size of the PostgreSQL connection pool. */
+  poolSize?: number;
+}
+
+/** Statements that wait longer than this for a pooled connection fail, and the request gets a 503. */
+const CONNECT_TIMEOUT_MS = 3_000;
+
+class QueryObserver implements Logger {
+  constructor(private readonly onQuery: (sql: string) => void) {}
+  log() {}
+  error() {}
+  warn() {}
+  logQuery(context: LogContext) {
+    if (context.query) this.onQuery(context.query);
+  }
+  setDebugMode() {}
+  isEnabled() {
+    return false;
+  }
+}
+
+/** Opens the database the settings name. Migrations are not run here: see {@link migrate}. */
+export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
+  const common: Partial<Options> = {
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList: migrations, snapshot: false, silent: true, transactional: true },
+    debug: false,
+    ...(options.onQuery && {
+      loggerFactory: () => new QueryObserver(options.onQuery as (sql: string) => void),
+    }),
+  };
+  if (options.url?.startsWith('postgres')) {
+    return (await PostgresORM.init({
+      ...common,
+      clientUrl: options.url,
+      pool: { min: 0, max: options.poolSize ?? 10, idleTimeoutMillis: 10_000 },
+      driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+    } as Options)) as unknown as Orm;
+  }
+  if (options.pglite) {
+    return (await PgliteORM.init({
+      ...common,
+      driverOptions: { pglite: options.pglite },
+    } as Options)) as unknown as Orm;
+  }
+  if (options.url === 'pglite://memory') {
+    return (await PgliteORM.init({ ...common } as Options)) as unknown as Orm;
+  }
+  const dir = join(options.dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  return (await PgliteORM.init({ ...common, dbName: dir } as Options)) as unknown as Orm;
+}
+
+/** Applies pending migrations; returns the names of those applied. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}

@@ -1,0 +1,36 @@
+import {
+  type FieldErrors,
+  FORBIDDEN_MESSAGE,
+  NOT_FOUND_MESSAGE,
+  SERVICE_UNAVAILABLE_MESSAGE,
+} from '@app/schemas';
+
+/**
+ * An answer other than success, thrown from anywhere in a request and written by the one error
+ * handler. `body` undefined means an empty body.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: Record<string, unknown> | undefined,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body?.error === 'string' ? body.error : `HTTP ${statusCode}`);
+  }
+}
+
+export const notFound = () => new HttpError(404, { error: NOT_FOUND_MESSAGE });
+/** The `404` with no body of `GET /me/address.json` before an address exists. */
+export const notFoundEmpty = () => new HttpError(404, undefined);
+export const forbidden = () => new HttpError(403, { error: FORBIDDEN_MESSAGE });
+export const badRequest = (message: string) => new HttpError(400, { error: message });
+export const unavailable = () =>
+  new HttpError(503, { error: SERVICE_UNAVAILABLE_MESSAGE }, { 'retry-after': '1' });
+
+/** `422 {"errors": {...}}`: a validation failure or a guard that blocked the operation. */
+export const unprocessable = (errors: FieldErrors) => new HttpError(422, { errors });
+
+/** `401` is plain text with a challenge; see the auth plugin. */
+export class UnauthorizedError extends Error {
+  readonly statusCode = 401;
+}

@@ -1,0 +1,18 @@
+import type { Em } from '../db/database.js';
+import type { Caller } from '../plugins/auth.js';
+import type { UploadedFile } from '../plugins/multipart.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This request's EntityManager fork. */
+    em: Em;
+    /** Set by authentication on API routes. */
+    caller: Caller;
+    /** Files of a multipart request, by field. */
+    uploads: Partial<Record<string, UploadedFile>> | undefined;
+  }
+  interface FastifyContextConfig {
+    /** Wrapper key of the route's request body, for the `errors` map. */
+    bodyKey?: string | null;
+  }
+}

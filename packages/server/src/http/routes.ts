@@ -1,0 +1,201 @@
+import {
+  type BodySpec,
+  buildPath,
+  type Endpoint,
+  ErrorBody,
+  type NamedEndpoint,
+  type TestHelperTable,
+  ValidationErrorBody,
+} from '@app/schemas';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Em } from '../db/database.js';
+import { authorize, type Caller } from '../plugins/auth.js';
+import { conditionalGet } from '../plugins/conditional-get.js';
+import { requireJson } from '../plugins/json-selection.js';
+import { readMultipartForm, type UploadedFile } from '../plugins/multipart.js';
+import { setPageHeaders } from '../plugins/pagination.js';
+import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
+import { HttpError, unavailable } from './errors.js';
+
+type BodyOf<E extends Endpoint> =
+  E['body'] extends BodySpec<string | null, infer S>
+    ? E['body']['required'] extends false
+      ? z.output<S> | undefined
+      : z.output<S>
+    : undefined;
+
+/** What a handler returns: a page of items and the total for lists, the resource otherwise. */
+export type ResultOf<E extends Endpoint> =
+  E['response'] extends z.ZodArray<infer Item>
+    ? { items: z.input<Item>[]; total: number }
+    : E['response'] extends z.ZodType
+      ? z.input<E['response']>
+      : void;
+
+export interface Context<E extends Endpoint, C> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** This request's EntityManager (its own identity map). */
+  em: Em;
+  config: Config;
+  caller: C;
+  params: z.output<E['params']>;
+  query: z.output<E['query']>;
+  /** The payload, already unwrapped from its key and validated. */
+  body: BodyOf<E>;
+  /** Files of a multipart request, by field name. */
+  files: Partial<Record<string, UploadedFile>>;
+}
+
+export type Handler<E extends Endpoint, C = Caller> = (ctx: Context<E, C>) => Promise<ResultOf<E>>;
+
+export type Handlers<G extends Record<string, Endpoint>, C = Caller> = { [K in keyof G]: Handler<G[K], C> };
+
+/** Handlers of the test-helper endpoints: no caller (they are guarded by the sandbox key). */
+export type TestHelperHandlers = Handlers<TestHelperTable, null>;
+
+/** Placeholder of a handler not written yet: answers 501. */
+export const notImplemented = async (): Promise<never> => {
+  throw new HttpError(501, { error: 'Not implemented yet' });
+};
+
+export interface Route {
+  endpoint: Endpoint;
+  name: string;
+  handler: Handler<Endpoint, Caller | null>;
+}
+
+/** Binds a group of the endpoint table to its handlers; TypeScript checks each against its endpoint. */
+export function defineRoutes<G extends Record<string, Endpoint>, C extends Caller | null = Caller>(
+  group: string,
+  endpoints: G,
+  handlers: Handlers<G, C>,
+): Route[] {
+  return Object.entries(endpoints).map(([action, endpoint]) => ({
+    endpoint,
+    name: `${group}.${action}`,
+    handler: handlers[action as keyof G] as unknown as Handler<Endpoint, Caller | null>,
+  }));
+}
+
+/** Which organization an endpoint acts in: `:organization_id`, or `:id` on `/organizations/:id`. */
+function organizationIdOf(endpoint: Endpoint, params: Record<string, string>): string | undefined {
+  if (params.organization_id !== undefined) return params.organization_id;
+  return endpoint.path.startsWith('/organizations/:id') ? params.id : undefined;
+}
+
+const wrapperError = (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is missing' : 'must be an object';
+
+/** The request-body schema: the payload inside its wrapper key (decisions.md: "is missing"). */
+function bodySchemaOf(spec: BodySpec): z.ZodType {
+  if (spec.key === null) return spec.schema;
+  const inner = spec.required ? spec.schema : spec.schema.optional();
+  const wrapper = z.object({ [spec.key]: inner }, { error: wrapperError });
+  return spec.required ? wrapper : wrapper.optional();
+}
+
+function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {
+  const schemas: Record<number, z.ZodType> = {
+    403: ErrorBody.describe('The caller is a member whose role does not allow this'),
+    404: ErrorBody.describe('Not found, or not visible to the caller'),
+    503: ErrorBody.describe('Temporarily unavailable; retry after `Retry-After` seconds'),
+  };
+  if (endpoint.response) schemas[endpoint.status] = endpoint.response;
+  if (endpoint.method !== 'GET' || endpoint.paginated) schemas[422] = ValidationErrorBody;
+  return schemas;
+}
+
+export interface RouteOptions {
+  config: Config;
+  /** Decides each request for `MARKETPLACE_CHAOS_503_RATE`; injectable for tests. */
+  random: () => number;
+}
+
+/** Registers one endpoint of the table: hooks in the order of decisions.md, then the handler. */
+export function registerRoute(app: FastifyInstance, route: Route, options: RouteOptions): void {
+  const { endpoint, handler } = route;
+  const { config } = options;
+  const isTestHelper = endpoint.access === 'test-helpers';
+  const body = endpoint.body as BodySpec | undefined;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      operationId: route.name,
+      summary: endpoint.summary,
+      tags: [route.name.split('.')[0] as string],
+      ...(Object.keys(endpoint.params.shape).length > 0 && { params: endpoint.params }),
+      ...(Object.keys(endpoint.query.shape).length > 0 && { querystring: endpoint.query }),
+      ...(body && { body: bodySchemaOf(body) }),
+      response: responseSchemasOf(endpoint),
+      ...(!isTestHelper && { security: [{ bearerAuth: [] }] }),
+      ...(isTestHelper && { security: [{ testHelpersKey: [] }] }),
+    },
+    config: { bodyKey: body?.key ?? null },
+    onRequest: [
+      async () => {
+        if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
+          throw unavailable();
+      },
+      requireJson,
+      async (request) => {
+        if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
+        const params = request.params as Record<string, string>;
+        await authorize(request, {
+          access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
+          organizationId: organizationIdOf(endpoint, params),
+        });
+      },
+    ],
+    ...(body &&
+      body.files.length > 0 && {
+        preValidation: async (request: FastifyRequest) => {
+          if (!request.isMultipart()) return;
+          const form = await readMultipartForm(request, body, config.maxUploadBytes);
+          request.body = form.body;
+          request.uploads = form.files;
+        },
+      }),
+    ...(endpoint.etag && { onSend: conditionalGet }),
+    handler: async (request, reply) => {
+      const raw = request.body as Record<string, unknown> | undefined;
+      const result = await handler({
+        request,
+        reply,
+        em: request.em,
+        config,
+        caller: isTestHelper ? null : request.caller,
+        params: request.params as never,
+        query: request.query as never,
+        body: (body && body.key !== null ? raw?.[body.key] : raw) as never,
+        files: request.uploads ?? {},
+      });
+      if (endpoint.status === 303) {
+        const page = buildPath(
+          endpoint.path.replace(/\/[a-z_]+$/, ''),
+          request.params as Record<string, string>,
+        );
+        return reply
+          .code(303)
+          .header('location', `${config.baseUrl}${page.slice(0, -'.json'.length)}`)
+          .send();
+      }
+      if (endpoint.status === 204) return reply.code(204).send();
+      if (endpoint.paginated) {
+        const { items, total } = result as unknown as { items: unknown[]; total: number };
+        setPageHeaders(reply, (request.query as { page?: number }).page ?? 1, total);
+        return reply.code(200).send(items);
+      }
+      if (result === undefined) throw new HttpError(500, { error: 'No response' });
+      return reply.code(endpoint.status).send(result);
+    },
+  });
+}
+
+export type { NamedEndpoint };

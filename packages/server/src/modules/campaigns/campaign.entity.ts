@@ -1,0 +1,44 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { newId } from '../../db/ids.js';
+import { Organization } from '../organizations/organization.entity.js';
+
+export const Campaign = defineEntity({
+  name: 'Campaign',
+  tableName: 'campaigns',
+  properties: {
+    id: p
+      .string()
+      .length(16)
+      .primary()
+      .onCreate(() => newId()),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    name: p.string().length(200),
+    status: p.enum(['draft', 'active', 'paused', 'finished'] as const).default('draft'),
+    currency: p.string().length(3).default('usd'),
+    countries: p.array().default(['US']),
+    website: p.text().nullable(),
+    contentType: p.string().length(50).default('video'),
+    category: p.string().length(50).default('general'),
+    platformIds: p.array().default([]),
+    platformMusicId: p.string().length(200).nullable(),
+    cpmAmount: p.bigint('number').default(0),
+    minPayoutAmount: p.bigint('number').default(0),
+    maxPayoutAmount: p.bigint('number').default(0),
+    baseRewardAmount: p.bigint('number').default(0),
+    totalBudgetAmount: p.bigint('number').default(0),
+    usedAmount: p.bigint('number').default(0),
+    viewCount: p.bigint('number').default(0),
+    submissionsCount: p.integer().default(0),
+    brief: p.text(),
+    bannerImage: p.string().length(64).nullable(),
+    publishedAt: p.datetime(3).nullable(),
+    pausedAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+    updatedAt: p
+      .datetime(3)
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['organization', 'createdAt'] }],
+});
+export type Campaign = InferEntity<typeof Campaign>;

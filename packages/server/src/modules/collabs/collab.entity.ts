@@ -1,0 +1,37 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { newId } from '../../db/ids.js';
+import { Organization } from '../organizations/organization.entity.js';
+
+export const Collab = defineEntity({
+  name: 'Collab',
+  tableName: 'collabs',
+  properties: {
+    id: p
+      .string()
+      .length(16)
+      .primary()
+      .onCreate(() => newId()),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    name: p.string().length(200),
+    state: p.enum(['draft', 'submitted_for_review', 'published', 'paused'] as const).default('draft'),
+    /** The database default currency applies when a create leaves it out (spec). */
+    currency: p.string().length(3).default('usd'),
+    countries: p.array().default(['US']),
+    website: p.text().nullable(),
+    requireBoostedAds: p.boolean().default(false),
+    requiresProductShipment: p.boolean().default(false),
+    submissionsCount: p.integer().default(0),
+    completedCount: p.integer().default(0),
+    /** Markdown as written; rendered to sanitized HTML on output. */
+    brief: p.text(),
+    bannerImage: p.string().length(64).nullable(),
+    publishedAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+    updatedAt: p
+      .datetime(3)
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['organization', 'createdAt'] }],
+});
+export type Collab = InferEntity<typeof Collab>;

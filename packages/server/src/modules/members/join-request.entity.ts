@@ -1,0 +1,21 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { newId } from '../../db/ids.js';
+import { Organization } from '../organizations/organization.entity.js';
+import { User } from '../users/user.entity.js';
+
+/** A user's request to join an organization; made through the test helpers here. */
+export const JoinRequest = defineEntity({
+  name: 'JoinRequest',
+  tableName: 'join_requests',
+  properties: {
+    id: p
+      .string()
+      .length(16)
+      .primary()
+      .onCreate(() => newId()),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+  },
+});
+export type JoinRequest = InferEntity<typeof JoinRequest>;

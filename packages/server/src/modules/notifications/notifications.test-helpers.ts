@@ -1,0 +1,8 @@
+import type { TestHelperHandlers } from '../../http/routes.js';
+import { notImplemented } from '../../http/routes.js';
+
+/** Test-helper handlers of this module (decisions.md §4). */
+export const notificationTestHelpers = {
+  createNotification: notImplemented,
+  createPushSubscription: notImplemented,
+} satisfies Partial<TestHelperHandlers>;

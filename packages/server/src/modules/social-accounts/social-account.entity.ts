@@ -1,0 +1,34 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { newId } from '../../db/ids.js';
+import { User } from '../users/user.entity.js';
+
+export const SocialAccount = defineEntity({
+  name: 'SocialAccount',
+  tableName: 'social_accounts',
+  properties: {
+    id: p
+      .string()
+      .length(16)
+      .primary()
+      .onCreate(() => newId()),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
+    platformId: p.string().length(20),
+    /** Normalised URL; unique across all users. */
+    accountUrl: p.string().length(2048).unique(),
+    uid: p.string().length(200),
+    status: p.enum(['pending', 'verified', 'failed'] as const).default('pending'),
+    subscriberCount: p.bigint('number').nullable(),
+    viewCount: p.bigint('number').nullable(),
+    videoCount: p.bigint('number').nullable(),
+    likesCount: p.bigint('number').nullable(),
+    engagementRate: p.decimal('string').precision(12).scale(4).nullable(),
+    lastSyncedAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+    updatedAt: p
+      .datetime(3)
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['user', 'createdAt'] }],
+});
+export type SocialAccount = InferEntity<typeof SocialAccount>;

@@ -1,0 +1,7 @@
+import type { TestHelperHandlers } from '../../http/routes.js';
+import { notImplemented } from '../../http/routes.js';
+
+/** Test-helper handlers of this module (decisions.md §4). */
+export const socialAccountTestHelpers = {
+  syncSocialAccount: notImplemented,
+} satisfies Partial<TestHelperHandlers>;

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** Weak validator of a response body: the same body gives the same tag on every instance. */
+export const etagOf = (body: string): string =>
+  `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+
+/** Weak comparison of `If-None-Match` (a list, or `*`) with a tag. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+}
+
+/**
+ * `onSend` hook of single-resource GETs: tags a 200 with a weak ETag and answers `304` with no
+ * body when `If-None-Match` matches. It runs after authentication and tenancy, so a 304 never
+ * tells a caller about something it may not see.
+ */
+export async function conditionalGet(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  const etag = etagOf(payload);
+  reply.header('etag', etag);
+  if (!matchesIfNoneMatch(request.headers['if-none-match'], etag)) return payload;
+  reply.code(304);
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-length');
+  return null;
+}

@@ -1,0 +1,70 @@
+import { toFieldErrors, UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError, UnauthorizedError, unavailable } from '../http/errors.js';
+import { isDatabaseUnavailable } from './availability.js';
+
+function sendHttpError(reply: FastifyReply, error: HttpError) {
+  reply.code(error.statusCode).headers(error.headers);
+  return error.body === undefined ? reply.send() : reply.send(error.body);
+}
+
+/** Validation issues → the `errors` map; a body's wrapper key is dropped, or named "is missing". */
+function validationErrors(error: FastifyError, request: FastifyRequest) {
+  const issues = (error.validation ?? []).map((v) => ({
+    path: v.instancePath.split('/').slice(1),
+    message: v.message ?? 'is invalid',
+  }));
+  const wrapper = request.routeOptions.config.bodyKey;
+  if (error.validationContext !== 'body' || !wrapper) return toFieldErrors(issues);
+  const body = request.body as Record<string, unknown> | undefined | null;
+  const wrapperMessage = body?.[wrapper] === undefined ? 'is missing' : 'must be an object';
+  const rooted = issues.map((issue) =>
+    issue.path.length === 0 || (issue.path.length === 1 && issue.path[0] === wrapper)
+      ? { path: [wrapper], message: wrapperMessage }
+      : issue,
+  );
+  return toFieldErrors(rooted, wrapper);
+}
+
+/** The one place that turns errors into answers (decisions.md §1 bodies and statuses). */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof UnauthorizedError) {
+      return reply
+        .code(401)
+        .header('www-authenticate', WWW_AUTHENTICATE)
+        .type('text/plain; charset=utf-8')
+        .send(UNAUTHORIZED_TEXT);
+    }
+    if (error instanceof HttpError) return sendHttpError(reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(422).send({ errors: validationErrors(error, request) });
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.code(400).send({ error: 'The request body is not valid JSON' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply
+          .code(415)
+          .send({ error: 'Send the body as application/json (or multipart/form-data for files)' });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ error: 'The request body is too large' });
+      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      case 'FST_PROTO_VIOLATION':
+      case 'FST_PARTS_LIMIT':
+      case 'FST_FILES_LIMIT':
+      case 'FST_FIELDS_LIMIT':
+        return reply.code(400).send({ error: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendHttpError(reply, unavailable());
+    }
+    if (isResponseSerializationError(error))
+      request.log.error({ err: error, cause: error.cause }, 'response does not match its schema');
+    else request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+}

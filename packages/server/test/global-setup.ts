@@ -1,0 +1,54 @@
+/**
+ * Prepares one migrated database that every test file copies: a PGlite data-directory snapshot
+ * (booting from it takes ~0.5 s instead of 4–7 s for a fresh instance), or, when
+ * TEST_DATABASE_URL is set, a PostgreSQL template database.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { migrate, openDatabase } from '../src/db/database.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    database: { kind: 'pglite'; snapshot: string } | { kind: 'postgres'; url: string; template: string };
+  }
+}
+
+export function databaseUrlWith(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), 'mkt-test-'));
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const template = `mkt_template_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${template}`);
+    const orm = await openDatabase({ url: databaseUrlWith(url, template), dataDir: dir });
+    await migrate(orm);
+    await orm.close(true);
+    project.provide('database', { kind: 'postgres', url, template });
+    return async () => {
+      await admin.query(`drop database if exists ${template} with (force)`);
+      await admin.end();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const pglite = await PGlite.create();
+  const orm = await openDatabase({ url: undefined, dataDir: dir, pglite });
+  await migrate(orm);
+  await orm.close(true);
+  const snapshot = join(dir, 'pglite.tar');
+  writeFileSync(snapshot, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+  await pglite.close();
+  project.provide('database', { kind: 'pglite', snapshot });
+  return () => rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,162 @@
+/**
+ * Test harness: a real app on its own database per test file (a PGlite copy of the migrated
+ * snapshot, or a PostgreSQL database cloned from the migrated template), emptied before each
+ * test. Requests go through `app.inject()`; `queries` records every statement sent.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { Config } from '../src/config.js';
+import { type Orm, openDatabase } from '../src/db/database.js';
+import { createUserWithToken } from '../src/modules/users/users.service.js';
+import { databaseUrlWith } from './global-setup.js';
+
+export const TEST_HELPERS_KEY = 'test-helpers-key-0123456789';
+
+export interface TestUser {
+  user: { id: string; name: string; email: string };
+  token: string;
+  tokenId: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sends a multipart form instead of JSON. */
+  form?: FormData;
+}
+
+export interface TestServer {
+  readonly app: FastifyInstance;
+  readonly orm: Orm;
+  readonly config: Config;
+  /** Every SQL statement sent since the last `queries.length = 0`. */
+  readonly queries: string[];
+  request(method: string, url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  get(url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  post(url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  patch(url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  delete(url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  /** A user with a token (write unless said otherwise). */
+  createUser(options?: { name?: string; permission?: 'read' | 'write' }): Promise<TestUser>;
+  /** Runs SQL on the test database (for set-up and for checking what was stored). */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+}
+
+async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void) {
+  const database = inject('database');
+  if (database.kind === 'pglite') {
+    const blob = new Blob([readFileSync(database.snapshot)]);
+    const pglite = await PGlite.create({ loadDataDir: blob });
+    const orm = await openDatabase({ url: undefined, dataDir, pglite, onQuery });
+    return { orm, drop: () => pglite.close() };
+  }
+  const name = `mkt_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${database.template}`);
+  const orm = await openDatabase({ url: databaseUrlWith(database.url, name), dataDir, onQuery });
+  return {
+    orm,
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Starts a test server for the calling test file; settings may be overridden. */
+export function useTestServer(overrides: Partial<Config> = {}): TestServer {
+  const queries: string[] = [];
+  let app: FastifyInstance;
+  let orm: Orm;
+  let config: Config;
+  let drop: () => Promise<void>;
+  let dataDir: string;
+  let counter = 0;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mkt-server-'));
+    const db = await openTestDatabase(dataDir, (sql) => queries.push(sql));
+    orm = db.orm;
+    drop = db.drop;
+    config = {
+      port: 0,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir,
+      baseUrl: 'http://marketplace.test',
+      testHelpersKey: TEST_HELPERS_KEY,
+      chaos503Rate: 0,
+      logLevel: 'silent',
+      maxUploadBytes: 64 * 1024,
+      prefillAllowPrivate: false,
+      ...overrides,
+    };
+    // No event-loop-delay 503s here: WASM start-up and parallel files would trip them at random.
+    app = await buildApp({ config, orm, logger: false, maxEventLoopDelay: 0 });
+    await app.ready();
+  });
+
+  beforeEach(async () => {
+    await orm.schema.clear();
+    queries.length = 0;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await orm?.close(true);
+    await drop?.();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const server: TestServer = {
+    get app() {
+      return app;
+    },
+    get orm() {
+      return orm;
+    },
+    get config() {
+      return config;
+    },
+    queries,
+    async request(method, url, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let payload: string | Buffer | undefined;
+      if (options.form) {
+        const encoded = new Request('http://form.test', { method: 'POST', body: options.form });
+        payload = Buffer.from(await encoded.arrayBuffer());
+        headers['content-type'] = encoded.headers.get('content-type') as string;
+      } else if (options.body !== undefined) {
+        payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined && { payload }) });
+    },
+    get: (url, options) => server.request('GET', url, options),
+    post: (url, options) => server.request('POST', url, options),
+    patch: (url, options) => server.request('PATCH', url, options),
+    delete: (url, options) => server.request('DELETE', url, options),
+    async createUser(options = {}) {
+      counter += 1;
+      const name = options.name ?? `User ${counter}`;
+      const created = await createUserWithToken(
+        orm.em.fork(),
+        { name, email: `user${counter}-${randomBytes(3).toString('hex')}@example.com` },
+        { permission: options.permission ?? 'write' },
+      );
+      return { user: created.user, token: created.access_token.token, tokenId: created.access_token.id };
+    },
+    sql: (query, params = []) => orm.em.fork().execute(query, params as never[]),
+  };
+  return server;
+}
