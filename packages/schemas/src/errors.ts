@@ -21,19 +21,26 @@ export const ValidationErrorBody = z.object({
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
 export type FieldErrors = ValidationErrorBody['errors'];
 
+/** What {@link toFieldErrors} needs of an issue (zod's issues have it). */
+export interface IssueLike {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
 /**
- * Turns zod issues into the `errors` map. `under` is the wrapper key the payload sat in (its
- * segment is dropped); the field is the first path segment below it, `base` for the object itself.
+ * Turns validation issues into the `errors` map: each field is the first path segment, `base`
+ * for the object itself. With `under` (the wrapper key the payload sat in), that key is dropped,
+ * and an issue on the wrapper itself is reported under the wrapper's name.
  */
-export function toFieldErrors(issues: readonly z.core.$ZodIssue[], under?: string): FieldErrors {
+export function toFieldErrors(issues: readonly IssueLike[], under?: string): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     const path = issue.path.map(String);
-    if (under !== undefined && path[0] === under) path.shift();
-    const field = path[0] ?? (under !== undefined && issue.path.length === 0 ? under : 'base');
-    const message = issue.message;
+    const wrapped = under !== undefined && path[0] === under;
+    if (wrapped) path.shift();
+    const field = path[0] ?? (wrapped ? (under as string) : 'base');
     const list = errors[field] ?? [];
-    if (!list.includes(message)) list.push(message);
+    if (!list.includes(issue.message)) list.push(issue.message);
     errors[field] = list;
   }
   return errors;

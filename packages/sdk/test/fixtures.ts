@@ -170,10 +170,13 @@ export function client(options: Partial<ClientOptions> = {}): Marketplace {
   return new Marketplace({ token: TOKEN, baseUrl: BASE, random: () => 0, ...options });
 }
 
-/** An msw server for one test file; unhandled requests fail the call with a network error. */
-export function mockServer() {
+/**
+ * An msw server for one test file. Unhandled requests fail with a network error, unless `bypass`
+ * lets them reach real sockets (transport tests).
+ */
+export function mockServer({ bypass = false } = {}) {
   const server = setupServer();
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: bypass ? 'bypass' : 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
   return server;

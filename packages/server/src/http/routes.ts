@@ -50,7 +50,10 @@ export interface Context<E extends Endpoint, C> {
   files: Partial<Record<string, UploadedFile>>;
 }
 
-export type Handler<E extends Endpoint, C = Caller> = (ctx: Context<E, C>) => Promise<ResultOf<E>>;
+/** A handler; those of 204 and 303 endpoints resolve to nothing in particular. */
+export type Handler<E extends Endpoint, C = Caller> = (
+  ctx: Context<E, C>,
+) => Promise<ResultOf<E> extends undefined ? unknown : ResultOf<E>>;
 
 export type Handlers<G extends Record<string, Endpoint>, C = Caller> = { [K in keyof G]: Handler<G[K], C> };
 
