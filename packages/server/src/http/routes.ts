@@ -33,7 +33,7 @@ export type ResultOf<E extends Endpoint> =
     ? { items: z.input<Item>[]; total: number }
     : E['response'] extends z.ZodType
       ? z.input<E['response']>
-      : void;
+      : undefined;
 
 export interface Context<E extends Endpoint, C> {
   request: FastifyRequest;
