@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate, openDatabase } from '../src/db/database.js';
+import { type Orm, openDatabase } from '../src/db/database.js';
+
+/**
+ * Tests build the schema from the entities; `migrations.test.ts` proves that the committed
+ * migrations produce exactly that schema.
+ */
+async function createSchema(orm: Orm) {
+  await orm.schema.create();
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,7 +41,7 @@ export default async function setup(project: TestProject) {
     await admin.connect();
     await admin.query(`create database ${template}`);
     const orm = await openDatabase({ url: databaseUrlWith(url, template), dataDir: dir });
-    await migrate(orm);
+    await createSchema(orm);
     await orm.close(true);
     project.provide('database', { kind: 'postgres', url, template });
     return async () => {
@@ -44,7 +52,7 @@ export default async function setup(project: TestProject) {
   }
   const pglite = await PGlite.create();
   const orm = await openDatabase({ url: undefined, dataDir: dir, pglite });
-  await migrate(orm);
+  await createSchema(orm);
   await orm.close(true);
   const snapshot = join(dir, 'pglite.tar');
   writeFileSync(snapshot, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
