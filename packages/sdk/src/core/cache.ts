@@ -60,10 +60,13 @@ export class LruCache implements CacheStore {
 }
 
 /**
- * A short, one-way fingerprint of a token, so that cache keys separate users without holding
- * the secret. Web Crypto keeps it working outside Node.
+ * A short, one-way fingerprint of a token (SHA-256, first 96 bits in hex), so that cache keys
+ * separate users without holding the secret. Node hashes synchronously; elsewhere Web Crypto does.
  */
 export async function tokenFingerprint(token: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
-  return Array.from(new Uint8Array(digest).subarray(0, 12), (b) => b.toString(16).padStart(2, '0')).join('');
+  const nodeCrypto = globalThis.process?.getBuiltinModule?.('node:crypto');
+  const digest = nodeCrypto
+    ? nodeCrypto.createHash('sha256').update(token).digest()
+    : new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+  return Array.from(digest.subarray(0, 12), (b) => b.toString(16).padStart(2, '0')).join('');
 }
