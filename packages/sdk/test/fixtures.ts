@@ -7,7 +7,7 @@ import {
   PAGE_SIZE,
   type SocialAccountId,
 } from '@app/schemas';
-import { HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type ClientOptions, Marketplace } from '../src/index.js';
@@ -171,11 +171,17 @@ export function client(options: Partial<ClientOptions> = {}): Marketplace {
 }
 
 /**
- * An msw server for one test file. Unhandled requests fail with a network error, unless `bypass`
- * lets them reach real sockets (transport tests).
+ * An msw server for one test file. A request no handler takes is answered 501 (msw would let it
+ * through to the network), unless `bypass` lets requests reach real sockets (transport tests).
  */
 export function mockServer({ bypass = false } = {}) {
-  const server = setupServer();
+  const server = bypass
+    ? setupServer()
+    : setupServer(
+        http.all('*', ({ request }) =>
+          HttpResponse.json({ error: `No handler for ${request.method} ${request.url}` }, { status: 501 }),
+        ),
+      );
   beforeAll(() => server.listen({ onUnhandledFrame: bypass ? 'bypass' : 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
