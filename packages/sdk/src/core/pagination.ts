@@ -76,7 +76,8 @@ export class Page<T> implements PageInfo {
  * const ten = await client.me.notifications.list().toArray({ limit: 10 });
  * ```
  */
-export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
+  readonly [Symbol.toStringTag] = 'PagePromise';
   readonly #fetchPage: FetchPage<T>;
   readonly #start: number;
   readonly #concurrency: number;
@@ -101,6 +102,14 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#firstPage().then(onfulfilled, onrejected);
+  }
+
+  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
+    return this.#firstPage().catch(onrejected);
+  }
+
+  finally(onfinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#firstPage().finally(onfinally);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {

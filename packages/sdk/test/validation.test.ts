@@ -1,0 +1,168 @@
+import type { OrganizationId } from '@app/schemas';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { type CacheStore, RequestValidationError, ResponseValidationError } from '../src/index.js';
+import {
+  address,
+  BASE,
+  client,
+  collab,
+  MEMBERSHIP_ID,
+  mockServer,
+  notificationSettings,
+  ORG_ID,
+  organization,
+  recordRequests,
+  socialAccount,
+} from './fixtures.js';
+
+const server = mockServer();
+const seen = recordRequests(server);
+
+/** Runs `call`, expecting it to be refused before any request. */
+async function refused(call: Promise<unknown>): Promise<RequestValidationError> {
+  const error = await call.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(RequestValidationError);
+  expect(seen).toHaveLength(0);
+  return error as RequestValidationError;
+}
+
+/** Serves `method url` and returns the JSON bodies it received (read while handling). */
+function capture(method: 'post' | 'patch', url: string, response: object, status = 200) {
+  const bodies: unknown[] = [];
+  const queries: string[] = [];
+  server.use(
+    http[method](url, async ({ request }) => {
+      queries.push(new URL(request.url).search);
+      const text = await request.text();
+      bodies.push(text === '' ? undefined : JSON.parse(text));
+      return HttpResponse.json(response, { status });
+    }),
+  );
+  return { bodies, queries };
+}
+
+describe('payloads are validated before sending', () => {
+  test('every broken field is listed, as a 422 would', async () => {
+    const error = await refused(client().organizations.create({ name: ' ', website: 'ftp://acme.example' }));
+    expect(error.errors).toEqual({ name: ["can't be blank"], website: ['must be an http or https URL'] });
+    expect(error.message).toContain("name can't be blank");
+  });
+
+  test('cross-field rules apply', async () => {
+    const error = await refused(
+      client().campaigns.create(ORG_ID, { min_payout_amount: 5000, max_payout_amount: 1000 }),
+    );
+    expect(error.errors).toEqual({ min_payout_amount: ['must be less than or equal to max_payout_amount'] });
+  });
+
+  test('a required payload cannot be left out', async () => {
+    const error = await refused(client().members.update(ORG_ID, MEMBERSHIP_ID, {} as never));
+    expect(Object.keys(error.errors)).toEqual(['role']);
+  });
+
+  test('query parameters are validated', async () => {
+    const error = await refused(client().organizations.list({ page: 0 }));
+    expect(error.errors).toEqual({ page: ['must be a positive integer'] });
+  });
+
+  test('path parameters are validated', async () => {
+    const error = await refused(client().organizations.retrieve('' as OrganizationId));
+    expect(Object.keys(error.errors)).toEqual(['id']);
+  });
+});
+
+describe('what is sent is the parsed payload', () => {
+  test('normalised values, wrapped in the key', async () => {
+    const { bodies } = capture('post', `${BASE}/organizations/${ORG_ID}/collabs.json`, collab, 201);
+    await client().collabs.create(ORG_ID, {
+      name: '  Launch ',
+      currency: 'USD',
+      countries: ['us', 'ca', 'us'],
+    });
+    expect(bodies).toEqual([{ collab: { name: 'Launch', currency: 'usd', countries: ['US', 'CA'] } }]);
+  });
+
+  test('a social account URL goes out normalised', async () => {
+    const { bodies } = capture('post', `${BASE}/me/social_accounts.json`, socialAccount, 201);
+    await client().me.socialAccounts.create({
+      platform_id: 'youtube',
+      account_url: 'https://www.YouTube.com/@acme/',
+    });
+    expect(bodies).toEqual([
+      { social_account: { platform_id: 'youtube', account_url: 'https://youtube.com/@acme', uid: '@acme' } },
+    ]);
+  });
+
+  test('an optional payload left out sends no body; the query goes in the URL', async () => {
+    const { bodies, queries } = capture('post', `${BASE}/organizations/${ORG_ID}/collabs.json`, collab, 201);
+    await client().collabs.create(ORG_ID, undefined, { website: 'https://shop.example/p/1' });
+    expect(bodies).toEqual([undefined]);
+    expect(queries).toEqual([`?website=${encodeURIComponent('https://shop.example/p/1')}`]);
+    expect(seen[0]?.headers.get('content-type')).toBeNull();
+  });
+
+  test('the flat payload (notification settings) has no wrapper', async () => {
+    const { bodies } = capture('patch', `${BASE}/me/notification_settings.json`, notificationSettings);
+    await client().me.notificationSettings.update({ push_notifications_enabled: false });
+    expect(bodies).toEqual([{ push_notifications_enabled: false }]);
+  });
+});
+
+describe('responses are validated with their schema', () => {
+  const orgUrl = `${BASE}/organizations/${ORG_ID}.json`;
+
+  test('a missing field is a ResponseValidationError with the issues', async () => {
+    const { url: _, ...withoutUrl } = organization;
+    server.use(http.get(orgUrl, () => HttpResponse.json(withoutUrl)));
+    const error = await client()
+      .organizations.retrieve(ORG_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues.map((i) => i.path)).toEqual([['url']]);
+    expect((error as ResponseValidationError).message).toContain('url:');
+  });
+
+  test('a body that is not JSON', async () => {
+    server.use(http.get(orgUrl, () => HttpResponse.text('<html>')));
+    await expect(client().organizations.retrieve(ORG_ID)).rejects.toThrow(/not JSON/);
+  });
+
+  test('a success status other than the endpoint’s', async () => {
+    server.use(
+      http.post(`${BASE}/organizations.json`, () => HttpResponse.json(organization, { status: 200 })),
+    );
+    await expect(client().organizations.create({ name: 'Acme' })).rejects.toThrow(/expected 201, got 200/);
+  });
+
+  test('a cached body is validated again when a 304 serves it', async () => {
+    server.use(http.get(orgUrl, () => new HttpResponse(null, { status: 304 })));
+    const store: CacheStore = {
+      get: () => ({ etag: 'W/"x"', body: { id: 1 } }),
+      set: () => {},
+      delete: () => {},
+    };
+    await expect(client({ cache: store }).organizations.retrieve(ORG_ID)).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
+  });
+
+  test('outputs are typed by their schema: ids are branded, timestamps stay strings', async () => {
+    server.use(http.get(orgUrl, () => HttpResponse.json(organization)));
+    const org = await client().organizations.retrieve(ORG_ID);
+    const id: OrganizationId = org.id;
+    expect([id, typeof org.created_at]).toEqual([ORG_ID, 'string']);
+  });
+});
+
+describe('me.address.retrieve()', () => {
+  test('resolves null on the empty 404 of a user without an address', async () => {
+    server.use(http.get(`${BASE}/me/address.json`, () => new HttpResponse(null, { status: 404 })));
+    await expect(client().me.address.retrieve()).resolves.toBeNull();
+  });
+
+  test('resolves the address otherwise', async () => {
+    server.use(http.get(`${BASE}/me/address.json`, () => HttpResponse.json(address)));
+    await expect(client().me.address.retrieve()).resolves.toEqual(address);
+  });
+});
