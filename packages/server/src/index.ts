@@ -1,0 +1,5 @@
+/** The reference server as a library: build the app yourself, or start it as the CLI does. */
+export { type AppOptions, buildApp } from './app.js';
+export { type Config, ConfigError, loadConfig } from './config.js';
+export { type DatabaseOptions, migrate, type Orm, openDatabase } from './db/database.js';
+export { type RunningServer, startServer } from './server.js';

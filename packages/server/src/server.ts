@@ -1,0 +1,56 @@
+import type { AddressInfo } from 'node:net';
+import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { migrate, type Orm, openDatabase } from './db/database.js';
+import { ensureDemo } from './demo.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  orm: Orm;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, applies pending migrations, and listens. With `demo`, an empty database
+ * gets a demo user and organization first, and the token and a working `curl` line are printed.
+ */
+export async function startServer(config: Config, options: { demo?: boolean; handleSignals?: boolean } = {}) {
+  const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, orm });
+  try {
+    const applied = await migrate(orm);
+    if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await orm.close(true);
+    throw error;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  app.log.info(`listening on ${url}`);
+
+  if (options.demo) await ensureDemo(app, orm, config, config.port === 0 ? url : config.baseUrl);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    // Stop accepting connections, finish in-flight requests, then close the database.
+    closing ??= app.close().then(() => orm.close(true));
+    return closing;
+  };
+  if (options.handleSignals) {
+    closeWithGrace(
+      { delay: 10_000, logger: { error: (m: unknown) => app.log.error(m) } },
+      async ({ signal, err }) => {
+        if (err) app.log.error({ err }, 'shutting down after an error');
+        else app.log.info({ signal }, 'shutting down');
+        await close();
+      },
+    );
+  }
+  return { app, orm, url, close } satisfies RunningServer;
+}
