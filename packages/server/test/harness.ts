@@ -48,6 +48,8 @@ export interface TestServer {
   createUser(options?: { name?: string; permission?: 'read' | 'write' }): Promise<TestUser>;
   /** Runs SQL on the test database (for set-up and for checking what was stored). */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  /** Makes the database unreachable for the rest of the file (PGlite closed, or the pool ended). */
+  stopDatabase(): Promise<void>;
 }
 
 async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void) {
@@ -56,7 +58,10 @@ async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void)
     const blob = new Blob([readFileSync(database.snapshot)]);
     const pglite = await PGlite.create({ loadDataDir: blob });
     const orm = await openDatabase({ url: undefined, dataDir, pglite, onQuery });
-    return { orm, drop: () => pglite.close() };
+    const stop = async () => {
+      if (!pglite.closed) await pglite.close();
+    };
+    return { orm, stop, drop: stop };
   }
   const name = `mkt_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: database.url });
@@ -65,6 +70,11 @@ async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void)
   const orm = await openDatabase({ url: databaseUrlWith(database.url, name), dataDir, onQuery });
   return {
     orm,
+    // Like a database server going away: connections are cut and new ones refused.
+    stop: async () => {
+      await admin.query(`alter database ${name} allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+    },
     drop: async () => {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
@@ -73,20 +83,26 @@ async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void)
 }
 
 /** Starts a test server for the calling test file; settings may be overridden. */
-export function useTestServer(overrides: Partial<Config> = {}): TestServer {
+export function useTestServer(
+  overrides: Partial<Config> = {},
+  appOptions: { random?: () => number } = {},
+): TestServer {
   const queries: string[] = [];
   let app: FastifyInstance;
   let orm: Orm;
   let config: Config;
   let drop: () => Promise<void>;
+  let stop: () => Promise<void>;
   let dataDir: string;
   let counter = 0;
+  let stopped = false;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mkt-server-'));
     const db = await openTestDatabase(dataDir, (sql) => queries.push(sql));
     orm = db.orm;
     drop = db.drop;
+    stop = db.stop;
     config = {
       port: 0,
       host: '127.0.0.1',
@@ -101,11 +117,12 @@ export function useTestServer(overrides: Partial<Config> = {}): TestServer {
       ...overrides,
     };
     // No event-loop-delay 503s here: WASM start-up and parallel files would trip them at random.
-    app = await buildApp({ config, orm, logger: false, maxEventLoopDelay: 0 });
+    app = await buildApp({ config, orm, logger: false, maxEventLoopDelay: 0, ...appOptions });
     await app.ready();
   });
 
   beforeEach(async () => {
+    if (stopped) return;
     await orm.schema.clear();
     queries.length = 0;
   });
@@ -157,6 +174,10 @@ export function useTestServer(overrides: Partial<Config> = {}): TestServer {
       return { user: created.user, token: created.access_token.token, tokenId: created.access_token.id };
     },
     sql: (query, params = []) => orm.em.fork().execute(query, params as never[]),
+    stopDatabase: () => {
+      stopped = true;
+      return stop();
+    },
   };
   return server;
 }

@@ -29,6 +29,7 @@ const UNAVAILABLE_MESSAGES = [
   'PGlite is closed',
   'Cannot use a pool after calling end',
   'Client was closed',
+  'is not currently accepting connections',
 ];
 
 /** Whether an error says the database cannot be reached right now (as opposed to a bug). */
