@@ -58,9 +58,12 @@ export async function readMultipartForm(
   const inner: Record<string, unknown> = {};
   const files: Record<string, UploadedFile> = {};
   const errors: Record<string, string[]> = {};
-  for await (const part of request.parts({
+  const options = {
     limits: { fileSize: maxBytes, files: spec.files.length, fields: 200 },
-  })) {
+    // Report an oversized file ourselves (a thrown limit error would end the whole form as a 500).
+    throwFileSizeLimit: false,
+  };
+  for await (const part of request.parts(options)) {
     const path = parseFieldName(part.fieldname);
     if (spec.key !== null) {
       if (path[0] !== spec.key) {
@@ -76,11 +79,9 @@ export async function readMultipartForm(
         part.file.resume();
         continue;
       }
-      try {
-        files[field] = { data: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
-      } catch {
-        errors[field] = [`is too large (maximum is ${maxBytes} bytes)`];
-      }
+      const data = await part.toBuffer();
+      if (part.file.truncated) errors[field] = [`is too large (maximum is ${maxBytes} bytes)`];
+      else files[field] = { data, filename: part.filename, mimetype: part.mimetype };
       continue;
     }
     const value = part.value as string;
