@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  // Bundled: @app/schemas is not published, and ky is ESM-only (its default export does not
+  // survive require() interop in the CJS build). zod stays a dependency.
+  noExternal: ['@app/schemas', 'ky'],
+  dts: { resolve: ['@app/schemas'] },
+  sourcemap: true,
+  clean: true,
+  target: 'node22',
+});
