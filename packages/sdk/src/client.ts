@@ -5,7 +5,6 @@ import { type CachedResponse, type CacheStore, LruCache, tokenFingerprint } from
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
-  APIError,
   MarketplaceError,
   makeAPIError,
   RequestValidationError,
@@ -94,16 +93,26 @@ export interface ClientOptions {
 export interface RequestOptions {
   /**
    * Cancels the call, including a pending retry; the promise rejects with the signal's reason.
+   * @default undefined
    * @example AbortSignal.timeout(10_000)
    */
   signal?: AbortSignal;
-  /** @default the client's `timeout` */
+  /**
+   * Milliseconds to wait for a response, per attempt.
+   * @default the client's `timeout` (30_000)
+   * @example 5_000
+   */
   timeout?: number;
-  /** @default the client's `maxRetries` */
+  /**
+   * Retries after the first attempt.
+   * @default the client's `maxRetries` (3)
+   * @example 0
+   */
   maxRetries?: number;
   /**
-   * `false` skips the ETag cache for this call (no `If-None-Match`, nothing stored).
-   * @default true when the client has a cache
+   * `false` skips the ETag cache for this call: no `If-None-Match` is sent and nothing is stored.
+   * @default true (when the client has a cache)
+   * @example false
    */
   cache?: boolean;
 }
@@ -119,7 +128,11 @@ export interface ListOptions extends Omit<RequestOptions, 'cache'> {
 }
 
 export interface TestHelperOptions extends Omit<RequestOptions, 'cache'> {
-  /** @default the client's `testHelpersKey` */
+  /**
+   * Key of the reference server's test helpers (`MARKETPLACE_TEST_HELPERS_KEY`).
+   * @default the client's `testHelpersKey`
+   * @example process.env.MARKETPLACE_TEST_HELPERS_KEY
+   */
   testHelpersKey?: string;
 }
 
@@ -170,14 +183,14 @@ export class Marketplace {
     if (!options.baseUrl) throw new TypeError('Marketplace: `baseUrl` is required');
     this.#token = options.token;
     this.#baseUrl = String(new URL(String(options.baseUrl))).replace(/\/+$/, '');
-    this.#maxRetries = nonNegativeInteger('maxRetries', options.maxRetries ?? 3);
-    this.#timeout = nonNegativeInteger('timeout', options.timeout ?? 30_000);
+    this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
+    this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000);
     this.#store =
-      options.cache === false
-        ? undefined
-        : options.cache === true || !options.cache
-          ? new LruCache()
-          : options.cache;
+      typeof options.cache === 'object'
+        ? options.cache
+        : options.cache === false
+          ? undefined
+          : new LruCache();
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#userAgent = userAgent(options.userAgent);
     this.#logger = options.logger;
@@ -255,8 +268,8 @@ export class Marketplace {
         await (etag ? this.#store?.set(cacheKey, { etag, body: json }) : this.#store?.delete(cacheKey));
       return respond(data);
     } catch (error) {
-      if (cacheKey !== undefined && error instanceof APIError && error.status < 500)
-        await this.#store?.delete(cacheKey);
+      // A 404, a 403 or a cached body that no longer parses: the copy must not be served again.
+      if (cacheKey !== undefined) await this.#store?.delete(cacheKey);
       throw error;
     } finally {
       // Updates and deletes share their URL with the show endpoint, so this drops its cached copy.
@@ -381,9 +394,9 @@ function parse(endpoint: Endpoint, json: unknown, status: number): unknown {
   );
 }
 
-function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0)
-    throw new RangeError(`Marketplace: \`${name}\` must be a non-negative integer`);
+function integerAtLeast(min: number, name: string, value: number): number {
+  if (!Number.isInteger(value) || value < min)
+    throw new RangeError(`Marketplace: \`${name}\` must be an integer of at least ${min}`);
   return value;
 }
 
