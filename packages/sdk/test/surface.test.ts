@@ -275,3 +275,21 @@ describe('package', () => {
     expect(import.meta.resolve('@app/schemas')).toMatch(/\/schemas\/src\/index\.ts$/);
   });
 });
+
+describe('types (checked by tsc; the calls are never made)', () => {
+  test('ids are branded per resource, payloads typed by their schema', () => {
+    const c = client();
+    const unused = [
+      // @ts-expect-error an organization id is not a collab id
+      () => c.collabs.retrieve(ORG_ID, ORG_ID),
+      // @ts-expect-error a plain string is not an id: brand it with OrganizationId.parse()
+      () => c.organizations.retrieve('k3J9xQ2mLp7Z'),
+      // @ts-expect-error privacy_setting is public, private or restricted
+      () => c.organizations.create({ name: 'Acme', privacy_setting: 'secret' }),
+      // @ts-expect-error logo is a Blob or File
+      () => c.organizations.create({ name: 'Acme', logo: 'logo.png' }),
+      () => c.organizations.create({ name: 'Acme', logo: new Blob([]) }),
+    ];
+    expect(unused).toHaveLength(5);
+  });
+});
