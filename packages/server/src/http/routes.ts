@@ -98,7 +98,8 @@ function bodySchemaOf(spec: BodySpec): z.ZodType {
   if (spec.key === null) return spec.schema;
   const inner = spec.required ? spec.schema : spec.schema.optional();
   const wrapper = z.object({ [spec.key]: inner }, { error: wrapperError });
-  return spec.required ? wrapper : wrapper.optional();
+  // A POST without a body reaches validation as null: "no body" like an absent one.
+  return spec.required ? wrapper : wrapper.nullish();
 }
 
 function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {

@@ -15,7 +15,7 @@ export const Collab = defineEntity({
     name: p.string().length(200),
     state: p.enum(['draft', 'submitted_for_review', 'published', 'paused'] as const).default('draft'),
     /** The database default currency applies when a create leaves it out (spec). */
-    currency: p.string().length(3).default('usd'),
+    currency: p.string().length(3).defaultRaw("'usd'"),
     countries: p.array().default(['US']),
     website: p.text().nullable(),
     requireBoostedAds: p.boolean().default(false),

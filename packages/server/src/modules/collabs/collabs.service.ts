@@ -1,7 +1,252 @@
+import { COLLAB_DEFAULTS, type CollabState, type CollabUpdate, type FieldErrors } from '@app/schemas';
+import { LockMode, raw } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
+import { forbidden, notFound, unprocessable } from '../../http/errors.js';
+import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
+import type { UploadedFile } from '../../plugins/multipart.js';
+import { UploadStore } from '../uploads/uploads.js';
+import { bannerChange, checkBanner } from './banner.js';
+import { renderBrief } from './brief.js';
 import { Collab } from './collab.entity.js';
+import { Submission } from './submission.entity.js';
+import { prefillFromWebsite } from './website-prefill.js';
+
+/** The parsed `collab` payload (create fields, plus `purge_banner_image` on update). */
+type CollabInput = z.output<typeof CollabUpdate>;
+type Files = Partial<Record<string, UploadedFile>>;
 
 /** Whether an organization still has any collab (it blocks the organization's deletion). */
 export async function organizationHasCollabs(em: Em, organizationId: string): Promise<boolean> {
   return (await em.count(Collab, { organization: organizationId })) > 0;
+}
+
+export function presentCollabSummary(collab: Collab, baseUrl: string) {
+  return {
+    id: collab.id,
+    name: collab.name,
+    state: collab.state,
+    currency: collab.currency,
+    countries: collab.countries,
+    website: collab.website ?? null,
+    require_boosted_ads: collab.requireBoostedAds,
+    requires_product_shipment: collab.requiresProductShipment,
+    submissions_count: collab.submissionsCount,
+    completed_count: collab.completedCount,
+    published_at: isoOrNull(collab.publishedAt),
+    created_at: iso(collab.createdAt),
+    updated_at: iso(collab.updatedAt),
+    url: resourceUrl(baseUrl, `/organizations/${collab.organization.id}/collabs/${collab.id}`),
+    banner_image_url: collab.bannerImage ? UploadStore.urlOf(baseUrl, collab.bannerImage) : null,
+  };
+}
+
+/** The show shape: with the brief rendered to sanitized HTML. */
+export const presentCollab = (collab: Collab, baseUrl: string) => ({
+  ...presentCollabSummary(collab, baseUrl),
+  brief: renderBrief(collab.brief),
+});
+
+/** Members and admins see every collab of the organization (the role policy); newest first. */
+export async function listCollabs(
+  em: Em,
+  organizationId: string,
+  window: { limit: number; offset: number },
+  baseUrl: string,
+) {
+  const [collabs, total] = await em.findAndCount(
+    Collab,
+    { organization: organizationId },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, ...window },
+  );
+  return { items: collabs.map((c) => presentCollabSummary(c, baseUrl)), total };
+}
+
+/** A collab of the organization; another organization's id is a 404 like an unknown one. */
+export async function findCollab(em: Em, organizationId: string, id: string): Promise<Collab> {
+  const collab = await em.findOne(Collab, { id, organization: organizationId });
+  if (!collab) throw notFound();
+  return collab;
+}
+
+function throwIfAny(errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw unprocessable(errors);
+}
+
+/**
+ * Creates a draft. Each field comes from the payload, else from the `website` page (prefill),
+ * else from the defaults; `currency` left out takes the column's default (spec).
+ */
+export async function createCollab(
+  em: Em,
+  config: Config,
+  organizationId: string,
+  input: CollabInput | undefined,
+  files: Files,
+  website: string | undefined,
+) {
+  const errors: FieldErrors = {};
+  checkBanner(files.banner_image, errors);
+  throwIfAny(errors);
+
+  const prefill = website
+    ? await prefillFromWebsite(website, {
+        allowPrivate: config.prefillAllowPrivate,
+        maxImageBytes: config.maxUploadBytes,
+      })
+    : null;
+  const store = new UploadStore(config.dataDir);
+  const upload = files.banner_image ?? prefill?.banner;
+  const bannerImage = upload ? await store.save(upload) : null;
+  const collab = em.create(Collab, {
+    organization: organizationId,
+    name: input?.name ?? prefill?.name ?? COLLAB_DEFAULTS.name,
+    countries: input?.countries ?? prefill?.countries ?? [...COLLAB_DEFAULTS.countries],
+    website: input?.website !== undefined ? input.website : (prefill?.website ?? null),
+    requireBoostedAds: input?.require_boosted_ads ?? COLLAB_DEFAULTS.require_boosted_ads,
+    requiresProductShipment: input?.requires_product_shipment ?? COLLAB_DEFAULTS.requires_product_shipment,
+    brief: input?.brief ?? prefill?.brief ?? COLLAB_DEFAULTS.brief,
+    bannerImage,
+    ...(input?.currency !== undefined && { currency: input.currency }),
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    await store.remove(bannerImage);
+    throw error;
+  }
+  return presentCollab(collab, config.baseUrl);
+}
+
+/** Updates the given fields; the row is locked so that banner replacements do not interleave. */
+export async function updateCollab(
+  em: Em,
+  config: Config,
+  organizationId: string,
+  id: string,
+  input: CollabInput,
+  files: Files,
+) {
+  const store = new UploadStore(config.dataDir);
+  const change = bannerChange(files.banner_image, input.purge_banner_image);
+  let saved: string | null = null;
+  let previous: string | null = null;
+  try {
+    const collab = await em.transactional(async (tem) => {
+      const found = await tem.findOne(
+        Collab,
+        { id, organization: organizationId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!found) throw notFound();
+      const errors: FieldErrors = {};
+      checkBanner(files.banner_image, errors);
+      throwIfAny(errors);
+
+      if (input.name !== undefined) found.name = input.name;
+      if (input.website !== undefined) found.website = input.website;
+      if (input.currency !== undefined) found.currency = input.currency;
+      if (input.countries !== undefined) found.countries = input.countries;
+      if (input.require_boosted_ads !== undefined) found.requireBoostedAds = input.require_boosted_ads;
+      if (input.requires_product_shipment !== undefined)
+        found.requiresProductShipment = input.requires_product_shipment;
+      if (input.brief !== undefined) found.brief = input.brief;
+      if (change !== 'keep') {
+        previous = found.bannerImage ?? null;
+        saved = files.banner_image ? await store.save(files.banner_image) : null;
+        found.bannerImage = saved;
+      }
+      return found;
+    });
+    // The old file goes only once the row no longer names it.
+    await store.remove(previous);
+    return presentCollab(collab, config.baseUrl);
+  } catch (error) {
+    await store.remove(saved);
+    throw error;
+  }
+}
+
+/** Deletes a draft without submissions (spec rule 4); the row is locked against a new submission. */
+export async function deleteCollab(em: Em, config: Config, organizationId: string, id: string) {
+  const banner = await em.transactional(async (tem) => {
+    const collab = await tem.findOne(
+      Collab,
+      { id, organization: organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!collab) throw notFound();
+    if (collab.state !== 'draft') throw forbidden();
+    if ((await tem.count(Submission, { collab: id })) > 0)
+      throw unprocessable({ base: ['Cannot delete a collab that has submissions'] });
+    tem.remove(collab);
+    return collab.bannerImage;
+  });
+  await new UploadStore(config.dataDir).remove(banner);
+}
+
+/** The collab transitions of the API: action → [from, to] (decisions.md §2). */
+export const COLLAB_TRANSITIONS = {
+  submit: ['draft', 'submitted_for_review'],
+  pause: ['published', 'paused'],
+  unpause: ['paused', 'published'],
+} as const satisfies Record<string, readonly [CollabState, CollabState]>;
+
+/**
+ * Moves a collab from the action's state to the next one. The conditional UPDATE makes it
+ * race-safe: of two concurrent submits, one changes the row, the other finds it changed (422).
+ */
+export async function transitionCollab(
+  em: Em,
+  organizationId: string,
+  id: string,
+  action: keyof typeof COLLAB_TRANSITIONS,
+): Promise<void> {
+  const [from, to] = COLLAB_TRANSITIONS[action];
+  const changed = await em.nativeUpdate(
+    Collab,
+    { id, organization: organizationId, state: from },
+    { state: to, updatedAt: new Date() },
+  );
+  if (changed > 0) return;
+  await findCollab(em, organizationId, id);
+  throw unprocessable({ state: [`must be ${from} to ${action}`] });
+}
+
+/** Test helper: a submission; the counter is incremented in the database, exact under concurrency. */
+export async function addSubmission(em: Em, organizationId: string, id: string) {
+  return em.transactional(async (tem) => {
+    const changed = await tem.nativeUpdate(
+      Collab,
+      { id, organization: organizationId },
+      { submissionsCount: raw('submissions_count + 1') },
+    );
+    if (changed === 0) throw notFound();
+    const submission = tem.create(Submission, { collab: id });
+    await tem.flush();
+    return { id: submission.id, created_at: iso(submission.createdAt) };
+  });
+}
+
+/** Test helper: forces a state (the marketplace's review); `published_at` is set when first published. */
+export async function forceCollabState(
+  em: Em,
+  config: Config,
+  organizationId: string,
+  id: string,
+  state: CollabState,
+) {
+  const collab = await em.transactional(async (tem) => {
+    const found = await tem.findOne(
+      Collab,
+      { id, organization: organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!found) throw notFound();
+    found.state = state;
+    if (state === 'published') found.publishedAt ??= new Date();
+    return found;
+  });
+  return presentCollab(collab, config.baseUrl);
 }

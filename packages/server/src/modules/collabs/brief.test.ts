@@ -1,0 +1,140 @@
+import { Parser } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+import { renderBrief } from './brief.js';
+
+/** Classic XSS vectors (OWASP XSS filter evasion cheat sheet and friends), as Markdown input. */
+const PAYLOADS = [
+  '<script>alert(1)</script>',
+  '<SCRIPT SRC=https://xss.example/xss.js></SCRIPT>',
+  '<img src=x onerror=alert(1)>',
+  '<IMG SRC="javascript:alert(\'XSS\');">',
+  '<IMG SRC=JaVaScRiPt:alert(1)>',
+  '<img src=x:alert(alt) onerror=eval(src) alt=0>',
+  '<svg onload=alert(1)>',
+  '<svg><script>alert(1)</script></svg>',
+  '<body onload=alert(1)>',
+  '<details open ontoggle=alert(1)>',
+  '<a href="javascript:alert(1)">x</a>',
+  '<a href="JaVaScRiPt:alert(1)">x</a>',
+  '<a href=" javascript:alert(1)">x</a>',
+  '<a href="jav&#x09;ascript:alert(1)">x</a>',
+  '<a href="jav&#x0A;ascript:alert(1)">x</a>',
+  '<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>',
+  '<a href="&#x6A;&#x61;&#x76;&#x61;&#x73;&#x63;&#x72;&#x69;&#x70;&#x74;&#x3A;alert(1)">x</a>',
+  '<a href="java\0script:alert(1)">x</a>',
+  '<a href="vbscript:msgbox(1)">x</a>',
+  '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">x</a>',
+  '<a href="//evil.example">x</a>',
+  '[x](javascript:alert(1))',
+  '[x](JAVASCRIPT:alert(1))',
+  '[x](&#106;avascript:alert(1))',
+  '[x](data:text/html,<script>alert(1)</script>)',
+  '![x](javascript:alert(1))',
+  '![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)',
+  '<iframe src="https://evil.example"></iframe>',
+  '<iframe src="javascript:alert(1)"></iframe>',
+  '<object data="javascript:alert(1)"></object>',
+  '<embed src="javascript:alert(1)">',
+  '<form action="javascript:alert(1)"><input type=submit></form>',
+  '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
+  '<link rel=stylesheet href="javascript:alert(1)">',
+  '<base href="javascript:alert(1)//">',
+  '<style>@import "https://evil.example/x.css"</style>',
+  '<p style="background:url(javascript:alert(1))">s</p>',
+  '<div style="width: expression(alert(1))">s</div>',
+  '<!--<img src="--><img src=x onerror=alert(1)//">',
+  '<!-- --!><img src=x onerror=alert(1)> -->',
+  '<scr<script>ipt>alert(1)</script>',
+  '<<script>script>alert(1)<</script>/script>',
+  '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
+  '<table background="javascript:alert(1)"><tr><td>x</td></tr></table>',
+  '<a href="https://ok.example" onclick="alert(1)" onmouseover=alert(1)>x</a>',
+  '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
+  '<textarea><script>alert(1)</script></textarea>',
+];
+
+const DANGEROUS_TAGS = new Set([
+  'script',
+  'iframe',
+  'frame',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'input',
+  'textarea',
+  'noscript',
+  'body',
+  'details',
+]);
+
+/** Every element and attribute of the output, as a browser's parser would see them. */
+function elementsOf(html: string) {
+  const elements: Array<{ name: string; attribs: Record<string, string> }> = [];
+  const parser = new Parser(
+    { onopentag: (name, attribs) => elements.push({ name, attribs }) },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return elements;
+}
+
+describe('renderBrief', () => {
+  it('renders Markdown to HTML', () => {
+    expect(renderBrief('## Deliverables\n\n- one *video*\n- `code`\n\n> quote')).toBe(
+      '<h2>Deliverables</h2>\n<ul>\n<li>one <em>video</em></li>\n<li><code>code</code></li>\n</ul>\n<blockquote>\n<p>quote</p>\n</blockquote>',
+    );
+  });
+
+  it('keeps http(s) and mailto links, with rel="nofollow noopener noreferrer"', () => {
+    expect(renderBrief('[a](https://a.example "T") [m](mailto:x@a.example)')).toBe(
+      '<p><a href="https://a.example" title="T" rel="nofollow noopener noreferrer">a</a> ' +
+        '<a href="mailto:x@a.example" rel="nofollow noopener noreferrer">m</a></p>',
+    );
+    // A rel given by the author is replaced, not merged.
+    expect(renderBrief('<a href="https://a.example" rel="opener" target="_blank">a</a>')).toBe(
+      '<p><a href="https://a.example" rel="nofollow noopener noreferrer">a</a></p>',
+    );
+  });
+
+  it('keeps https images and tables', () => {
+    expect(renderBrief('![logo](https://cdn.example/l.png)')).toBe(
+      '<p><img src="https://cdn.example/l.png" alt="logo" /></p>',
+    );
+    expect(renderBrief('| a |\n|---|\n| 1 |')).toContain('<td>1</td>');
+  });
+
+  it.each(PAYLOADS)('lets nothing executable through: %s', (payload) => {
+    for (const input of [payload, `Intro\n\n${payload}\n\nOutro`, `- ${payload}`]) {
+      const html = renderBrief(input);
+      for (const { name, attribs } of elementsOf(html)) {
+        expect(DANGEROUS_TAGS.has(name), `<${name}> in ${html}`).toBe(false);
+        for (const [attribute, value] of Object.entries(attribs)) {
+          expect(attribute, html).not.toMatch(/^on/i);
+          expect(attribute, html).not.toBe('style');
+          if (attribute === 'href' || attribute === 'src') {
+            // Only absolute http(s)/mailto URLs, or relative ones without any scheme.
+            const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+            expect(scheme === undefined || ['http', 'https', 'mailto'].includes(scheme), html).toBe(true);
+            expect(value, html).not.toMatch(/^\s*\/\//);
+          }
+        }
+      }
+      expect(html.toLowerCase()).not.toMatch(/javascript:|vbscript:|data:|<script|onerror=|onload=/);
+    }
+  });
+
+  it('drops scripts with their content and unsafe links but keeps the link text', () => {
+    expect(renderBrief('Hello <script>alert(1)</script>world')).toBe('<p>Hello world</p>');
+    expect(renderBrief('[click](javascript:alert(1))')).toBe(
+      '<p><a rel="nofollow noopener noreferrer">click</a></p>',
+    );
+    expect(renderBrief('<img src=x onerror=alert(1)>')).toBe('<img src="x" />');
+  });
+});

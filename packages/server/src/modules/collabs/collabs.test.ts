@@ -1,0 +1,775 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/harness.js';
+import {
+  fileOf,
+  GIF,
+  helperAuth,
+  NOT_AN_IMAGE,
+  type OrganizationFixture,
+  PNG,
+  setUpOrganization,
+} from './test-fixtures.js';
+
+const server = useTestServer();
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const DEFAULT_BRIEF_HTML =
+  '<h2>About the product</h2>\n<h2>What we are looking for</h2>\n<h2>Deliverables</h2>';
+const FORBIDDEN = { error: 'You are not allowed to perform this action' };
+const NOT_FOUND = { error: 'Not found' };
+
+let org: OrganizationFixture;
+let base: string;
+
+const uploadsDir = () => join(server.config.dataDir, 'uploads');
+const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
+const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
+
+beforeEach(async () => {
+  rmSync(uploadsDir(), { recursive: true, force: true });
+  org = await setUpOrganization(server);
+  base = `/organizations/${org.id}/collabs`;
+});
+
+async function createCollab(body?: unknown, token = org.admin.token) {
+  const res = await server.post(`${base}.json`, { token, ...(body !== undefined && { body }) });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+/** A collab of the outsider's own organization. */
+async function foreignCollab() {
+  const [row] = await server.sql<{ organization_id: string }>(
+    'select organization_id from memberships where user_id = ?',
+    [org.outsider.user.id],
+  );
+  const res = await server.post(`/organizations/${row?.organization_id}/collabs.json`, {
+    token: org.outsider.token,
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+const collabRows = () =>
+  server.sql<{ id: string; name: string; state: string; currency: string }>(
+    'select id, name, state, currency from collabs order by name',
+  );
+
+describe('POST /organizations/:organization_id/collabs.json', () => {
+  it.each([
+    ['no body at all', undefined],
+    ['an empty object', {}],
+    ['an empty collab', { collab: {} }],
+  ])('creates a draft from the defaults with %s', async (_label, body) => {
+    const created = await createCollab(body);
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      name: 'Untitled collab',
+      state: 'draft',
+      currency: 'usd',
+      countries: ['US'],
+      website: null,
+      require_boosted_ads: false,
+      requires_product_shipment: false,
+      submissions_count: 0,
+      completed_count: 0,
+      published_at: null,
+      created_at: expect.stringMatching(ISO),
+      updated_at: expect.stringMatching(ISO),
+      url: `http://marketplace.test${base}/${created.id}.json`,
+      banner_image_url: null,
+      brief: DEFAULT_BRIEF_HTML,
+    });
+    expect(await server.sql('select organization_id, brief, countries from collabs')).toEqual([
+      {
+        organization_id: org.id,
+        brief: '## About the product\n\n## What we are looking for\n\n## Deliverables\n',
+        countries: ['US'],
+      },
+    ]);
+  });
+
+  it('leaves currency to the column default when it is not given', async () => {
+    server.queries.length = 0;
+    const created = await createCollab();
+    const insert = server.queries.find((q) => q.startsWith('insert into "collabs"'));
+    const [columns, returning] = (insert as string).split(') values (');
+    expect(columns).not.toContain('"currency"');
+    expect(returning).toContain('returning "currency"');
+    expect(created.currency).toBe('usd');
+    expect(await collabRows()).toEqual([
+      { id: created.id, name: 'Untitled collab', state: 'draft', currency: 'usd' },
+    ]);
+  });
+
+  it('stores every given field, normalised, and ignores unknown and read-only ones', async () => {
+    const created = await createCollab({
+      collab: {
+        name: '  Summer drop ',
+        website: 'https://shop.example/summer',
+        currency: 'EUR',
+        countries: ['gb', 'FR', 'gb'],
+        require_boosted_ads: true,
+        requires_product_shipment: true,
+        brief: '# Hello\n\n**Bold** [shop](https://shop.example)',
+        state: 'published',
+        submissions_count: 7,
+        organization_id: 'elsewhere',
+        admin: true,
+      },
+    });
+    expect(created).toMatchObject({
+      name: 'Summer drop',
+      website: 'https://shop.example/summer',
+      currency: 'eur',
+      countries: ['GB', 'FR'],
+      require_boosted_ads: true,
+      requires_product_shipment: true,
+      state: 'draft',
+      submissions_count: 0,
+      brief:
+        '<h1>Hello</h1>\n<p><strong>Bold</strong> <a href="https://shop.example" rel="nofollow noopener noreferrer">shop</a></p>',
+    });
+    expect(await server.sql('select organization_id, state, submissions_count from collabs')).toEqual([
+      { organization_id: org.id, state: 'draft', submissions_count: 0 },
+    ]);
+  });
+
+  it('lists every broken field at once and stores nothing', async () => {
+    const res = await server.post(`${base}.json`, {
+      token: org.admin.token,
+      body: {
+        collab: {
+          name: '',
+          website: 'javascript:alert(1)',
+          currency: 'xyz',
+          countries: ['ZZ'],
+          require_boosted_ads: 'yes',
+          requires_product_shipment: 1,
+          brief: 'x'.repeat(20_001),
+        },
+      },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      errors: {
+        name: ["can't be blank"],
+        website: ['must be an http or https URL'],
+        currency: ['is not a known ISO 4217 currency code'],
+        countries: ['is not a known ISO 3166-1 alpha-2 country code'],
+        require_boosted_ads: ['must be true or false'],
+        requires_product_shipment: ['must be true or false'],
+        brief: ['is too long (maximum is 20000 characters)'],
+      },
+    });
+    expect(await collabRows()).toEqual([]);
+  });
+
+  it('accepts a brief of exactly 20 000 characters', async () => {
+    const created = await createCollab({ collab: { brief: 'a'.repeat(20_000) } });
+    expect(created.brief).toBe(`<p>${'a'.repeat(20_000)}</p>`);
+  });
+
+  it.each([
+    ['a wrapper that is not an object', { collab: 'x' }, 422, { errors: { collab: ['must be an object'] } }],
+    ['a name of the wrong type', { collab: { name: 5 } }, 422, { errors: { name: ['must be a string'] } }],
+    [
+      'countries that are not a list',
+      { collab: { countries: 'US' } },
+      422,
+      {
+        errors: { countries: ['must be an array of country codes'] },
+      },
+    ],
+    [
+      'an empty country list',
+      { collab: { countries: [] } },
+      422,
+      { errors: { countries: ["can't be empty"] } },
+    ],
+    [
+      'a huge name',
+      { collab: { name: 'n'.repeat(201) } },
+      422,
+      {
+        errors: { name: ['is too long (maximum is 200 characters)'] },
+      },
+    ],
+    ['invalid JSON', '{"collab": {', 400, { error: 'The request body is not valid JSON' }],
+  ])('refuses %s and stores nothing', async (_label, body, status, expected) => {
+    const res = await server.post(`${base}.json`, { token: org.admin.token, body });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toEqual(expected);
+    expect(await collabRows()).toEqual([]);
+  });
+
+  it('refuses a website query that is not an http(s) URL', async () => {
+    const res = await server.post(`${base}.json?website=${encodeURIComponent('file:///etc/passwd')}`, {
+      token: org.admin.token,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { website: ['must be an http or https URL'] } });
+    expect(await collabRows()).toEqual([]);
+  });
+
+  it('is for admins with a write token only', async () => {
+    const member = await server.post(`${base}.json`, { token: org.member.token });
+    expect(member.statusCode).toBe(403);
+    expect(member.json()).toEqual(FORBIDDEN);
+    const read = await server.post(`${base}.json`, { token: org.readAdmin.token });
+    expect(read.statusCode).toBe(401);
+    expect(read.headers['www-authenticate']).toBe('Token realm="Application"');
+    const outsider = await server.post(`${base}.json`, { token: org.outsider.token });
+    expect(outsider.statusCode).toBe(404);
+    expect(outsider.json()).toEqual(NOT_FOUND);
+    expect((await server.post(`${base}.json`)).statusCode).toBe(401);
+    expect(await collabRows()).toEqual([]);
+  });
+});
+
+describe('banner images', () => {
+  function collabForm(fields: Array<[string, string]>, banner?: File) {
+    const form = new FormData();
+    for (const [key, value] of fields) form.append(key, value);
+    if (banner) form.append('collab[banner_image]', banner);
+    return form;
+  }
+
+  it('creates from a multipart form: fields coerced to their types, banner stored and served', async () => {
+    const res = await server.post(`${base}.json`, {
+      token: org.admin.token,
+      form: collabForm(
+        [
+          ['collab[name]', 'Form collab'],
+          ['collab[currency]', 'GBP'],
+          ['collab[countries][]', 'gb'],
+          ['collab[countries][]', 'IE'],
+          ['collab[require_boosted_ads]', 'true'],
+          ['collab[requires_product_shipment]', '0'],
+          ['collab[website]', 'https://form.example'],
+          ['collab[brief]', '*hi*'],
+          ['other[name]', 'ignored'],
+        ],
+        // The declared type is not trusted: the bytes are.
+        fileOf(PNG, 'banner.txt', 'text/plain'),
+      ),
+    });
+    expect(res.statusCode).toBe(201);
+    const created = res.json();
+    expect(created).toMatchObject({
+      name: 'Form collab',
+      currency: 'gbp',
+      countries: ['GB', 'IE'],
+      require_boosted_ads: true,
+      requires_product_shipment: false,
+      website: 'https://form.example',
+      brief: '<p><em>hi</em></p>',
+      banner_image_url: expect.stringMatching(
+        /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
+      ),
+    });
+    const name = storedName(created.banner_image_url);
+    expect(storedFiles()).toEqual([name]);
+    expect(await server.sql('select banner_image from collabs')).toEqual([{ banner_image: name }]);
+    const served = await server.get(`/uploads/${name}`);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  it('refuses a banner that is not an image, and stores nothing', async () => {
+    const res = await server.post(`${base}.json`, {
+      token: org.admin.token,
+      form: collabForm([['collab[name]', 'X']], fileOf(NOT_AN_IMAGE, 'banner.png', 'image/png')),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { banner_image: ['must be a PNG, JPEG, WebP or GIF image'] } });
+    expect(await collabRows()).toEqual([]);
+    expect(storedFiles()).toEqual([]);
+  });
+
+  it('refuses a banner over the size limit, and stores nothing', async () => {
+    const big = Buffer.concat([PNG, Buffer.alloc(server.config.maxUploadBytes)]);
+    const res = await server.post(`${base}.json`, {
+      token: org.admin.token,
+      form: collabForm([['collab[name]', 'X']], fileOf(big, 'banner.png', 'image/png')),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      errors: { banner_image: [`is too large (maximum is ${server.config.maxUploadBytes} bytes)`] },
+    });
+    expect(await collabRows()).toEqual([]);
+    expect(storedFiles()).toEqual([]);
+  });
+
+  it('replaces the banner on update (the old file goes) and removes it with purge_banner_image', async () => {
+    const first = (
+      await server.post(`${base}.json`, {
+        token: org.admin.token,
+        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
+      })
+    ).json();
+    const oldName = storedName(first.banner_image_url);
+
+    const replaced = await server.patch(`${base}/${first.id}.json`, {
+      token: org.admin.token,
+      form: collabForm([['collab[name]', 'New name']], fileOf(GIF, 'b.gif', 'image/gif')),
+    });
+    expect(replaced.statusCode).toBe(200);
+    const newName = storedName(replaced.json().banner_image_url);
+    expect(newName).toMatch(/\.gif$/);
+    expect(replaced.json().name).toBe('New name');
+    expect(storedFiles()).toEqual([newName]);
+    expect((await server.get(`/uploads/${oldName}`)).statusCode).toBe(404);
+
+    const purged = await server.patch(`${base}/${first.id}.json`, {
+      token: org.admin.token,
+      body: { collab: { purge_banner_image: '1' } },
+    });
+    expect(purged.statusCode).toBe(200);
+    expect(purged.json().banner_image_url).toBeNull();
+    expect(storedFiles()).toEqual([]);
+    expect(await server.sql('select banner_image from collabs')).toEqual([{ banner_image: null }]);
+  });
+
+  it('keeps the banner on an update without a file, and with purge_banner_image "0"', async () => {
+    const first = (
+      await server.post(`${base}.json`, {
+        token: org.admin.token,
+        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
+      })
+    ).json();
+    const res = await server.patch(`${base}/${first.id}.json`, {
+      token: org.admin.token,
+      body: { collab: { name: 'Renamed', purge_banner_image: '0' } },
+    });
+    expect(res.json().banner_image_url).toBe(first.banner_image_url);
+    expect(storedFiles()).toEqual([storedName(first.banner_image_url)]);
+  });
+
+  it('refuses a bad banner on update and leaves the collab and its banner alone', async () => {
+    const first = (
+      await server.post(`${base}.json`, {
+        token: org.admin.token,
+        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
+      })
+    ).json();
+    const res = await server.patch(`${base}/${first.id}.json`, {
+      token: org.admin.token,
+      form: collabForm([['collab[name]', 'Changed']], fileOf(NOT_AN_IMAGE, 'x.png', 'image/png')),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { banner_image: ['must be a PNG, JPEG, WebP or GIF image'] } });
+    expect(await collabRows()).toEqual([
+      { id: first.id, name: 'Untitled collab', state: 'draft', currency: 'usd' },
+    ]);
+    expect(storedFiles()).toEqual([storedName(first.banner_image_url)]);
+  });
+
+  it('removes the banner file when the collab is deleted', async () => {
+    const first = (
+      await server.post(`${base}.json`, {
+        token: org.admin.token,
+        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
+      })
+    ).json();
+    expect(storedFiles()).toHaveLength(1);
+    expect((await server.delete(`${base}/${first.id}.json`, { token: org.admin.token })).statusCode).toBe(
+      204,
+    );
+    expect(storedFiles()).toEqual([]);
+  });
+});
+
+describe('GET /organizations/:organization_id/collabs.json', () => {
+  it('lists every collab of the organization newest first, id breaking ties, without brief', async () => {
+    const a = await createCollab({ collab: { name: 'A' } });
+    const b = await createCollab({ collab: { name: 'B' } });
+    const c = await createCollab({ collab: { name: 'C' } });
+    await foreignCollab();
+    await server.sql(`update collabs set created_at = '2030-01-01T00:00:00Z' where id in (?, ?)`, [
+      a.id,
+      b.id,
+    ]);
+    await server.sql(`update collabs set created_at = '2020-01-01T00:00:00Z' where id = ?`, [c.id]);
+    const tied = [a.id, b.id].sort().reverse();
+
+    for (const user of [org.member, org.readAdmin, org.admin]) {
+      const res = await server.get(`${base}.json`, { token: user.token });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['total-count']).toBe('3');
+      expect(res.headers['total-pages']).toBe('1');
+      expect(res.headers['current-page']).toBe('1');
+      expect(res.headers['page-items']).toBe('20');
+      expect(res.headers.etag).toBeUndefined();
+      const items = res.json();
+      expect(items.map((i: { id: string }) => i.id)).toEqual([...tied, c.id]);
+      expect(items[0]).not.toHaveProperty('brief');
+      expect(Object.keys(items[0]).sort()).toEqual(
+        [
+          'banner_image_url',
+          'completed_count',
+          'countries',
+          'created_at',
+          'currency',
+          'id',
+          'name',
+          'published_at',
+          'require_boosted_ads',
+          'requires_product_shipment',
+          'state',
+          'submissions_count',
+          'updated_at',
+          'url',
+          'website',
+        ].sort(),
+      );
+    }
+  });
+
+  it('pages by 20', async () => {
+    for (let i = 0; i < 21; i++) await createCollab();
+    const second = await server.get(`${base}.json?page=2`, { token: org.member.token });
+    expect(second.json()).toHaveLength(1);
+    expect(second.headers['total-pages']).toBe('2');
+    const past = await server.get(`${base}.json?page=3`, { token: org.member.token });
+    expect(past.statusCode).toBe(200);
+    expect(past.json()).toEqual([]);
+    expect(past.headers['current-page']).toBe('3');
+    const bad = await server.get(`${base}.json?page=0`, { token: org.member.token });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toEqual({ errors: { page: ['must be a positive integer'] } });
+  });
+
+  it('is 404 for non-members and 401 without a token', async () => {
+    await createCollab();
+    const res = await server.get(`${base}.json`, { token: org.outsider.token });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual(NOT_FOUND);
+    expect((await server.get(`${base}.json`)).statusCode).toBe(401);
+  });
+});
+
+describe('GET /organizations/:organization_id/collabs/:id.json', () => {
+  it('shows the collab with its rendered brief and a weak ETag; If-None-Match gives 304', async () => {
+    const created = await createCollab({ collab: { brief: '## Hi <script>alert(1)</script>' } });
+    const res = await server.get(`${base}/${created.id}.json`, { token: org.member.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(created);
+    expect(res.json().brief).toBe('<h2>Hi </h2>');
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await server.get(`${base}/${created.id}.json`, {
+      token: org.readAdmin.token,
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('changes its ETag when the collab changes', async () => {
+    const created = await createCollab();
+    const before = (await server.get(`${base}/${created.id}.json`, { token: org.member.token })).headers.etag;
+    await server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth);
+    const after = await server.get(`${base}/${created.id}.json`, {
+      token: org.member.token,
+      headers: { 'if-none-match': before as string },
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().submissions_count).toBe(1);
+  });
+
+  it("is 404 for an unknown id, another organization's collab, and non-members", async () => {
+    const created = await createCollab();
+    const foreign = await foreignCollab();
+    for (const [url, token] of [
+      [`${base}/nope.json`, org.admin.token],
+      [`${base}/${foreign.id}.json`, org.admin.token],
+      [`${base}/${created.id}.json`, org.outsider.token],
+    ] as const) {
+      const res = await server.get(url, { token });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+    }
+  });
+});
+
+describe('PATCH /organizations/:organization_id/collabs/:id.json', () => {
+  it('updates the given fields only and answers 200 with the collab', async () => {
+    const created = await createCollab({ collab: { name: 'Old', website: 'https://old.example' } });
+    await server.sql(`update collabs set updated_at = '2020-01-01T00:00:00Z'`);
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: {
+        collab: {
+          name: 'New',
+          currency: 'JPY',
+          countries: ['jp'],
+          website: '',
+          brief: '_x_',
+          state: 'paused',
+        },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      ...created,
+      name: 'New',
+      currency: 'jpy',
+      countries: ['JP'],
+      website: null,
+      brief: '<p><em>x</em></p>',
+      updated_at: expect.stringMatching(ISO),
+    });
+    expect(res.json().updated_at).not.toBe('2020-01-01T00:00:00.000Z');
+    expect(await server.sql('select name, currency, website, state from collabs')).toEqual([
+      { name: 'New', currency: 'jpy', website: null, state: 'draft' },
+    ]);
+  });
+
+  it('refuses bad fields with 422 and changes nothing', async () => {
+    const created = await createCollab({ collab: { name: 'Keep' } });
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { collab: { name: 'Other', countries: ['XX'], purge_banner_image: 'yes' } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      errors: {
+        countries: ['is not a known ISO 3166-1 alpha-2 country code'],
+        purge_banner_image: ['must be "1" or "0"'],
+      },
+    });
+    expect(await collabRows()).toEqual([{ id: created.id, name: 'Keep', state: 'draft', currency: 'usd' }]);
+  });
+
+  it('names a missing wrapper', async () => {
+    const created = await createCollab();
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { name: 'x' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { collab: ['is missing'] } });
+  });
+
+  it('is 403 for members, 401 for read tokens, 404 for outsiders and foreign ids', async () => {
+    const created = await createCollab({ collab: { name: 'Keep' } });
+    const foreign = await foreignCollab();
+    const body = { collab: { name: 'Changed' } };
+    const member = await server.patch(`${base}/${created.id}.json`, { token: org.member.token, body });
+    expect(member.statusCode).toBe(403);
+    expect(member.json()).toEqual(FORBIDDEN);
+    expect(
+      (await server.patch(`${base}/${created.id}.json`, { token: org.readAdmin.token, body })).statusCode,
+    ).toBe(401);
+    expect(
+      (await server.patch(`${base}/${created.id}.json`, { token: org.outsider.token, body })).statusCode,
+    ).toBe(404);
+    const cross = await server.patch(`${base}/${foreign.id}.json`, { token: org.admin.token, body });
+    expect(cross.statusCode).toBe(404);
+    expect(cross.json()).toEqual(NOT_FOUND);
+    expect(
+      (await server.sql<{ name: string }>('select name from collabs order by name')).map((r) => r.name),
+    ).toEqual(['Keep', 'Untitled collab']);
+  });
+});
+
+describe('DELETE /organizations/:organization_id/collabs/:id.json', () => {
+  it('deletes a draft (204, no body); a second DELETE is 404', async () => {
+    const created = await createCollab();
+    const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect(await collabRows()).toEqual([]);
+    const again = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual(NOT_FOUND);
+  });
+
+  it.each(['submitted_for_review', 'published', 'paused'])(
+    'is 403 for a collab that is %s',
+    async (state) => {
+      const created = await createCollab();
+      await server.post(`/test_helpers${base}/${created.id}/state.json`, { ...helperAuth, body: { state } });
+      const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(FORBIDDEN);
+      expect(await collabRows()).toHaveLength(1);
+    },
+  );
+
+  it('is 422 on base for a draft with submissions', async () => {
+    const created = await createCollab();
+    await server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth);
+    const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { base: ['Cannot delete a collab that has submissions'] } });
+    expect(await collabRows()).toHaveLength(1);
+    expect(await server.sql('select count(*)::int as n from submissions')).toEqual([{ n: 1 }]);
+  });
+
+  it('is 403 for members, 401 for read tokens, 404 for outsiders and foreign ids', async () => {
+    const created = await createCollab();
+    const foreign = await foreignCollab();
+    expect((await server.delete(`${base}/${created.id}.json`, { token: org.member.token })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await server.delete(`${base}/${created.id}.json`, { token: org.readAdmin.token })).statusCode,
+    ).toBe(401);
+    expect(
+      (await server.delete(`${base}/${created.id}.json`, { token: org.outsider.token })).statusCode,
+    ).toBe(404);
+    expect((await server.delete(`${base}/${foreign.id}.json`, { token: org.admin.token })).statusCode).toBe(
+      404,
+    );
+    expect(await collabRows()).toHaveLength(2);
+  });
+});
+
+describe('collab transitions', () => {
+  const setState = (id: string, state: string) =>
+    server.post(`/test_helpers${base}/${id}/state.json`, { ...helperAuth, body: { state } });
+  const stateOf = async (id: string) =>
+    (await server.sql<{ state: string }>('select state from collabs where id = ?', [id]))[0]?.state;
+
+  it('submit: draft → submitted_for_review, 303 to the HTML page, no body', async () => {
+    const created = await createCollab();
+    const res = await server.post(`${base}/${created.id}/submit.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`http://marketplace.test${base}/${created.id}`);
+    expect(res.body).toBe('');
+    expect(await stateOf(created.id)).toBe('submitted_for_review');
+  });
+
+  it('pause: published → paused, and unpause: paused → published', async () => {
+    const created = await createCollab();
+    await setState(created.id, 'published');
+    const paused = await server.post(`${base}/${created.id}/pause.json`, { token: org.admin.token });
+    expect(paused.statusCode).toBe(303);
+    expect(await stateOf(created.id)).toBe('paused');
+    const unpaused = await server.post(`${base}/${created.id}/unpause.json`, { token: org.admin.token });
+    expect(unpaused.statusCode).toBe(303);
+    expect(unpaused.headers.location).toBe(`http://marketplace.test${base}/${created.id}`);
+    expect(await stateOf(created.id)).toBe('published');
+  });
+
+  it.each([
+    ['submit', 'published', 'must be draft to submit'],
+    ['submit', 'submitted_for_review', 'must be draft to submit'],
+    ['pause', 'draft', 'must be published to pause'],
+    ['pause', 'paused', 'must be published to pause'],
+    ['unpause', 'published', 'must be paused to unpause'],
+    ['unpause', 'draft', 'must be paused to unpause'],
+  ])('%s from %s is 422 on state and changes nothing', async (action, from, message) => {
+    const created = await createCollab();
+    if (from !== 'draft') await setState(created.id, from);
+    const res = await server.post(`${base}/${created.id}/${action}.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { state: [message] } });
+    expect(await stateOf(created.id)).toBe(from);
+  });
+
+  it('is 403 for members, 401 for read tokens, 404 for outsiders, foreign and unknown ids', async () => {
+    const created = await createCollab();
+    const foreign = await foreignCollab();
+    const url = `${base}/${created.id}/submit.json`;
+    const member = await server.post(url, { token: org.member.token });
+    expect(member.statusCode).toBe(403);
+    expect(member.json()).toEqual(FORBIDDEN);
+    expect((await server.post(url, { token: org.readAdmin.token })).statusCode).toBe(401);
+    expect((await server.post(url, { token: org.outsider.token })).statusCode).toBe(404);
+    const cross = await server.post(`${base}/${foreign.id}/submit.json`, { token: org.admin.token });
+    expect(cross.statusCode).toBe(404);
+    expect(cross.json()).toEqual(NOT_FOUND);
+    expect((await server.post(`${base}/unknown/submit.json`, { token: org.admin.token })).statusCode).toBe(
+      404,
+    );
+    expect(await stateOf(created.id)).toBe('draft');
+    expect(await stateOf(foreign.id)).toBe('draft');
+  });
+
+  it('lets exactly one of 20 concurrent submits through', async () => {
+    const created = await createCollab();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        server.post(`${base}/${created.id}/submit.json`, { token: org.admin.token }),
+      ),
+    );
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([303, ...Array(19).fill(422)]);
+    expect(await stateOf(created.id)).toBe('submitted_for_review');
+  });
+});
+
+describe('collab test helpers', () => {
+  it('createSubmission: 201 {id, created_at} and submissions_count + 1', async () => {
+    const created = await createCollab();
+    const res = await server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      created_at: expect.stringMatching(ISO),
+    });
+    expect(await server.sql('select id, collab_id from submissions')).toEqual([
+      { id: res.json().id, collab_id: created.id },
+    ]);
+    const shown = await server.get(`${base}/${created.id}.json`, { token: org.member.token });
+    expect(shown.json().submissions_count).toBe(1);
+  });
+
+  it('keeps submissions_count exact under 20 concurrent submissions', async () => {
+    const created = await createCollab();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    expect(await server.sql('select submissions_count from collabs where id = ?', [created.id])).toEqual([
+      { submissions_count: 20 },
+    ]);
+    expect(await server.sql('select count(*)::int as n from submissions')).toEqual([{ n: 20 }]);
+  });
+
+  it('createSubmission is 404 for an unknown or foreign collab and 401 without the key', async () => {
+    const foreign = await foreignCollab();
+    expect((await server.post(`/test_helpers${base}/nope/submissions.json`, helperAuth)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await server.post(`/test_helpers${base}/${foreign.id}/submissions.json`, helperAuth)).statusCode,
+    ).toBe(404);
+    const created = await createCollab();
+    const res = await server.post(`/test_helpers${base}/${created.id}/submissions.json`, {
+      token: org.admin.token,
+    });
+    expect(res.statusCode).toBe(401);
+    expect(await server.sql('select id from submissions')).toEqual([]);
+  });
+
+  it('setCollabState forces a state and sets published_at when first published', async () => {
+    const created = await createCollab();
+    const url = `/test_helpers${base}/${created.id}/state.json`;
+    const published = await server.post(url, { ...helperAuth, body: { state: 'published' } });
+    expect(published.statusCode).toBe(200);
+    expect(published.json()).toMatchObject({
+      id: created.id,
+      state: 'published',
+      published_at: expect.stringMatching(ISO),
+    });
+    expect(published.json().brief).toBe(DEFAULT_BRIEF_HTML);
+    const firstPublishedAt = published.json().published_at;
+
+    await server.post(url, { ...helperAuth, body: { state: 'paused' } });
+    const again = await server.post(url, { ...helperAuth, body: { state: 'published' } });
+    expect(again.json().published_at).toBe(firstPublishedAt);
+
+    const bad = await server.post(url, { ...helperAuth, body: { state: 'archived' } });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['state']);
+  });
+});

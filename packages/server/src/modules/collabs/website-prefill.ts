@@ -1,0 +1,153 @@
+import { COLLAB_DEFAULTS, isCountryCode } from '@app/schemas';
+import { Parser } from 'htmlparser2';
+import type { UploadedFile } from '../../plugins/multipart.js';
+import { sniffImage } from '../uploads/uploads.js';
+import { type GuardedFetchOptions, guardedFetch } from './guarded-fetch.js';
+
+/*
+ * `POST …/collabs.json?website=URL` (spec, collab rule 3): a draft prefilled from a product page.
+ * The page is fetched with the SSRF protections of guardedFetch and its Open Graph tags read.
+ * Whatever goes wrong (refused address, timeout, not HTML, no tags), the caller gets `null` and
+ * creates the draft from the defaults alone.
+ */
+
+export const PREFILL_LIMITS = {
+  timeoutMs: 3_000,
+  maxPageBytes: 1024 * 1024,
+  maxRedirects: 3,
+} as const;
+
+/** What the page gives: it replaces the generated fields, and explicit payload fields win over it. */
+export interface WebsitePrefill {
+  website: string;
+  name?: string;
+  brief?: string;
+  countries?: string[];
+  banner?: UploadedFile;
+}
+
+export interface PrefillOptions {
+  allowPrivate: boolean;
+  /** Largest banner accepted (`MARKETPLACE_MAX_UPLOAD_BYTES`). */
+  maxImageBytes: number;
+  timeoutMs?: number;
+  resolve?: GuardedFetchOptions['resolve'];
+}
+
+interface PageTags {
+  title?: string;
+  ogTitle?: string;
+  ogDescription?: string;
+  ogImage?: string;
+  ogLocale?: string;
+}
+
+/** Reads `<title>` and the Open Graph tags of a page (attribute values come entity-decoded). */
+export function readPageTags(html: string): PageTags {
+  const tags: PageTags = {};
+  let titleText: string | undefined;
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name === 'title' && tags.title === undefined) titleText = '';
+        if (name !== 'meta') return;
+        const key = (attribs.property ?? attribs.name ?? '').toLowerCase();
+        const content = attribs.content;
+        if (content === undefined) return;
+        if (key === 'og:title') tags.ogTitle ??= content;
+        else if (key === 'og:description') tags.ogDescription ??= content;
+        else if (key === 'og:image' || key === 'og:image:url') tags.ogImage ??= content;
+        else if (key === 'og:locale') tags.ogLocale ??= content;
+      },
+      ontext(text) {
+        if (titleText !== undefined) titleText += text;
+      },
+      onclosetag(name) {
+        if (name === 'title' && titleText !== undefined) {
+          tags.title = titleText;
+          titleText = undefined;
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return tags;
+}
+
+const clean = (text: string | undefined, max: number): string | undefined => {
+  const cleaned = text?.replace(/\s+/g, ' ').trim().slice(0, max).trim();
+  return cleaned ? cleaned : undefined;
+};
+
+/** The page text goes into Markdown as text: HTML in it is shown, never interpreted. */
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The default brief template with the product description under its first heading. */
+function briefWith(description: string): string {
+  const [first, ...rest] = COLLAB_DEFAULTS.brief.split('\n\n');
+  return [first, escapeHtml(description), ...rest].join('\n\n');
+}
+
+/** `en_GB` → `['GB']` when the region is a known country. */
+function countriesOf(locale: string | undefined): string[] | undefined {
+  const region = locale?.trim().split(/[_-]/)[1]?.toUpperCase();
+  return region && isCountryCode(region) ? [region] : undefined;
+}
+
+async function downloadImage(source: string, page: URL, options: PrefillOptions) {
+  try {
+    const url = new URL(source, page);
+    const image = await guardedFetch(url, {
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs ?? PREFILL_LIMITS.timeoutMs,
+      maxBytes: options.maxImageBytes,
+      maxRedirects: PREFILL_LIMITS.maxRedirects,
+      accept: 'image/png, image/jpeg, image/webp, image/gif',
+      ...(options.resolve && { resolve: options.resolve }),
+    });
+    // Checked by content like any upload; too large or not an accepted image: no banner.
+    const kind = image.complete ? sniffImage(image.data) : null;
+    return kind ? { data: image.data, filename: `og-image.${kind.ext}`, mimetype: kind.type } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fetches a product page and turns it into collab fields; `null` when that is not possible. */
+export async function prefillFromWebsite(
+  website: string,
+  options: PrefillOptions,
+): Promise<WebsitePrefill | null> {
+  let html: string;
+  let pageUrl: URL;
+  try {
+    const page = await guardedFetch(website, {
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs ?? PREFILL_LIMITS.timeoutMs,
+      maxBytes: PREFILL_LIMITS.maxPageBytes,
+      maxRedirects: PREFILL_LIMITS.maxRedirects,
+      accept: 'text/html, application/xhtml+xml',
+      ...(options.resolve && { resolve: options.resolve }),
+    });
+    if (page.contentType && !/^(text\/html|application\/xhtml\+xml)\b/i.test(page.contentType)) return null;
+    // A page cut at the cap is still read: the tags are in its head.
+    html = new TextDecoder().decode(page.data);
+    pageUrl = page.url;
+  } catch {
+    return null;
+  }
+  const tags = readPageTags(html);
+  const name = clean(tags.ogTitle, 200) ?? clean(tags.title, 200);
+  const description = clean(tags.ogDescription, 5_000);
+  const countries = countriesOf(tags.ogLocale);
+  const banner = tags.ogImage ? await downloadImage(tags.ogImage.trim(), pageUrl, options) : undefined;
+  return {
+    website,
+    ...(name && { name }),
+    ...(description && { brief: briefWith(description) }),
+    ...(countries && { countries }),
+    ...(banner && { banner }),
+  };
+}
