@@ -19,9 +19,17 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, options: { demo?: boolean; handleSignals?: boolean } = {}) {
   const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  // Migrate before building the app: start-up work must not count as event-loop delay for the
+  // overload protection, or the first requests would get 503s.
+  let applied: string[];
+  try {
+    applied = await migrate(orm);
+  } catch (error) {
+    await orm.close(true);
+    throw error;
+  }
   const app = await buildApp({ config, orm });
   try {
-    const applied = await migrate(orm);
     if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -33,8 +41,6 @@ export async function startServer(config: Config, options: { demo?: boolean; han
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   app.log.info(`listening on ${url}`);
-
-  if (options.demo) await ensureDemo(app, orm, config, config.port === 0 ? url : config.baseUrl);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -52,5 +58,6 @@ export async function startServer(config: Config, options: { demo?: boolean; han
       },
     );
   }
+  if (options.demo) await ensureDemo(app, orm, config, config.port === 0 ? url : config.baseUrl);
   return { app, orm, url, close } satisfies RunningServer;
 }

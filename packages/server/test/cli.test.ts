@@ -1,0 +1,114 @@
+/**
+ * The CLI as users run it: a separate process, real sockets, real signals. Each test waits for
+ * what the process prints (events), never for a fixed time.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'mkt-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--conditions=@app/source', '--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: new URL('..', import.meta.url).pathname,
+    env: { ...process.env, LOG_LEVEL: 'info', MARKETPLACE_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const child = cli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+/** Resolves with the first stdout line that matches. */
+function lineMatching(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  return new Promise((resolve, reject) => {
+    lines.on('line', (line) => {
+      const match = pattern.exec(line);
+      if (match) resolve(match);
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before printing ${pattern}`)));
+  });
+}
+
+describe('marketplace-server users create', () => {
+  it('prints {"user", "access_token"} with the token as JSON', { timeout: 120_000 }, async () => {
+    const { code, stdout } = await run(
+      ['users', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--permission', 'read'],
+      { DATABASE_URL: 'pglite://memory' },
+    );
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out.user).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
+    expect(out.access_token).toMatchObject({ permission: 'read' });
+    expect(out.access_token.token).toMatch(/^mkt_/);
+  });
+
+  it('refuses a bad permission with a message and exit code 2', async () => {
+    const { code, stderr } = await run([
+      'users',
+      'create',
+      '--name',
+      'A',
+      '--email',
+      'a@b.c',
+      '--permission',
+      'admin',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--permission must be read or write');
+  });
+});
+
+describe('marketplace-server serve --demo', () => {
+  it('starts on embedded PGlite, prints a curl line that answers 200 with JSON, and stops cleanly on SIGTERM', async () => {
+    const child = cli(['serve', '--demo'], { PORT: '0' });
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    const listening = lineMatching(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const curl = lineMatching(child, /curl -H "Authorization: Bearer (mkt_\S+)" (\S+)/);
+    const [, origin] = await listening;
+    const [, token, url] = await curl;
+    expect(url?.startsWith(origin as string)).toBe(true);
+
+    const res = await fetch(url as string, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const organizations = await res.json();
+    expect(organizations).toEqual([expect.objectContaining({ name: 'Demo Studio' })]);
+
+    // An in-flight request: its body is still arriving when SIGTERM comes; it must still be answered.
+    const encoder = new TextEncoder();
+    let send!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => void (send = controller) });
+    send.enqueue(encoder.encode('{"access_token": {"description": "in flight", '));
+    const arrived = lineMatching(child, /"url":"\/me\/access_tokens".*"msg":"incoming request"/);
+    const inFlight = fetch(`${origin}/me/access_tokens.json`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    } as RequestInit);
+    await arrived;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const shuttingDown = lineMatching(child, /shutting down/);
+    child.kill('SIGTERM');
+    await shuttingDown;
+    send.enqueue(encoder.encode('"permission": "read"}}'));
+    send.close();
+    expect((await inFlight).status).toBe(201);
+    expect(await exited, output).toBe(0);
+  }, 120_000);
+});

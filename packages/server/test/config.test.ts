@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('has the defaults of decisions.md §3', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      baseUrl: 'http://127.0.0.1:3000',
+      testHelpersKey: undefined,
+      chaos503Rate: 0,
+      logLevel: 'info',
+      maxUploadBytes: 5 * 1024 * 1024,
+      prefillAllowPrivate: false,
+    });
+    expect(config.dataDir.endsWith('.data')).toBe(true);
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'pglite://memory',
+      MARKETPLACE_BASE_URL: 'https://api.example.com/',
+      MARKETPLACE_TEST_HELPERS_KEY: 'a-long-enough-key',
+      MARKETPLACE_CHAOS_503_RATE: '0.3',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'pglite://memory',
+      baseUrl: 'https://api.example.com',
+      testHelpersKey: 'a-long-enough-key',
+      chaos503Rate: 0.3,
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    ['DATABASE_URL', 'mysql://x'],
+    ['MARKETPLACE_TEST_HELPERS_KEY', 'short'],
+    ['MARKETPLACE_CHAOS_503_RATE', '1.5'],
+    ['PORT', 'eighty'],
+  ])('refuses a bad %s with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
