@@ -92,7 +92,11 @@ describe('marketplace-server serve --demo', () => {
     // An in-flight request: its body is still arriving when SIGTERM comes; it must still be answered.
     const encoder = new TextEncoder();
     let send!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({ start: (controller) => void (send = controller) });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = controller;
+      },
+    });
     send.enqueue(encoder.encode('{"access_token": {"description": "in flight", '));
     const arrived = lineMatching(child, /"url":"\/me\/access_tokens".*"msg":"incoming request"/);
     const inFlight = fetch(`${origin}/me/access_tokens.json`, {
