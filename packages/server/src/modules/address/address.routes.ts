@@ -1,8 +1,9 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes, notImplemented } from '../../http/routes.js';
+import { defineRoutes } from '../../http/routes.js';
+import { deleteAddress, findAddress, presentAddress, saveAddress } from './address.service.js';
 
 export const addressRoutes = defineRoutes('address', endpoints.address, {
-  retrieve: notImplemented,
-  update: notImplemented,
-  delete: notImplemented,
+  retrieve: async ({ em, caller }) => presentAddress(await findAddress(em, caller.user.id)),
+  update: async ({ em, caller, body }) => presentAddress(await saveAddress(em, caller.user.id, body)),
+  delete: ({ em, caller }) => deleteAddress(em, caller.user.id),
 });

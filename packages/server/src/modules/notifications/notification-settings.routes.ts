@@ -1,11 +1,13 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes, notImplemented } from '../../http/routes.js';
+import { defineRoutes } from '../../http/routes.js';
+import { notificationSettings, updateNotificationSettings } from './notifications.service.js';
 
 export const notificationSettingsRoutes = defineRoutes(
   'notificationSettings',
   endpoints.notificationSettings,
   {
-    retrieve: notImplemented,
-    update: notImplemented,
+    retrieve: ({ em, caller }) => notificationSettings(em, caller.user.id),
+    update: ({ em, caller, body }) =>
+      updateNotificationSettings(em, caller.user.id, body.push_notifications_enabled),
   },
 );

@@ -1,9 +1,22 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes, notImplemented } from '../../http/routes.js';
+import { defineRoutes } from '../../http/routes.js';
+import { pageWindow } from '../../plugins/pagination.js';
+import {
+  createSocialAccount,
+  deleteSocialAccount,
+  findOwnSocialAccount,
+  listSocialAccounts,
+  presentSocialAccount,
+} from './social-accounts.service.js';
 
 export const socialAccountRoutes = defineRoutes('socialAccounts', endpoints.socialAccounts, {
-  list: notImplemented,
-  retrieve: notImplemented,
-  create: notImplemented,
-  delete: notImplemented,
+  list: async ({ em, caller, query, config }) => {
+    const [accounts, total] = await listSocialAccounts(em, caller.user.id, pageWindow(query.page ?? 1));
+    return { items: accounts.map((a) => presentSocialAccount(config.baseUrl, a)), total };
+  },
+  retrieve: async ({ em, caller, params, config }) =>
+    presentSocialAccount(config.baseUrl, await findOwnSocialAccount(em, caller.user.id, params.id)),
+  create: async ({ em, caller, body, config }) =>
+    presentSocialAccount(config.baseUrl, await createSocialAccount(em, caller.user.id, body)),
+  delete: ({ em, caller, params }) => deleteSocialAccount(em, caller.user.id, params.id),
 });

@@ -1,7 +1,8 @@
 import type { TestHelperHandlers } from '../../http/routes.js';
-import { notImplemented } from '../../http/routes.js';
+import { presentSocialAccount, syncSocialAccount } from './social-accounts.service.js';
 
 /** Test-helper handlers of this module (decisions.md §4). */
 export const socialAccountTestHelpers = {
-  syncSocialAccount: notImplemented,
+  syncSocialAccount: async ({ em, params, body, config }) =>
+    presentSocialAccount(config.baseUrl, await syncSocialAccount(em, params.id, body)),
 } satisfies Partial<TestHelperHandlers>;

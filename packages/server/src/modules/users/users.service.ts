@@ -1,4 +1,5 @@
 import type { Permission } from '@app/schemas';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { unprocessable } from '../../http/errors.js';
 import { issueAccessToken } from '../access-tokens/access-tokens.service.js';
@@ -16,12 +17,32 @@ export async function createUserWithToken(
   token: { description?: string | undefined; permission: Permission },
 ) {
   const email = input.email.trim().toLowerCase();
-  if ((await em.count(User, { email })) > 0) throw unprocessable({ email: ['has already been taken'] });
   const user = em.create(User, { name: input.name, email });
-  await em.flush();
+  try {
+    await em.flush();
+  } catch (error) {
+    // The unique index decides, so two concurrent sign-ups with one address cannot both succeed.
+    if (error instanceof UniqueConstraintViolationException)
+      throw unprocessable({ email: ['has already been taken'] });
+    throw error;
+  }
   const accessToken = await issueAccessToken(em, user.id, {
     description: token.description ?? 'Default token',
     permission: token.permission,
   });
   return { user: presentUser(user), access_token: accessToken };
+}
+
+/** Whether a user with this id exists (test helpers that act on a user answer 404 otherwise). */
+export async function userExists(em: Em, id: string): Promise<boolean> {
+  return (await em.count(User, { id })) > 0;
+}
+
+export async function pushNotificationsEnabled(em: Em, userId: string): Promise<boolean> {
+  const user = await em.findOneOrFail(User, { id: userId }, { fields: ['pushNotificationsEnabled'] });
+  return user.pushNotificationsEnabled;
+}
+
+export async function setPushNotificationsEnabled(em: Em, userId: string, enabled: boolean): Promise<void> {
+  await em.nativeUpdate(User, { id: userId }, { pushNotificationsEnabled: enabled, updatedAt: new Date() });
 }

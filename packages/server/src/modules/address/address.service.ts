@@ -1,0 +1,74 @@
+import { AddressComplete, type AddressUpdate, toFieldErrors } from '@app/schemas';
+import type { z } from 'zod';
+import type { Em } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { notFound, notFoundEmpty, unprocessable } from '../../http/errors.js';
+import { iso } from '../../http/present.js';
+import { Address } from './address.entity.js';
+
+/** The address fields; wire names and column names are the same. */
+const FIELDS = ['address_one', 'address_two', 'city', 'state', 'postal_code', 'country_code'] as const;
+type Fields = z.output<typeof AddressComplete>;
+type Patch = z.output<typeof AddressUpdate>;
+
+export function presentAddress(address: Address) {
+  return {
+    id: address.id,
+    ...fieldsOf(address),
+    created_at: iso(address.createdAt),
+    updated_at: iso(address.updatedAt),
+  };
+}
+
+function fieldsOf(address: Address): Fields {
+  return {
+    address_one: address.addressOne,
+    address_two: address.addressTwo ?? null,
+    city: address.city,
+    state: address.state,
+    postal_code: address.postalCode,
+    country_code: address.countryCode,
+  };
+}
+
+export async function findAddress(em: Em, userId: string): Promise<Address> {
+  const address = await em.findOne(Address, { user: userId });
+  // The spec's one bodiless 404: "no address yet" is not an error worth a message.
+  if (!address) throw notFoundEmpty();
+  return address;
+}
+
+/**
+ * Creates the address or merges a partial change into it. The merged result must be a complete
+ * address. One statement (`insert … on conflict (user_id) do update`) writes it, so concurrent
+ * PATCHes leave exactly one row; on conflict only the fields sent are written, so two concurrent
+ * partial changes of different fields both survive.
+ */
+export async function saveAddress(em: Em, userId: string, patch: Patch): Promise<Address> {
+  const current = await em.findOne(Address, { user: userId });
+  const given = FIELDS.filter((field) => patch[field] !== undefined);
+  const merged = AddressComplete.safeParse({
+    ...(current && fieldsOf(current)),
+    ...Object.fromEntries(given.map((field) => [field, patch[field]])),
+  });
+  if (!merged.success) throw unprocessable(toFieldErrors(merged.error.issues));
+
+  const now = new Date();
+  const updates = [
+    ...given.map((field) => `${field} = excluded.${field}`),
+    'updated_at = excluded.updated_at',
+  ];
+  const rows = await em.execute(
+    `insert into addresses (id, user_id, ${FIELDS.join(', ')}, created_at, updated_at)
+     values (?, ?, ${FIELDS.map(() => '?').join(', ')}, ?, ?)
+     on conflict (user_id) do update set ${updates.join(', ')}
+     returning *`,
+    [newId(), userId, ...FIELDS.map((field) => merged.data[field]), now, now],
+  );
+  return em.map(Address, rows[0] as Record<string, unknown>);
+}
+
+export async function deleteAddress(em: Em, userId: string): Promise<void> {
+  const deleted = await em.nativeDelete(Address, { user: userId });
+  if (deleted === 0) throw notFound();
+}
