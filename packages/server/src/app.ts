@@ -26,8 +26,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Random source of the chaos 503s (tests make it deterministic). */
   random?: () => number;
-  /** Event-loop delay (ms) past which requests get a 503. */
-  maxEventLoopDelay?: number;
+  /** Overload protection: event-loop delay (ms) past which requests get a 503 (0 turns it off). */
+  overload?: { maxEventLoopDelay: number; sampleInterval?: number };
 }
 
 /** Builds the application. It does not listen: see `server.ts` for the process entry point. */
@@ -66,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.em = orm.em.fork();
   });
 
-  await registerOverloadProtection(app, options.maxEventLoopDelay);
+  await registerOverloadProtection(app, options.overload);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

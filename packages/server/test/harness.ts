@@ -11,7 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { type AppOptions, buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { type Orm, openDatabase } from '../src/db/database.js';
 import { createUserWithToken } from '../src/modules/users/users.service.js';
@@ -85,7 +85,7 @@ async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void)
 /** Starts a test server for the calling test file; settings may be overridden. */
 export function useTestServer(
   overrides: Partial<Config> = {},
-  appOptions: { random?: () => number } = {},
+  appOptions: Pick<AppOptions, 'random' | 'overload'> = {},
 ): TestServer {
   const queries: string[] = [];
   let app: FastifyInstance;
@@ -117,7 +117,7 @@ export function useTestServer(
       ...overrides,
     };
     // No event-loop-delay 503s here: WASM start-up and parallel files would trip them at random.
-    app = await buildApp({ config, orm, logger: false, maxEventLoopDelay: 0, ...appOptions });
+    app = await buildApp({ config, orm, logger: false, overload: { maxEventLoopDelay: 0 }, ...appOptions });
     await app.ready();
   });
 

@@ -49,10 +49,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 export async function registerOverloadProtection(
   app: FastifyInstance,
-  maxEventLoopDelay = 1_000,
+  options: { maxEventLoopDelay: number; sampleInterval?: number } = { maxEventLoopDelay: 1_000 },
 ): Promise<void> {
   await app.register(underPressure, {
-    maxEventLoopDelay,
+    maxEventLoopDelay: options.maxEventLoopDelay,
+    ...(options.sampleInterval !== undefined && { sampleInterval: options.sampleInterval }),
     pressureHandler: (_request, reply) => {
       const error = unavailable();
       void reply.code(error.statusCode).headers(error.headers).send(error.body);
