@@ -12,7 +12,8 @@ function sendHttpError(reply: FastifyReply, error: HttpError) {
 /** Validation issues → the `errors` map; a body's wrapper key is dropped, or named "is missing". */
 function validationErrors(error: FastifyError, request: FastifyRequest) {
   const issues = (error.validation ?? []).map((v) => ({
-    path: v.instancePath.split('/').slice(1),
+    // The body itself (a POST without one) comes as instancePath "/": no segments.
+    path: v.instancePath.split('/').filter((segment) => segment !== ''),
     message: v.message ?? 'is invalid',
   }));
   const wrapper = request.routeOptions.config.bodyKey;

@@ -14,7 +14,8 @@ export const Campaign = defineEntity({
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     name: p.string().length(200),
     status: p.enum(['draft', 'active', 'paused', 'finished'] as const).default('draft'),
-    currency: p.string().length(3).default('usd'),
+    /** The database default currency applies when a create leaves it out. */
+    currency: p.string().length(3).defaultRaw("'usd'"),
     countries: p.array().default(['US']),
     website: p.text().nullable(),
     contentType: p.string().length(50).default('video'),

@@ -1,13 +1,27 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes, notImplemented } from '../../http/routes.js';
+import { defineRoutes } from '../../http/routes.js';
+import { pageWindow } from '../../plugins/pagination.js';
+import {
+  createCampaign,
+  deleteCampaign,
+  findCampaign,
+  listCampaigns,
+  presentCampaign,
+  transitionCampaign,
+  updateCampaign,
+} from './campaigns.service.js';
 
 export const campaignRoutes = defineRoutes('campaigns', endpoints.campaigns, {
-  list: notImplemented,
-  retrieve: notImplemented,
-  create: notImplemented,
-  update: notImplemented,
-  delete: notImplemented,
-  publish: notImplemented,
-  pause: notImplemented,
-  resume: notImplemented,
+  list: ({ em, config, params, query }) =>
+    listCampaigns(em, params.organization_id, pageWindow(query.page ?? 1), config.baseUrl),
+  retrieve: async ({ em, config, params }) =>
+    presentCampaign(await findCampaign(em, params.organization_id, params.id), config.baseUrl),
+  create: ({ em, config, params, body, files }) =>
+    createCampaign(em, config, params.organization_id, body, files),
+  update: ({ em, config, params, body, files }) =>
+    updateCampaign(em, config, params.organization_id, params.id, body, files),
+  delete: ({ em, config, params }) => deleteCampaign(em, config, params.organization_id, params.id),
+  publish: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'publish'),
+  pause: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'pause'),
+  resume: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'resume'),
 });

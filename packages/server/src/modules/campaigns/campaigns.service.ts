@@ -1,7 +1,311 @@
+import {
+  CAMPAIGN_DEFAULTS,
+  CAMPAIGN_FINANCIAL_FIELDS,
+  type CampaignCreate,
+  type CampaignStatus,
+  type CampaignUpdate,
+  type FieldErrors,
+  type PlatformId,
+  payoutRangeError,
+} from '@app/schemas';
+import { LockMode, raw } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
+import { forbidden, notFound, unprocessable } from '../../http/errors.js';
+import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
+import type { UploadedFile } from '../../plugins/multipart.js';
+import { bannerChange, checkBanner } from '../collabs/banner.js';
+import { renderBrief } from '../collabs/brief.js';
+import { UploadStore } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
+import { Funding } from './funding.entity.js';
+
+type CreateInput = z.output<typeof CampaignCreate>;
+type UpdateInput = z.output<typeof CampaignUpdate>;
+type Files = Partial<Record<string, UploadedFile>>;
 
 /** Whether an organization still has any campaign (it blocks the organization's deletion). */
 export async function organizationHasCampaigns(em: Em, organizationId: string): Promise<boolean> {
   return (await em.count(Campaign, { organization: organizationId })) > 0;
+}
+
+export function presentCampaignSummary(campaign: Campaign, baseUrl: string) {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    status: campaign.status,
+    currency: campaign.currency,
+    countries: campaign.countries,
+    website: campaign.website ?? null,
+    content_type: campaign.contentType,
+    category: campaign.category,
+    // Stored only from validated payloads.
+    platform_ids: campaign.platformIds as PlatformId[],
+    platform_music_id: campaign.platformMusicId ?? null,
+    cpm_amount: campaign.cpmAmount,
+    min_payout_amount: campaign.minPayoutAmount,
+    max_payout_amount: campaign.maxPayoutAmount,
+    base_reward_amount: campaign.baseRewardAmount,
+    total_budget_amount: campaign.totalBudgetAmount,
+    used_amount: campaign.usedAmount,
+    unused_amount: campaign.totalBudgetAmount - campaign.usedAmount,
+    view_count: campaign.viewCount,
+    submissions_count: campaign.submissionsCount,
+    published_at: isoOrNull(campaign.publishedAt),
+    paused_at: isoOrNull(campaign.pausedAt),
+    created_at: iso(campaign.createdAt),
+    updated_at: iso(campaign.updatedAt),
+    url: resourceUrl(baseUrl, `/organizations/${campaign.organization.id}/campaigns/${campaign.id}`),
+    banner_image_url: campaign.bannerImage ? UploadStore.urlOf(baseUrl, campaign.bannerImage) : null,
+  };
+}
+
+/** The show shape: with the brief rendered to sanitized HTML. */
+export const presentCampaign = (campaign: Campaign, baseUrl: string) => ({
+  ...presentCampaignSummary(campaign, baseUrl),
+  brief: renderBrief(campaign.brief),
+});
+
+/** Members and admins see every campaign of the organization (the role policy); newest first. */
+export async function listCampaigns(
+  em: Em,
+  organizationId: string,
+  window: { limit: number; offset: number },
+  baseUrl: string,
+) {
+  const [campaigns, total] = await em.findAndCount(
+    Campaign,
+    { organization: organizationId },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, ...window },
+  );
+  return { items: campaigns.map((c) => presentCampaignSummary(c, baseUrl)), total };
+}
+
+/** A campaign of the organization; another organization's id is a 404 like an unknown one. */
+export async function findCampaign(em: Em, organizationId: string, id: string): Promise<Campaign> {
+  const campaign = await em.findOne(Campaign, { id, organization: organizationId });
+  if (!campaign) throw notFound();
+  return campaign;
+}
+
+function throwIfAny(errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw unprocessable(errors);
+}
+
+/** Writes the given payload fields onto the entity (budget fields are read-only and not here). */
+function assignFields(campaign: Campaign, input: UpdateInput): void {
+  if (input.name !== undefined) campaign.name = input.name;
+  if (input.website !== undefined) campaign.website = input.website;
+  if (input.content_type !== undefined) campaign.contentType = input.content_type;
+  if (input.category !== undefined) campaign.category = input.category;
+  if (input.currency !== undefined) campaign.currency = input.currency;
+  if (input.cpm_amount !== undefined) campaign.cpmAmount = input.cpm_amount;
+  if (input.min_payout_amount !== undefined) campaign.minPayoutAmount = input.min_payout_amount;
+  if (input.max_payout_amount !== undefined) campaign.maxPayoutAmount = input.max_payout_amount;
+  if (input.base_reward_amount !== undefined) campaign.baseRewardAmount = input.base_reward_amount;
+  if (input.platform_ids !== undefined) campaign.platformIds = input.platform_ids;
+  if (input.platform_music_id !== undefined) campaign.platformMusicId = input.platform_music_id;
+  if (input.countries !== undefined) campaign.countries = input.countries;
+  if (input.brief !== undefined) campaign.brief = input.brief;
+}
+
+/**
+ * Creates a draft from the form defaults and the payload; budget totals start at 0, and
+ * `currency` left out takes the column's default.
+ */
+export async function createCampaign(
+  em: Em,
+  config: Config,
+  organizationId: string,
+  input: CreateInput,
+  files: Files,
+) {
+  const errors: FieldErrors = {};
+  checkBanner(files.banner_image, errors);
+  throwIfAny(errors);
+
+  const store = new UploadStore(config.dataDir);
+  const bannerImage = files.banner_image ? await store.save(files.banner_image) : null;
+  const campaign = em.create(Campaign, {
+    organization: organizationId,
+    name: CAMPAIGN_DEFAULTS.name,
+    contentType: CAMPAIGN_DEFAULTS.content_type,
+    category: CAMPAIGN_DEFAULTS.category,
+    cpmAmount: CAMPAIGN_DEFAULTS.cpm_amount,
+    minPayoutAmount: CAMPAIGN_DEFAULTS.min_payout_amount,
+    maxPayoutAmount: CAMPAIGN_DEFAULTS.max_payout_amount,
+    baseRewardAmount: CAMPAIGN_DEFAULTS.base_reward_amount,
+    platformIds: [...CAMPAIGN_DEFAULTS.platform_ids],
+    platformMusicId: CAMPAIGN_DEFAULTS.platform_music_id,
+    countries: [...CAMPAIGN_DEFAULTS.countries],
+    website: null,
+    brief: CAMPAIGN_DEFAULTS.brief,
+    bannerImage,
+  });
+  assignFields(campaign, input);
+  try {
+    await em.flush();
+  } catch (error) {
+    await store.remove(bannerImage);
+    throw error;
+  }
+  return presentCampaign(campaign, config.baseUrl);
+}
+
+/**
+ * Updates the given fields. After publication the financial fields are refused, each with its
+ * own error (spec campaign rule 3); the payout rule is checked on the merged values. The row is
+ * locked so that a concurrent publish cannot slip between the check and the write.
+ */
+export async function updateCampaign(
+  em: Em,
+  config: Config,
+  organizationId: string,
+  id: string,
+  input: UpdateInput,
+  files: Files,
+) {
+  const store = new UploadStore(config.dataDir);
+  const change = bannerChange(files.banner_image, input.purge_banner_image);
+  let saved: string | null = null;
+  let previous: string | null = null;
+  try {
+    const campaign = await em.transactional(async (tem) => {
+      const found = await tem.findOne(
+        Campaign,
+        { id, organization: organizationId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!found) throw notFound();
+      const errors: FieldErrors = {};
+      checkBanner(files.banner_image, errors);
+      if (found.publishedAt) {
+        for (const field of CAMPAIGN_FINANCIAL_FIELDS)
+          if (input[field] !== undefined)
+            errors[field] = ['cannot be changed after the campaign is published'];
+      }
+      const payout = payoutRangeError(
+        input.min_payout_amount ?? found.minPayoutAmount,
+        input.max_payout_amount ?? found.maxPayoutAmount,
+      );
+      if (payout && !errors.min_payout_amount) errors.min_payout_amount = [payout];
+      throwIfAny(errors);
+
+      assignFields(found, input);
+      if (change !== 'keep') {
+        previous = found.bannerImage ?? null;
+        saved = files.banner_image ? await store.save(files.banner_image) : null;
+        found.bannerImage = saved;
+      }
+      return found;
+    });
+    await store.remove(previous);
+    return presentCampaign(campaign, config.baseUrl);
+  } catch (error) {
+    await store.remove(saved);
+    throw error;
+  }
+}
+
+/** Deletes a draft without fundings (spec rule 4); the row is locked against a new funding. */
+export async function deleteCampaign(em: Em, config: Config, organizationId: string, id: string) {
+  const banner = await em.transactional(async (tem) => {
+    const campaign = await tem.findOne(
+      Campaign,
+      { id, organization: organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!campaign) throw notFound();
+    if (campaign.status !== 'draft') throw forbidden();
+    if ((await tem.count(Funding, { campaign: id })) > 0)
+      throw unprocessable({ base: ['Cannot delete a campaign that has fundings'] });
+    tem.remove(campaign);
+    return campaign.bannerImage;
+  });
+  await new UploadStore(config.dataDir).remove(banner);
+}
+
+/**
+ * The campaign transitions of the API (decisions.md §2). Each is one conditional UPDATE, so two
+ * concurrent calls cannot both succeed. `paused_at` tells when the current pause began: set by
+ * pause, cleared by resume. Publishing keeps a `published_at` set earlier.
+ */
+export async function transitionCampaign(
+  em: Em,
+  organizationId: string,
+  id: string,
+  action: 'publish' | 'pause' | 'resume',
+): Promise<void> {
+  const now = new Date();
+  const where = { id, organization: organizationId };
+  let changed: number;
+  if (action === 'publish') {
+    changed = await em.nativeUpdate(
+      Campaign,
+      { ...where, status: 'draft', totalBudgetAmount: { $gt: 0 } },
+      { status: 'active', publishedAt: raw('coalesce(published_at, ?)', [now]), updatedAt: now },
+    );
+  } else if (action === 'pause') {
+    changed = await em.nativeUpdate(
+      Campaign,
+      { ...where, status: 'active' },
+      { status: 'paused', pausedAt: now, updatedAt: now },
+    );
+  } else {
+    changed = await em.nativeUpdate(
+      Campaign,
+      { ...where, status: 'paused' },
+      { status: 'active', pausedAt: null, updatedAt: now },
+    );
+  }
+  if (changed > 0) return;
+
+  const campaign = await findCampaign(em, organizationId, id);
+  const from = { publish: 'draft', pause: 'active', resume: 'paused' }[action];
+  if (campaign.status !== from) throw unprocessable({ status: [`must be ${from} to ${action}`] });
+  // A draft that cannot be published for want of money: the error is on the budget field.
+  throw unprocessable({ total_budget_amount: ['must be greater than 0 to publish'] });
+}
+
+/** Test helper: a funding; the budget is incremented in the database, exact under concurrency. */
+export async function addFunding(em: Em, organizationId: string, id: string, amount: number) {
+  return em.transactional(async (tem) => {
+    const changed = await tem.nativeUpdate(
+      Campaign,
+      { id, organization: organizationId },
+      { totalBudgetAmount: raw('total_budget_amount + ?', [amount]) },
+    );
+    if (changed === 0) throw notFound();
+    const funding = tem.create(Funding, { campaign: id, amount });
+    await tem.flush();
+    return { id: funding.id, amount: funding.amount, created_at: iso(funding.createdAt) };
+  });
+}
+
+/**
+ * Test helper: forces a status. `published_at` is set when first active; `paused_at` is set
+ * when it becomes paused and cleared otherwise, as the transitions do.
+ */
+export async function forceCampaignStatus(
+  em: Em,
+  config: Config,
+  organizationId: string,
+  id: string,
+  status: CampaignStatus,
+) {
+  const campaign = await em.transactional(async (tem) => {
+    const found = await tem.findOne(
+      Campaign,
+      { id, organization: organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!found) throw notFound();
+    if (status === 'active') found.publishedAt ??= new Date();
+    if (status !== 'paused') found.pausedAt = null;
+    else if (found.status !== 'paused') found.pausedAt = new Date();
+    found.status = status;
+    return found;
+  });
+  return presentCampaign(campaign, config.baseUrl);
 }

@@ -1,8 +1,9 @@
 import type { TestHelperHandlers } from '../../http/routes.js';
-import { notImplemented } from '../../http/routes.js';
+import { addFunding, forceCampaignStatus } from './campaigns.service.js';
 
 /** Test-helper handlers of this module (decisions.md §4). */
 export const campaignTestHelpers = {
-  createFunding: notImplemented,
-  setCampaignStatus: notImplemented,
+  createFunding: ({ em, params, body }) => addFunding(em, params.organization_id, params.id, body.amount),
+  setCampaignStatus: ({ em, config, params, body }) =>
+    forceCampaignStatus(em, config, params.organization_id, params.id, body.status),
 } satisfies Partial<TestHelperHandlers>;

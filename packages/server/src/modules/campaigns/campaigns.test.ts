@@ -1,0 +1,788 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/harness.js';
+import {
+  fileOf,
+  GIF,
+  helperAuth,
+  NOT_AN_IMAGE,
+  type OrganizationFixture,
+  PNG,
+  setUpOrganization,
+} from '../collabs/test-fixtures.js';
+
+const server = useTestServer();
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const DEFAULT_BRIEF_HTML = '<h2>About the campaign</h2>\n<h2>Content requirements</h2>\n<h2>Payout</h2>';
+const FORBIDDEN = { error: 'You are not allowed to perform this action' };
+const NOT_FOUND = { error: 'Not found' };
+const PUBLISHED_MESSAGE = 'cannot be changed after the campaign is published';
+
+let org: OrganizationFixture;
+let base: string;
+
+const uploadsDir = () => join(server.config.dataDir, 'uploads');
+const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
+const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
+
+beforeEach(async () => {
+  rmSync(uploadsDir(), { recursive: true, force: true });
+  org = await setUpOrganization(server);
+  base = `/organizations/${org.id}/campaigns`;
+});
+
+async function createCampaign(fields: Record<string, unknown> = {}) {
+  const res = await server.post(`${base}.json`, { token: org.admin.token, body: { campaign: fields } });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+async function foreignCampaign() {
+  const [row] = await server.sql<{ organization_id: string }>(
+    'select organization_id from memberships where user_id = ?',
+    [org.outsider.user.id],
+  );
+  const res = await server.post(`/organizations/${row?.organization_id}/campaigns.json`, {
+    token: org.outsider.token,
+    body: { campaign: {} },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+const fund = (id: string, amount: number) =>
+  server.post(`/test_helpers${base}/${id}/fundings.json`, { ...helperAuth, body: { funding: { amount } } });
+const setStatus = (id: string, status: string) =>
+  server.post(`/test_helpers${base}/${id}/status.json`, { ...helperAuth, body: { status } });
+
+/** A campaign funded and published through the API. */
+async function publishedCampaign(fields: Record<string, unknown> = {}) {
+  const created = await createCampaign(fields);
+  expect((await fund(created.id, 10_000)).statusCode).toBe(201);
+  expect(
+    (await server.post(`${base}/${created.id}/publish.json`, { token: org.admin.token })).statusCode,
+  ).toBe(303);
+  return created;
+}
+
+/** The stored row, in wire terms, for "nothing changed" checks. */
+const row = async (id: string) =>
+  (
+    await server.sql<Record<string, unknown>>(
+      `select name, status, currency, cpm_amount::float8 as cpm, min_payout_amount::float8 as min,
+              max_payout_amount::float8 as max, base_reward_amount::float8 as reward,
+              total_budget_amount::float8 as total, published_at, paused_at
+       from campaigns where id = ?`,
+      [id],
+    )
+  )[0];
+
+const countCampaigns = async () =>
+  (await server.sql<{ n: number }>('select count(*)::int as n from campaigns'))[0]?.n;
+
+describe('POST /organizations/:organization_id/campaigns.json', () => {
+  it('creates a draft from the form defaults, budget totals at 0', async () => {
+    server.queries.length = 0;
+    const created = await createCampaign();
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      name: 'Untitled campaign',
+      status: 'draft',
+      currency: 'usd',
+      countries: ['US'],
+      website: null,
+      content_type: 'video',
+      category: 'general',
+      platform_ids: [],
+      platform_music_id: null,
+      cpm_amount: 0,
+      min_payout_amount: 0,
+      max_payout_amount: 0,
+      base_reward_amount: 0,
+      total_budget_amount: 0,
+      used_amount: 0,
+      unused_amount: 0,
+      view_count: 0,
+      submissions_count: 0,
+      published_at: null,
+      paused_at: null,
+      created_at: expect.stringMatching(ISO),
+      updated_at: expect.stringMatching(ISO),
+      url: `http://marketplace.test${base}/${created.id}.json`,
+      banner_image_url: null,
+      brief: DEFAULT_BRIEF_HTML,
+    });
+    // currency left out: the column default applies, and the stored value is presented.
+    const insert = server.queries.find((q) => q.startsWith('insert into "campaigns"')) as string;
+    const [columns, returning] = insert.split(') values (');
+    expect(columns).not.toContain('"currency"');
+    expect(returning).toContain('returning "currency"');
+    expect(await server.sql('select organization_id, currency, brief from campaigns')).toEqual([
+      {
+        organization_id: org.id,
+        currency: 'usd',
+        brief: '## About the campaign\n\n## Content requirements\n\n## Payout\n',
+      },
+    ]);
+  });
+
+  it('stores every given field, normalised, and ignores read-only and unknown ones', async () => {
+    const created = await createCampaign({
+      name: 'Launch',
+      website: 'https://launch.example',
+      content_type: 'short',
+      category: 'beauty',
+      currency: 'EUR',
+      cpm_amount: 1500,
+      min_payout_amount: 100,
+      max_payout_amount: 1_000_000_000_000,
+      base_reward_amount: 50,
+      platform_ids: ['youtube', 'x', 'youtube'],
+      platform_music_id: 'track-1',
+      countries: ['de', 'AT'],
+      brief: '**Go**',
+      total_budget_amount: 999,
+      used_amount: 5,
+      unused_amount: 5,
+      view_count: 7,
+      submissions_count: 3,
+      status: 'active',
+      published_at: '2020-01-01T00:00:00.000Z',
+      organization_id: 'other',
+    });
+    expect(created).toMatchObject({
+      name: 'Launch',
+      website: 'https://launch.example',
+      content_type: 'short',
+      category: 'beauty',
+      currency: 'eur',
+      cpm_amount: 1500,
+      min_payout_amount: 100,
+      max_payout_amount: 1_000_000_000_000,
+      base_reward_amount: 50,
+      platform_ids: ['youtube', 'x'],
+      platform_music_id: 'track-1',
+      countries: ['DE', 'AT'],
+      brief: '<p><strong>Go</strong></p>',
+      total_budget_amount: 0,
+      used_amount: 0,
+      unused_amount: 0,
+      view_count: 0,
+      submissions_count: 0,
+      status: 'draft',
+      published_at: null,
+    });
+    expect(await row(created.id)).toMatchObject({ status: 'draft', total: 0, published_at: null });
+  });
+
+  it('accepts any minimum when no maximum is set', async () => {
+    const created = await createCampaign({ min_payout_amount: 500, max_payout_amount: 0 });
+    expect(created).toMatchObject({ min_payout_amount: 500, max_payout_amount: 0 });
+  });
+
+  it('lists every broken field at once and stores nothing', async () => {
+    const res = await server.post(`${base}.json`, {
+      token: org.admin.token,
+      body: {
+        campaign: {
+          name: ' ',
+          content_type: 5,
+          currency: 'dollars',
+          cpm_amount: -1,
+          base_reward_amount: 1_000_000_000_001,
+          platform_ids: ['myspace'],
+          countries: ['XX'],
+          brief: 'b'.repeat(20_001),
+          website: 'ftp://x.example',
+        },
+      },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      errors: {
+        name: ["can't be blank"],
+        content_type: ['must be a string'],
+        currency: ['is not a known ISO 4217 currency code'],
+        cpm_amount: ['must be greater than or equal to 0'],
+        base_reward_amount: ['must be less than or equal to 1000000000000'],
+        platform_ids: [expect.any(String)],
+        countries: ['is not a known ISO 3166-1 alpha-2 country code'],
+        brief: ['is too long (maximum is 20000 characters)'],
+        website: ['must be an http or https URL'],
+      },
+    });
+    expect(await countCampaigns()).toBe(0);
+  });
+
+  it.each([
+    [
+      'a minimum above the maximum',
+      { min_payout_amount: 200, max_payout_amount: 100 },
+      {
+        min_payout_amount: ['must be less than or equal to max_payout_amount'],
+      },
+    ],
+    ['a fractional amount', { cpm_amount: 1.5 }, { cpm_amount: ['must be an integer'] }],
+    ['an amount as a string', { cpm_amount: '5' }, { cpm_amount: ['must be an integer'] }],
+  ])('refuses %s', async (_label, fields, errors) => {
+    const res = await server.post(`${base}.json`, { token: org.admin.token, body: { campaign: fields } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors });
+    expect(await countCampaigns()).toBe(0);
+  });
+
+  it.each([
+    ['no body', undefined, 422, { errors: { campaign: ['is missing'] } }],
+    ['an empty object', {}, 422, { errors: { campaign: ['is missing'] } }],
+    [
+      'a wrapper that is not an object',
+      { campaign: [] },
+      422,
+      { errors: { campaign: ['must be an object'] } },
+    ],
+    ['invalid JSON', '{"campaign":', 400, { error: 'The request body is not valid JSON' }],
+  ])('refuses %s', async (_label, body, status, expected) => {
+    const res = await server.post(`${base}.json`, {
+      token: org.admin.token,
+      ...(body !== undefined && { body }),
+    });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toEqual(expected);
+    expect(await countCampaigns()).toBe(0);
+  });
+
+  it('is for admins with a write token only', async () => {
+    const body = { campaign: {} };
+    const member = await server.post(`${base}.json`, { token: org.member.token, body });
+    expect(member.statusCode).toBe(403);
+    expect(member.json()).toEqual(FORBIDDEN);
+    expect((await server.post(`${base}.json`, { token: org.readAdmin.token, body })).statusCode).toBe(401);
+    const outsider = await server.post(`${base}.json`, { token: org.outsider.token, body });
+    expect(outsider.statusCode).toBe(404);
+    expect(outsider.json()).toEqual(NOT_FOUND);
+    expect(await countCampaigns()).toBe(0);
+  });
+});
+
+describe('campaign banners and multipart', () => {
+  it('creates from a multipart form: integers, arrays and the banner', async () => {
+    const form = new FormData();
+    form.append('campaign[name]', 'Form campaign');
+    form.append('campaign[cpm_amount]', '150');
+    form.append('campaign[max_payout_amount]', '900');
+    form.append('campaign[platform_ids][]', 'youtube');
+    form.append('campaign[platform_ids][]', 'twitch');
+    form.append('campaign[countries][]', 'us');
+    form.append('campaign[countries][]', 'ca');
+    form.append('campaign[banner_image]', fileOf(PNG, 'b.png', 'image/png'));
+    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
+    expect(res.statusCode).toBe(201);
+    const created = res.json();
+    expect(created).toMatchObject({
+      name: 'Form campaign',
+      cpm_amount: 150,
+      max_payout_amount: 900,
+      platform_ids: ['youtube', 'twitch'],
+      countries: ['US', 'CA'],
+      banner_image_url: expect.stringMatching(
+        /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
+      ),
+    });
+    const served = await server.get(`/uploads/${storedName(created.banner_image_url)}`);
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  it('refuses a multipart amount that is not an integer', async () => {
+    const form = new FormData();
+    form.append('campaign[cpm_amount]', 'lots');
+    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { cpm_amount: ['must be an integer'] } });
+  });
+
+  it.each([
+    ['not an image', NOT_AN_IMAGE, 'must be a PNG, JPEG, WebP or GIF image'],
+    ['too large', Buffer.concat([PNG, Buffer.alloc(64 * 1024)]), 'is too large (maximum is 65536 bytes)'],
+  ])('refuses a banner that is %s and stores nothing', async (_label, data, message) => {
+    const form = new FormData();
+    form.append('campaign[name]', 'X');
+    form.append('campaign[banner_image]', fileOf(data, 'b.png', 'image/png'));
+    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { banner_image: [message] } });
+    expect(await countCampaigns()).toBe(0);
+    expect(storedFiles()).toEqual([]);
+  });
+
+  it('replaces, purges and deletes banners with their files', async () => {
+    const first = new FormData();
+    first.append('campaign[banner_image]', fileOf(PNG, 'a.png', 'image/png'));
+    const created = (await server.post(`${base}.json`, { token: org.admin.token, form: first })).json();
+    const second = new FormData();
+    second.append('campaign[banner_image]', fileOf(GIF, 'b.gif', 'image/gif'));
+    const replaced = (
+      await server.patch(`${base}/${created.id}.json`, { token: org.admin.token, form: second })
+    ).json();
+    expect(storedFiles()).toEqual([storedName(replaced.banner_image_url)]);
+    const purged = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { campaign: { purge_banner_image: '1' } },
+    });
+    expect(purged.json().banner_image_url).toBeNull();
+    expect(storedFiles()).toEqual([]);
+
+    const third = new FormData();
+    third.append('campaign[banner_image]', fileOf(PNG, 'c.png', 'image/png'));
+    await server.patch(`${base}/${created.id}.json`, { token: org.admin.token, form: third });
+    expect(storedFiles()).toHaveLength(1);
+    expect((await server.delete(`${base}/${created.id}.json`, { token: org.admin.token })).statusCode).toBe(
+      204,
+    );
+    expect(storedFiles()).toEqual([]);
+  });
+});
+
+describe('GET campaigns', () => {
+  it('lists every campaign of the organization newest first, without brief', async () => {
+    const a = await createCampaign({ name: 'A' });
+    const b = await createCampaign({ name: 'B' });
+    const c = await createCampaign({ name: 'C' });
+    await foreignCampaign();
+    await server.sql(`update campaigns set created_at = '2030-01-01T00:00:00Z' where id in (?, ?)`, [
+      a.id,
+      b.id,
+    ]);
+    await server.sql(`update campaigns set created_at = '2020-01-01T00:00:00Z' where id = ?`, [c.id]);
+    for (const user of [org.member, org.readAdmin]) {
+      const res = await server.get(`${base}.json`, { token: user.token });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['total-count']).toBe('3');
+      expect(res.headers['page-items']).toBe('20');
+      const items = res.json();
+      expect(items.map((i: { id: string }) => i.id)).toEqual([...[a.id, b.id].sort().reverse(), c.id]);
+      expect(items[0]).not.toHaveProperty('brief');
+      expect(items[0]).toHaveProperty('unused_amount', 0);
+    }
+    expect((await server.get(`${base}.json`, { token: org.outsider.token })).statusCode).toBe(404);
+  });
+
+  it('shows a campaign with its brief and an ETag; 304 on a match', async () => {
+    const created = await createCampaign({ brief: '[x](javascript:alert(1)) <img src=x onerror=alert(1)>' });
+    const res = await server.get(`${base}/${created.id}.json`, { token: org.member.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(created);
+    expect(res.json().brief).toBe('<p><a rel="nofollow noopener noreferrer">x</a> <img src="x" /></p>');
+    const again = await server.get(`${base}/${created.id}.json`, {
+      token: org.member.token,
+      headers: { 'if-none-match': res.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("is 404 for an unknown id, another organization's campaign, and non-members", async () => {
+    const created = await createCampaign();
+    const foreign = await foreignCampaign();
+    for (const [url, token] of [
+      [`${base}/nope.json`, org.admin.token],
+      [`${base}/${foreign.id}.json`, org.admin.token],
+      [`${base}/${created.id}.json`, org.outsider.token],
+    ] as const) {
+      const res = await server.get(url, { token });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+    }
+  });
+});
+
+describe('PATCH /organizations/:organization_id/campaigns/:id.json', () => {
+  it('updates the given fields and ignores the read-only ones', async () => {
+    const created = await createCampaign({ name: 'Old', cpm_amount: 10 });
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: {
+        campaign: {
+          name: 'New',
+          cpm_amount: 20,
+          platform_music_id: null,
+          total_budget_amount: 5_000,
+          used_amount: 1,
+          status: 'active',
+        },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      ...created,
+      name: 'New',
+      cpm_amount: 20,
+      updated_at: expect.stringMatching(ISO),
+    });
+    expect(await row(created.id)).toMatchObject({ name: 'New', cpm: 20, total: 0, status: 'draft' });
+  });
+
+  it.each([
+    [
+      'a minimum above the stored maximum',
+      { min_payout_amount: 0, max_payout_amount: 100 },
+      { min_payout_amount: 200 },
+    ],
+    [
+      'a maximum below the stored minimum',
+      { min_payout_amount: 50, max_payout_amount: 0 },
+      { max_payout_amount: 10 },
+    ],
+  ])('applies the payout rule to the merged values: %s', async (_label, initial, patch) => {
+    const created = await createCampaign(initial);
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { campaign: { ...patch, name: 'Changed' } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      errors: { min_payout_amount: ['must be less than or equal to max_payout_amount'] },
+    });
+    expect(await row(created.id)).toMatchObject({
+      name: 'Untitled campaign',
+      min: initial.min_payout_amount,
+      max: initial.max_payout_amount,
+    });
+  });
+
+  it('lets a maximum of 0 lift the payout rule', async () => {
+    const created = await createCampaign({ min_payout_amount: 50, max_payout_amount: 100 });
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { campaign: { max_payout_amount: 0 } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ min_payout_amount: 50, max_payout_amount: 0 });
+  });
+
+  it('refuses each financial field after publication, with one error per field, and changes nothing', async () => {
+    const created = await publishedCampaign({ cpm_amount: 10 });
+    const before = await row(created.id);
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: {
+        campaign: {
+          name: 'Renamed',
+          currency: 'eur',
+          cpm_amount: 20,
+          min_payout_amount: 1,
+          max_payout_amount: 2,
+          base_reward_amount: 3,
+        },
+      },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      errors: {
+        currency: [PUBLISHED_MESSAGE],
+        cpm_amount: [PUBLISHED_MESSAGE],
+        min_payout_amount: [PUBLISHED_MESSAGE],
+        max_payout_amount: [PUBLISHED_MESSAGE],
+        base_reward_amount: [PUBLISHED_MESSAGE],
+      },
+    });
+    expect(await row(created.id)).toEqual(before);
+  });
+
+  it('still refuses a financial field once the published campaign is paused', async () => {
+    const created = await publishedCampaign();
+    await server.post(`${base}/${created.id}/pause.json`, { token: org.admin.token });
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { campaign: { cpm_amount: 5 } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { cpm_amount: [PUBLISHED_MESSAGE] } });
+  });
+
+  it('updates the other fields of a published campaign', async () => {
+    const created = await publishedCampaign();
+    const res = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: {
+        campaign: {
+          name: 'Live',
+          brief: 'Now *live*',
+          countries: ['fr'],
+          platform_ids: ['x'],
+          category: 'tech',
+        },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      name: 'Live',
+      brief: '<p>Now <em>live</em></p>',
+      countries: ['FR'],
+      platform_ids: ['x'],
+      category: 'tech',
+      status: 'active',
+    });
+  });
+
+  it('names a missing wrapper and refuses bad fields', async () => {
+    const created = await createCampaign();
+    const missing = await server.patch(`${base}/${created.id}.json`, { token: org.admin.token, body: {} });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json()).toEqual({ errors: { campaign: ['is missing'] } });
+    const bad = await server.patch(`${base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { campaign: { cpm_amount: -5, purge_banner_image: 1 } },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toEqual({
+      errors: {
+        cpm_amount: ['must be greater than or equal to 0'],
+        purge_banner_image: ['must be "1" or "0"'],
+      },
+    });
+  });
+
+  it('is 403 for members, 401 for read tokens, 404 for outsiders and foreign ids', async () => {
+    const created = await createCampaign();
+    const foreign = await foreignCampaign();
+    const body = { campaign: { name: 'Changed' } };
+    const member = await server.patch(`${base}/${created.id}.json`, { token: org.member.token, body });
+    expect(member.statusCode).toBe(403);
+    expect(member.json()).toEqual(FORBIDDEN);
+    expect(
+      (await server.patch(`${base}/${created.id}.json`, { token: org.readAdmin.token, body })).statusCode,
+    ).toBe(401);
+    expect(
+      (await server.patch(`${base}/${created.id}.json`, { token: org.outsider.token, body })).statusCode,
+    ).toBe(404);
+    expect(
+      (await server.patch(`${base}/${foreign.id}.json`, { token: org.admin.token, body })).statusCode,
+    ).toBe(404);
+    expect(await server.sql('select distinct name from campaigns')).toEqual([{ name: 'Untitled campaign' }]);
+  });
+});
+
+describe('DELETE /organizations/:organization_id/campaigns/:id.json', () => {
+  it('deletes a draft; a second DELETE is 404', async () => {
+    const created = await createCampaign();
+    const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect(await countCampaigns()).toBe(0);
+    const again = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual(NOT_FOUND);
+  });
+
+  it.each(['active', 'paused', 'finished'])('is 403 for a campaign that is %s', async (status) => {
+    const created = await createCampaign();
+    await setStatus(created.id, status);
+    const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual(FORBIDDEN);
+    expect(await countCampaigns()).toBe(1);
+  });
+
+  it('is 422 on base for a draft with fundings', async () => {
+    const created = await createCampaign();
+    await fund(created.id, 100);
+    const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { base: ['Cannot delete a campaign that has fundings'] } });
+    expect(await countCampaigns()).toBe(1);
+  });
+
+  it('is 403 for members, 401 for read tokens, 404 for outsiders and foreign ids', async () => {
+    const created = await createCampaign();
+    const foreign = await foreignCampaign();
+    expect((await server.delete(`${base}/${created.id}.json`, { token: org.member.token })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await server.delete(`${base}/${created.id}.json`, { token: org.readAdmin.token })).statusCode,
+    ).toBe(401);
+    expect(
+      (await server.delete(`${base}/${created.id}.json`, { token: org.outsider.token })).statusCode,
+    ).toBe(404);
+    expect((await server.delete(`${base}/${foreign.id}.json`, { token: org.admin.token })).statusCode).toBe(
+      404,
+    );
+    expect(await countCampaigns()).toBe(2);
+  });
+});
+
+describe('campaign transitions', () => {
+  it('publish needs a budget: 422 on total_budget_amount, and the campaign stays a draft', async () => {
+    const created = await createCampaign();
+    const res = await server.post(`${base}/${created.id}/publish.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { total_budget_amount: ['must be greater than 0 to publish'] } });
+    expect(await row(created.id)).toMatchObject({ status: 'draft', published_at: null });
+  });
+
+  it('publish → pause → resume, with 303s to the HTML page and the timestamps', async () => {
+    const created = await createCampaign();
+    await fund(created.id, 500);
+    const page = `http://marketplace.test${base}/${created.id}`;
+
+    const published = await server.post(`${base}/${created.id}/publish.json`, { token: org.admin.token });
+    expect(published.statusCode).toBe(303);
+    expect(published.headers.location).toBe(page);
+    expect(published.body).toBe('');
+    const afterPublish = (await server.get(`${base}/${created.id}.json`, { token: org.member.token })).json();
+    expect(afterPublish).toMatchObject({
+      status: 'active',
+      published_at: expect.stringMatching(ISO),
+      paused_at: null,
+    });
+
+    const paused = await server.post(`${base}/${created.id}/pause.json`, { token: org.admin.token });
+    expect(paused.statusCode).toBe(303);
+    expect(paused.headers.location).toBe(page);
+    const afterPause = (await server.get(`${base}/${created.id}.json`, { token: org.member.token })).json();
+    expect(afterPause).toMatchObject({
+      status: 'paused',
+      published_at: afterPublish.published_at,
+      paused_at: expect.stringMatching(ISO),
+    });
+
+    const resumed = await server.post(`${base}/${created.id}/resume.json`, { token: org.admin.token });
+    expect(resumed.statusCode).toBe(303);
+    const afterResume = (await server.get(`${base}/${created.id}.json`, { token: org.member.token })).json();
+    expect(afterResume).toMatchObject({
+      status: 'active',
+      published_at: afterPublish.published_at,
+      paused_at: null,
+    });
+  });
+
+  it.each([
+    ['publish', 'active', 'must be draft to publish'],
+    ['publish', 'paused', 'must be draft to publish'],
+    ['publish', 'finished', 'must be draft to publish'],
+    ['pause', 'draft', 'must be active to pause'],
+    ['pause', 'paused', 'must be active to pause'],
+    ['pause', 'finished', 'must be active to pause'],
+    ['resume', 'draft', 'must be paused to resume'],
+    ['resume', 'active', 'must be paused to resume'],
+    ['resume', 'finished', 'must be paused to resume'],
+  ])('%s from %s is 422 on status and changes nothing', async (action, from, message) => {
+    const created = await createCampaign();
+    await fund(created.id, 100);
+    if (from !== 'draft') await setStatus(created.id, from);
+    const before = await row(created.id);
+    const res = await server.post(`${base}/${created.id}/${action}.json`, { token: org.admin.token });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { status: [message] } });
+    expect(await row(created.id)).toEqual(before);
+  });
+
+  it('is 403 for members, 401 for read tokens, 404 for outsiders, foreign and unknown ids', async () => {
+    const created = await createCampaign();
+    await fund(created.id, 100);
+    const foreign = await foreignCampaign();
+    const url = `${base}/${created.id}/publish.json`;
+    const member = await server.post(url, { token: org.member.token });
+    expect(member.statusCode).toBe(403);
+    expect(member.json()).toEqual(FORBIDDEN);
+    expect((await server.post(url, { token: org.readAdmin.token })).statusCode).toBe(401);
+    expect((await server.post(url, { token: org.outsider.token })).statusCode).toBe(404);
+    const cross = await server.post(`${base}/${foreign.id}/publish.json`, { token: org.admin.token });
+    expect(cross.statusCode).toBe(404);
+    expect((await server.post(`${base}/unknown/pause.json`, { token: org.admin.token })).statusCode).toBe(
+      404,
+    );
+    expect(await row(created.id)).toMatchObject({ status: 'draft' });
+  });
+
+  it('lets exactly one of 20 concurrent publishes through', async () => {
+    const created = await createCampaign();
+    await fund(created.id, 100);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        server.post(`${base}/${created.id}/publish.json`, { token: org.admin.token }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([303, ...Array(19).fill(422)]);
+    expect(await row(created.id)).toMatchObject({ status: 'active' });
+  });
+});
+
+describe('campaign test helpers', () => {
+  it('createFunding: 201 {id, amount, created_at}; total and unused budget grow by the amount', async () => {
+    const created = await createCampaign();
+    await server.sql('update campaigns set used_amount = 300 where id = ?', [created.id]);
+    const res = await fund(created.id, 1_000);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      amount: 1_000,
+      created_at: expect.stringMatching(ISO),
+    });
+    const shown = (await server.get(`${base}/${created.id}.json`, { token: org.member.token })).json();
+    expect(shown).toMatchObject({ total_budget_amount: 1_000, used_amount: 300, unused_amount: 700 });
+  });
+
+  it('keeps the budget exact under 20 concurrent fundings', async () => {
+    const created = await createCampaign();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => fund(created.id, 100 + i)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    const expected = Array.from({ length: 20 }, (_, i) => 100 + i).reduce((a, b) => a + b, 0);
+    expect(await row(created.id)).toMatchObject({ total: expected });
+    expect(await server.sql('select count(*)::int as n, sum(amount)::int as s from fundings')).toEqual([
+      { n: 20, s: expected },
+    ]);
+  });
+
+  it('refuses a funding of 0, a missing wrapper, unknown and foreign campaigns, and a missing key', async () => {
+    const created = await createCampaign();
+    const foreign = await foreignCampaign();
+    const zero = await fund(created.id, 0);
+    expect(zero.statusCode).toBe(422);
+    expect(zero.json()).toEqual({ errors: { amount: ['must be greater than 0'] } });
+    const missing = await server.post(`/test_helpers${base}/${created.id}/fundings.json`, {
+      ...helperAuth,
+      body: {},
+    });
+    expect(missing.json()).toEqual({ errors: { funding: ['is missing'] } });
+    expect((await fund('nope', 10)).statusCode).toBe(404);
+    expect((await fund(foreign.id, 10)).statusCode).toBe(404);
+    const noKey = await server.post(`/test_helpers${base}/${created.id}/fundings.json`, {
+      token: org.admin.token,
+      body: { funding: { amount: 10 } },
+    });
+    expect(noKey.statusCode).toBe(401);
+    expect(await server.sql('select id from fundings')).toEqual([]);
+    expect(await row(created.id)).toMatchObject({ total: 0 });
+  });
+
+  it('setCampaignStatus forces a status: published_at when first active, paused_at when paused', async () => {
+    const created = await createCampaign();
+    const active = await setStatus(created.id, 'active');
+    expect(active.statusCode).toBe(200);
+    expect(active.json()).toMatchObject({
+      id: created.id,
+      status: 'active',
+      published_at: expect.stringMatching(ISO),
+      paused_at: null,
+      brief: DEFAULT_BRIEF_HTML,
+    });
+    const paused = (await setStatus(created.id, 'paused')).json();
+    expect(paused).toMatchObject({ status: 'paused', published_at: active.json().published_at });
+    expect(paused.paused_at).toMatch(ISO);
+    const again = (await setStatus(created.id, 'active')).json();
+    expect(again).toMatchObject({
+      status: 'active',
+      published_at: active.json().published_at,
+      paused_at: null,
+    });
+    const finished = (await setStatus(created.id, 'finished')).json();
+    expect(finished.status).toBe('finished');
+
+    const bad = await setStatus(created.id, 'archived');
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['status']);
+    expect((await setStatus('nope', 'active')).statusCode).toBe(404);
+  });
+});
