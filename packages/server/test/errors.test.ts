@@ -13,6 +13,13 @@ describe('error bodies and check order', () => {
     expect((await server.request('PUT', '/me/access_tokens.json')).statusCode).toBe(404);
   });
 
+  it('answers an over-long id like any unknown id: 404', async () => {
+    const { token } = await server.createUser();
+    const res = await server.delete(`/me/access_tokens/${'x'.repeat(5_000)}.json`, { token });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'Not found' });
+  });
+
   it('answers a body that is not JSON with 400 {"error"} and creates nothing', async () => {
     const { token } = await server.createUser();
     const res = await server.post('/me/access_tokens.json', { token, body: '{"access_token": {' });

@@ -13,7 +13,10 @@ import { SocialAccountStatus } from './social-account.js';
 import { User, UserId } from './user.js';
 
 export const TestUserCreate = z.object({
-  user: z.object({ name: text(100), email: z.email({ error: 'is not an e-mail address' }).max(254) }),
+  user: z.object(
+    { name: text(100), email: z.email({ error: 'is not an e-mail address' }).max(254) },
+    { error: (issue) => (issue.input === undefined ? 'is missing' : 'must be an object') },
+  ),
   access_token: z
     .object({ description: text(200).optional(), permission: Permission.default('write') })
     .default({ permission: 'write' }),
