@@ -1,8 +1,8 @@
 import type { TestHelperHandlers } from '../../http/routes.js';
-import { notImplemented } from '../../http/routes.js';
+import { addMember, createJoinRequest } from './members.service.js';
 
 /** Test-helper handlers of this module (decisions.md §4). */
 export const memberTestHelpers = {
-  addMember: notImplemented,
-  createJoinRequest: notImplemented,
+  addMember: ({ em, params, body }) => addMember(em, params.organization_id, body.user_id, body.role),
+  createJoinRequest: ({ em, params, body }) => createJoinRequest(em, params.organization_id, body.user_id),
 } satisfies Partial<TestHelperHandlers>;

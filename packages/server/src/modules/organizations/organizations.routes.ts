@@ -1,10 +1,22 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes, notImplemented } from '../../http/routes.js';
+import { defineRoutes } from '../../http/routes.js';
+import { pageWindow } from '../../plugins/pagination.js';
+import {
+  createOrganization,
+  deleteOrganization,
+  listOrganizations,
+  showOrganization,
+  storageOf,
+  updateOrganization,
+} from './organizations.service.js';
 
 export const organizationRoutes = defineRoutes('organizations', endpoints.organizations, {
-  list: notImplemented,
-  retrieve: notImplemented,
-  create: notImplemented,
-  update: notImplemented,
-  delete: notImplemented,
+  list: ({ em, caller, query, config }) =>
+    listOrganizations(em, caller.user.id, pageWindow(query.page ?? 1), config.baseUrl),
+  retrieve: ({ em, params, config }) => showOrganization(em, params.id, config.baseUrl),
+  create: ({ em, caller, body, files, config }) =>
+    createOrganization(em, caller.user.id, body, files.logo, storageOf(config)),
+  update: ({ em, params, body, files, config }) =>
+    updateOrganization(em, params.id, body, files.logo, storageOf(config)),
+  delete: ({ em, params, config }) => deleteOrganization(em, params.id, storageOf(config)),
 });

@@ -1,7 +1,7 @@
 import type { TestHelperHandlers } from '../../http/routes.js';
-import { notImplemented } from '../../http/routes.js';
+import { setSubscription } from './organizations.service.js';
 
 /** Test-helper handlers of this module (decisions.md §4). */
 export const organizationTestHelpers = {
-  setSubscription: notImplemented,
+  setSubscription: ({ em, params, body }) => setSubscription(em, params.organization_id, body.active),
 } satisfies Partial<TestHelperHandlers>;
