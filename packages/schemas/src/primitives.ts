@@ -41,17 +41,23 @@ export const text = (max: number) =>
     .min(1, { error: BLANK })
     .max(max, { error: `is too long (maximum is ${max} characters)` });
 
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
 /** A user-supplied website: http(s) only. `""` and `null` both mean "no website". */
 export const websiteInput = z
-  .union([
-    z.literal('').transform(() => null),
-    z.null(),
-    z
-      .string({ error: typeError('must be a string') })
-      .trim()
-      .max(2048, { error: 'is too long (maximum is 2048 characters)' })
-      .pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' })),
-  ])
+  .string({ error: typeError('must be an http or https URL') })
+  .trim()
+  .max(2048, { error: 'is too long (maximum is 2048 characters)' })
+  .refine((value) => value === '' || isHttpUrl(value), { error: 'must be an http or https URL' })
+  .transform((value) => (value === '' ? null : value))
+  .nullable()
   .meta({ description: 'http(s) URL; "" or null clears it' });
 
 /** Flag fields such as `purge_logo`: `"1"` asks for the removal. */

@@ -52,6 +52,15 @@ describe('organization payloads', () => {
       website: ['must be an http or https URL'],
     });
     expect(errorsOf(OrganizationCreate, { name: 'A', website: 'ftp://a.example' })).not.toBeNull();
+    expect(errorsOf(OrganizationCreate, { name: 'A', website: 42 })).toEqual({
+      website: ['must be an http or https URL'],
+    });
+    expect(
+      errorsOf(OrganizationCreate, { name: 'A', website: `https://a.example/${'x'.repeat(2048)}` }),
+    ).toEqual({
+      website: ['is too long (maximum is 2048 characters)'],
+    });
+    expect(OrganizationCreate.parse({ name: 'A', website: null }).website).toBeNull();
   });
 
   it('accepts purge_logo "1" and ignores unknown fields', () => {
