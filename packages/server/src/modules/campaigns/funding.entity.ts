@@ -16,5 +16,6 @@ export const Funding = defineEntity({
     amount: p.bigint('number'),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
+  indexes: [{ properties: ['campaign'] }],
 });
 export type Funding = InferEntity<typeof Funding>;

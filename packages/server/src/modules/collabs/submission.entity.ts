@@ -15,5 +15,6 @@ export const Submission = defineEntity({
     collab: () => p.manyToOne(Collab).deleteRule('cascade'),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
+  indexes: [{ properties: ['collab'] }],
 });
 export type Submission = InferEntity<typeof Submission>;

@@ -17,5 +17,6 @@ export const JoinRequest = defineEntity({
     user: () => p.manyToOne(User).deleteRule('cascade'),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
+  indexes: [{ properties: ['organization'] }],
 });
 export type JoinRequest = InferEntity<typeof JoinRequest>;

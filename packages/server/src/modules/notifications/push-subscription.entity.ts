@@ -15,5 +15,6 @@ export const PushSubscription = defineEntity({
     user: () => p.manyToOne(User).deleteRule('cascade'),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
+  indexes: [{ properties: ['user'] }],
 });
 export type PushSubscription = InferEntity<typeof PushSubscription>;

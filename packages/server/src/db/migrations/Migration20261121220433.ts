@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261121213507 extends Migration {
-  override name = 'Migration20261121213507';
+export class Migration20261121220433 extends Migration {
+  override name = 'Migration20261121220433';
 
   override up(): void | Promise<void> {
     this.addSql(
@@ -34,10 +34,12 @@ export class Migration20261121213507 extends Migration {
     this.addSql(
       `create table "fundings" ("id" varchar(16) not null, "campaign_id" varchar(16) not null, "amount" bigint not null, "created_at" timestamptz(3) not null, primary key ("id"));`,
     );
+    this.addSql(`create index "fundings_campaign_id_index" on "fundings" ("campaign_id");`);
 
     this.addSql(
       `create table "submissions" ("id" varchar(16) not null, "collab_id" varchar(16) not null, "created_at" timestamptz(3) not null, primary key ("id"));`,
     );
+    this.addSql(`create index "submissions_collab_id_index" on "submissions" ("collab_id");`);
 
     this.addSql(
       `create table "users" ("id" varchar(16) not null, "name" varchar(100) not null, "email" varchar(254) not null, "push_notifications_enabled" boolean not null default true, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, primary key ("id"));`,
@@ -60,6 +62,7 @@ export class Migration20261121213507 extends Migration {
     this.addSql(
       `create table "push_subscriptions" ("id" varchar(16) not null, "user_id" varchar(16) not null, "created_at" timestamptz(3) not null, primary key ("id"));`,
     );
+    this.addSql(`create index "push_subscriptions_user_id_index" on "push_subscriptions" ("user_id");`);
 
     this.addSql(
       `create table "notifications" ("id" varchar(16) not null, "recipient_id" varchar(16) not null, "type" varchar(200) not null, "params" jsonb not null, "record_type" varchar(200) not null, "record_id" varchar(200) not null, "seen_at" timestamptz(3) null, "read_at" timestamptz(3) null, "created_at" timestamptz(3) not null, primary key ("id"));`,
@@ -82,6 +85,7 @@ export class Migration20261121213507 extends Migration {
     this.addSql(
       `create table "join_requests" ("id" varchar(16) not null, "organization_id" varchar(16) not null, "user_id" varchar(16) not null, "created_at" timestamptz(3) not null, primary key ("id"));`,
     );
+    this.addSql(`create index "join_requests_organization_id_index" on "join_requests" ("organization_id");`);
 
     this.addSql(
       `create table "addresses" ("id" varchar(16) not null, "user_id" varchar(16) not null, "address_one" varchar(200) not null, "address_two" varchar(200) null, "city" varchar(200) not null, "state" varchar(200) not null, "postal_code" varchar(200) not null, "country_code" varchar(2) not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, primary key ("id"));`,
