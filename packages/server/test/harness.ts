@@ -86,6 +86,8 @@ async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void)
 export function useTestServer(
   overrides: Partial<Config> = {},
   appOptions: Pick<AppOptions, 'random' | 'overload'> = {},
+  /** `keepData`: fixtures built once in `beforeAll` stay for every test of the file. */
+  options: { keepData?: boolean } = {},
 ): TestServer {
   const queries: string[] = [];
   let app: FastifyInstance;
@@ -122,7 +124,7 @@ export function useTestServer(
   });
 
   beforeEach(async () => {
-    if (stopped) return;
+    if (stopped || options.keepData) return;
     await orm.schema.clear();
     queries.length = 0;
   });
