@@ -13,5 +13,6 @@ export default defineProject({
     globalSetup: ['test/global-setup.ts'],
     hookTimeout: 60_000,
     testTimeout: 30_000,
+    benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 });

@@ -41,7 +41,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rewriteUrl: (raw) => stripJsonSuffix(raw),
     bodyLimit: 1024 * 1024,
     // An over-long id is just an unknown id (404), not a 414.
-    maxParamLength: 8 * 1024,
+    routerOptions: { maxParamLength: 8 * 1024 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
