@@ -30,6 +30,11 @@ export const unavailable = () =>
 /** `422 {"errors": {...}}`: a validation failure or a guard that blocked the operation. */
 export const unprocessable = (errors: FieldErrors) => new HttpError(422, { errors });
 
+/** Throws the `422` when any field collected an error. */
+export function throwIfInvalid(errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw unprocessable(errors);
+}
+
 /** `401` is plain text with a challenge; see the auth plugin. */
 export class UnauthorizedError extends Error {
   readonly statusCode = 401;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { unprocessable } from '../http/errors.js';
+import { throwIfInvalid } from '../http/errors.js';
 
 /** A file received in a multipart request, held in memory (uploads are a few MiB at most). */
 export interface UploadedFile {
@@ -95,6 +95,6 @@ export async function readMultipartForm(
       inner[field] = coerce(shape[field], value);
     }
   }
-  if (Object.keys(errors).length > 0) throw unprocessable(errors);
+  throwIfInvalid(errors);
   return { body: spec.key === null ? inner : { [spec.key]: inner }, files };
 }

@@ -12,7 +12,7 @@ import { LockMode, raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import { forbidden, notFound, unprocessable } from '../../http/errors.js';
+import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
 import { bannerChange, checkBanner } from '../collabs/banner.js';
@@ -89,10 +89,6 @@ export async function findCampaign(em: Em, organizationId: string, id: string): 
   return campaign;
 }
 
-function throwIfAny(errors: FieldErrors): void {
-  if (Object.keys(errors).length > 0) throw unprocessable(errors);
-}
-
 /** Writes the given payload fields onto the entity (budget fields are read-only and not here). */
 function assignFields(campaign: Campaign, input: UpdateInput): void {
   if (input.name !== undefined) campaign.name = input.name;
@@ -123,7 +119,7 @@ export async function createCampaign(
 ) {
   const errors: FieldErrors = {};
   checkBanner(files.banner_image, errors);
-  throwIfAny(errors);
+  throwIfInvalid(errors);
 
   const store = new UploadStore(config.dataDir);
   const bannerImage = files.banner_image ? await store.save(files.banner_image) : null;
@@ -190,7 +186,7 @@ export async function updateCampaign(
         input.max_payout_amount ?? found.maxPayoutAmount,
       );
       if (payout && !errors.min_payout_amount) errors.min_payout_amount = [payout];
-      throwIfAny(errors);
+      throwIfInvalid(errors);
 
       assignFields(found, input);
       if (change !== 'keep') {

@@ -3,7 +3,7 @@ import { LockMode, raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import { forbidden, notFound, unprocessable } from '../../http/errors.js';
+import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
 import { UploadStore } from '../uploads/uploads.js';
@@ -70,10 +70,6 @@ export async function findCollab(em: Em, organizationId: string, id: string): Pr
   return collab;
 }
 
-function throwIfAny(errors: FieldErrors): void {
-  if (Object.keys(errors).length > 0) throw unprocessable(errors);
-}
-
 /**
  * Creates a draft. Each field comes from the payload, else from the `website` page (prefill),
  * else from the defaults; `currency` left out takes the column's default (spec).
@@ -88,7 +84,7 @@ export async function createCollab(
 ) {
   const errors: FieldErrors = {};
   checkBanner(files.banner_image, errors);
-  throwIfAny(errors);
+  throwIfInvalid(errors);
 
   const prefill = website
     ? await prefillFromWebsite(website, {
@@ -142,7 +138,7 @@ export async function updateCollab(
       if (!found) throw notFound();
       const errors: FieldErrors = {};
       checkBanner(files.banner_image, errors);
-      throwIfAny(errors);
+      throwIfInvalid(errors);
 
       if (input.name !== undefined) found.name = input.name;
       if (input.website !== undefined) found.website = input.website;
