@@ -1,4 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 // Resolve `@app/schemas` to its TypeScript source, as the type-checker does (tsconfig customConditions).
 const conditions = ['@app/source'];
@@ -9,5 +9,7 @@ export default defineProject({
   test: {
     name: 'sdk',
     include: ['test/**/*.test.ts'],
+    // The end-to-end tests against the real server are their own project: vitest.e2e.config.ts.
+    exclude: [...configDefaults.exclude, 'test/e2e/**'],
   },
 });

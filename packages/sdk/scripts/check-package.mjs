@@ -1,0 +1,45 @@
+// The package as it would be published: builds it, packs the tarball with pnpm (which rewrites the
+// workspace: ranges), lints the tarball with publint and Are the Types Wrong, then installs it into
+// a scratch consumer (extracted into node_modules, next to its one dependency, zod) and runs the
+// ESM and CJS smoke scripts there, each making a real request. Exits non-zero on any failure.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const run = (command, args, cwd = root) => {
+  console.log(`\n$ ${[command, ...args].join(' ')}`);
+  execFileSync(command, args, { cwd, stdio: 'inherit' });
+};
+// pnpm is on PATH under `pnpm run`/`npx pnpm`; otherwise fetch the repository's version.
+const pnpm = spawnSync('pnpm', ['--version']).status === 0 ? ['pnpm'] : ['npx', '--yes', 'pnpm@10.34.9'];
+
+const scratch = mkdtempSync(join(tmpdir(), 'sdk-package-'));
+try {
+  run(pnpm[0], [...pnpm.slice(1), 'run', 'build']);
+  run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', scratch]);
+  const tarball = join(
+    scratch,
+    readdirSync(scratch).find((f) => f.endsWith('.tgz')),
+  );
+
+  run(bin('publint'), ['run', '--strict', tarball]);
+  run(bin('attw'), [tarball]);
+
+  const consumer = join(scratch, 'consumer');
+  const installed = join(consumer, 'node_modules', '@app', 'sdk');
+  mkdirSync(installed, { recursive: true });
+  run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+  const zod = dirname(createRequire(join(root, 'package.json')).resolve('zod/package.json'));
+  symlinkSync(zod, join(consumer, 'node_modules', 'zod'), 'dir');
+  for (const file of ['smoke.mjs', 'smoke.cjs', 'smoke-server.mjs'])
+    copyFileSync(join(root, 'scripts', file), join(consumer, file));
+  run(process.execPath, ['smoke.mjs'], consumer);
+  run(process.execPath, ['smoke.cjs'], consumer);
+  console.log('\npackage check ok');
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

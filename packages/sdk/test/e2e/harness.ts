@@ -1,0 +1,203 @@
+/**
+ * End-to-end harness: the real reference server (`@app/server`), started in-process on a loopback
+ * port over a fresh in-memory PGlite, and SDK clients that talk to it over real HTTP. Every
+ * exchange is recorded with the endpoint of the table it belongs to.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { type Endpoint, type NamedEndpoint, publicEndpoints, testHelperEndpointList } from '@app/schemas';
+import { buildApp, loadConfig, migrate, type Orm, openDatabase } from '@app/server';
+import { afterAll, beforeAll } from 'vitest';
+import { type ClientOptions, type Fetch, Marketplace, type User } from '../../src/index.js';
+
+export const HELPERS_KEY = 'e2e-test-helpers-key-0123456789';
+
+/** Every endpoint of the table: the public API and the test helpers. */
+export const table: readonly NamedEndpoint[] = [...publicEndpoints, ...testHelperEndpointList];
+
+const pattern = (e: Endpoint) => new RegExp(`^${e.path.replace(/:[a-z_]+/g, '[^/]+')}\\.json$`);
+
+/** One HTTP exchange as the SDK's `fetch` saw it. */
+export interface Exchange {
+  /** `group.action` of the table, or undefined (e.g. an `/uploads/…` file). */
+  endpoint: string | undefined;
+  method: string;
+  path: string;
+  status: number;
+  ifNoneMatch: string | null;
+  retryAfter: string | null;
+}
+
+/** A `fetch` that records each exchange (each attempt, retries included) into `traffic`. */
+export function recordingFetch(traffic: Exchange[]): Fetch {
+  return async (input, init) => {
+    // ky passes a Request (and only non-standard options in `init`).
+    const request = input instanceof Request ? input : new Request(input, init);
+    const method = request.method;
+    const path = new URL(request.url).pathname;
+    const response = await fetch(input, init);
+    traffic.push({
+      endpoint: table.find((e) => e.method === method && pattern(e).test(path))?.name,
+      method,
+      path,
+      status: response.status,
+      ifNoneMatch: request.headers.get('if-none-match'),
+      retryAfter: response.headers.get('retry-after'),
+    });
+    return response;
+  };
+}
+
+export interface TestUser {
+  user: User;
+  token: string;
+  /** A client with this user's token (recording into the server's `traffic`). */
+  client: Marketplace;
+}
+
+export interface E2EServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** Every exchange of the clients made by {@link E2EServer.client}, in order. */
+  readonly traffic: Exchange[];
+  /** A client of the server that retries without waiting and records its traffic. */
+  client(token: string, options?: Partial<ClientOptions>): Marketplace;
+  /** A client that only holds the test-helpers key. */
+  readonly admin: Marketplace;
+  /** A user with a write token, made through the test helpers. */
+  newUser(name: string, options?: Partial<ClientOptions>): Promise<TestUser>;
+  /** Runs SQL on the server's database (to check what was stored). */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface ServerOptions {
+  /** Extra settings, as environment variables (e.g. `MARKETPLACE_CHAOS_503_RATE`). */
+  env?: Record<string, string>;
+  /** Random source of the chaos 503s. */
+  random?: () => number;
+}
+
+/** A free loopback port, so that `MARKETPLACE_BASE_URL` (the `url` fields) is known before listening. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Starts the server for the calling test file, as `marketplace-server serve` does (settings read
+ * by `loadConfig`, migrations applied, then listen), with the test helpers on and the collab
+ * prefill refusing private addresses.
+ */
+export function useServer(options: ServerOptions = {}): E2EServer {
+  const traffic: Exchange[] = [];
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let orm: Orm | undefined;
+  let url = '';
+  let dataDir = '';
+  let admin: Marketplace | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mkt-sdk-e2e-'));
+    const port = await freePort();
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'pglite://memory',
+      MARKETPLACE_DATA_DIR: dataDir,
+      MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY,
+      MARKETPLACE_PREFILL_ALLOW_PRIVATE: '0',
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    });
+    orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+    await migrate(orm);
+    // No event-loop-delay 503s: the WASM database and parallel test files would trip them at
+    // random. The chaos 503s, when asked for, come from `MARKETPLACE_CHAOS_503_RATE`.
+    app = await buildApp({
+      config,
+      orm,
+      logger: false,
+      overload: { maxEventLoopDelay: 0 },
+      ...(options.random && { random: options.random }),
+    });
+    await app.listen({ port: config.port, host: config.host });
+    url = config.baseUrl;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await orm?.close(true);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const server: E2EServer = {
+    get url() {
+      return url;
+    },
+    traffic,
+    client: (token, clientOptions = {}) =>
+      new Marketplace({
+        token,
+        baseUrl: url,
+        random: () => 0,
+        fetch: recordingFetch(traffic),
+        testHelpersKey: HELPERS_KEY,
+        ...clientOptions,
+      }),
+    get admin() {
+      admin ??= server.client('mkt_unused_the_test_helpers_use_their_key');
+      return admin;
+    },
+    async newUser(name, clientOptions) {
+      const email = `${name.toLowerCase().replace(/\W+/g, '.')}-${randomBytes(4).toString('hex')}@example.com`;
+      const { user, access_token } = await server.admin.testHelpers.createUser({ user: { name, email } });
+      return { user, token: access_token.token, client: server.client(access_token.token, clientOptions) };
+    },
+    sql: (query, params = []) => (orm as Orm).em.fork().execute(query, params as never[]),
+  };
+  return server;
+}
+
+/** A real PNG (8-bit RGB, one colour) made in memory. */
+export function png(
+  width: number,
+  height: number,
+  [r, g, b]: [number, number, number],
+): Uint8Array<ArrayBuffer> {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // bit depth 8, truecolour, deflate, no filter, no interlace
+  const row = Buffer.from([0, ...Array.from({ length: width }, () => [r, g, b]).flat()]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', header),
+      chunk('IDAT', deflateSync(pixels)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
+}
+
+/** The bytes served at `url` (uploads are public: no token). */
+export async function download(url: string): Promise<{ type: string | null; bytes: Uint8Array }> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return { type: response.headers.get('content-type'), bytes: new Uint8Array(await response.arrayBuffer()) };
+}

@@ -1,0 +1,18 @@
+import { defineProject } from 'vitest/config';
+
+// End-to-end: the SDK against the real server (`@app/server`) listening on a loopback port.
+// `@app/source` resolves the workspace packages to their TypeScript source; the rest are Vite's
+// defaults for server code, which setting `conditions` would otherwise drop.
+const conditions = ['@app/source', 'module', 'node', 'development|production'];
+
+export default defineProject({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    name: 'sdk-e2e',
+    include: ['test/e2e/**/*.test.ts'],
+    // Each file boots its own server on a fresh in-memory PGlite (migrations included).
+    hookTimeout: 120_000,
+    testTimeout: 60_000,
+  },
+});
