@@ -7,6 +7,10 @@ export default defineConfig({
   // survive require() interop in the CJS build). zod stays a dependency.
   noExternal: ['@app/schemas', 'ky'],
   dts: { resolve: ['@app/schemas'] },
+  // Read @app/schemas from its source, so the SDK builds without building the schemas first.
+  esbuildOptions(options) {
+    options.conditions = ['@app/source'];
+  },
   sourcemap: true,
   clean: true,
   target: 'node22',
