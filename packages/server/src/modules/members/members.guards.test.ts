@@ -78,9 +78,9 @@ describe('membership guards under concurrent requests', () => {
     const responses = await Promise.all(requests);
     for (const res of responses) expect([200, 204, 403, 404, 422]).toContain(res.statusCode);
     // Every one of these changes takes one admin away, so the first one to run succeeds; after it the
-    // remaining admin is the only one, and no later change may take it away.
+    // remaining admin is the only one, and no later change may take it away (a 422, or a 404 when
+    // the one who left was the caller or the target).
     expect(responses.some((r) => r.statusCode === 200 || r.statusCode === 204)).toBe(true);
-    expect(responses.some((r) => r.statusCode === 422)).toBe(true);
     const admins = (await membershipRows(server, org.id)).filter((r) => r.role === 'admin');
     expect(admins).toHaveLength(1);
   });
