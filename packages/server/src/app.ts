@@ -1,7 +1,7 @@
 import { NOT_FOUND_MESSAGE } from '@app/schemas';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import {
   createJsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -42,6 +42,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // An over-long id is just an unknown id (404), not a 414.
     routerOptions: { maxParamLength: 8 * 1024 },
+    // Requests the router cannot take apart get the documented error bodies, not Fastify's.
+    frameworkErrors: (error, _request, res) => {
+      const reply = res as FastifyReply;
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+        return reply.code(404).send({ error: NOT_FOUND_MESSAGE });
+      if (error.code === 'FST_ERR_BAD_URL')
+        return reply.code(400).send({ error: 'The request URL is malformed' });
+      return reply.code(500).send({ error: 'Internal server error' });
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });

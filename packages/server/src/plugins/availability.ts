@@ -1,6 +1,6 @@
 import underPressure from '@fastify/under-pressure';
 import { ConnectionException } from '@mikro-orm/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { unavailable } from '../http/errors.js';
 
 /** Codes of a PostgreSQL that is gone, starting, stopping or out of connections. */
@@ -43,20 +43,50 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+export interface OverloadOptions {
+  /** Event-loop delay (ms) past which requests get a 503 (0 turns it off). */
+  maxEventLoopDelay: number;
+  /** How often (ms) the delay is sampled; keep it well above 10 ms, under-pressure's resolution. */
+  sampleInterval?: number;
+  /** Requests in progress past which new ones get a 503 (unset or 0: no limit). */
+  maxConcurrentRequests?: number;
+}
+
 /**
- * Under overload (event-loop delay), answers `503` with `Retry-After: 1` at once instead of
- * queueing work that would time out; never `429`.
+ * Requests in progress at once, at most: part of a started server's default protection. The
+ * event-loop delay is only measured every sample interval; until it shows, every request that
+ * arrives is let in, and a burst of expensive ones then queues for seconds, the `503`s behind them
+ * too. A cap on requests in progress bounds that queue (its latency and memory) from the start.
+ */
+export const MAX_CONCURRENT_REQUESTS = 64;
+
+/**
+ * Under overload (event-loop delay, or too many requests in progress), answers `503` with
+ * `Retry-After: 1` at once instead of queueing work that would time out; never `429`.
  */
 export async function registerOverloadProtection(
   app: FastifyInstance,
-  options: { maxEventLoopDelay: number; sampleInterval?: number } = { maxEventLoopDelay: 1_000 },
+  options: OverloadOptions = { maxEventLoopDelay: 1_000, maxConcurrentRequests: MAX_CONCURRENT_REQUESTS },
 ): Promise<void> {
+  const shed = (reply: FastifyReply) => {
+    const error = unavailable();
+    void reply.code(error.statusCode).headers(error.headers).send(error.body);
+  };
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelay,
     ...(options.sampleInterval !== undefined && { sampleInterval: options.sampleInterval }),
-    pressureHandler: (_request, reply) => {
-      const error = unavailable();
-      void reply.code(error.statusCode).headers(error.headers).send(error.body);
-    },
+    pressureHandler: (_request, reply) => shed(reply),
+  });
+  const maxConcurrent = options.maxConcurrentRequests ?? 0;
+  if (maxConcurrent <= 0) return;
+  let inProgress = 0;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (inProgress >= maxConcurrent) return shed(reply);
+    inProgress += 1;
+    // 'close' comes once the response is sent or the connection is gone, whichever happens.
+    reply.raw.once('close', () => {
+      inProgress -= 1;
+    });
+    done();
   });
 }

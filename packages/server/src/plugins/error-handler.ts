@@ -59,6 +59,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       case 'FST_FIELDS_LIMIT':
         return reply.code(400).send({ error: error.message });
     }
+    // The request timeout (`handlerTimeout`) fired: transient, the client should retry.
+    if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
+      request.log.warn({ err: error }, 'request timed out');
+      return sendHttpError(reply, unavailable());
+    }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return sendHttpError(reply, unavailable());
