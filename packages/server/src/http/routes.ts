@@ -5,6 +5,7 @@ import {
   ErrorBody,
   type NamedEndpoint,
   type TestHelperTable,
+  toFieldErrors,
   ValidationErrorBody,
 } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,7 +19,7 @@ import { requireJson } from '../plugins/json-selection.js';
 import { readMultipartForm, type UploadedFile } from '../plugins/multipart.js';
 import { setPageHeaders } from '../plugins/pagination.js';
 import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
-import { HttpError, unavailable } from './errors.js';
+import { HttpError, notFound, unavailable, unprocessable } from './errors.js';
 
 type BodyOf<E extends Endpoint> =
   E['body'] extends BodySpec<string | null, infer S>
@@ -84,10 +85,29 @@ export function defineRoutes<G extends Record<string, Endpoint>, C extends Calle
   }));
 }
 
+/*
+ * PostgreSQL text and jsonb cannot hold a NUL character: a request string with one would fail in
+ * the database (a 500). An id with one names nothing (404); a payload with one is refused (422).
+ */
+const hasNul = (s: string) => s.includes('\u0000');
+
+/** Path of the first string (or key) of a parsed payload that holds a NUL character. */
+function nulPath(value: unknown, path: string[] = []): string[] | null {
+  if (typeof value === 'string') return hasNul(value) ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = hasNul(key) ? [...path, key] : nulPath(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Which organization an endpoint acts in: `:organization_id`, or `:id` on `/organizations/:id`. */
 function organizationIdOf(endpoint: Endpoint, params: Record<string, string>): string | undefined {
-  if (params.organization_id !== undefined) return params.organization_id;
-  return endpoint.path.startsWith('/organizations/:id') ? params.id : undefined;
+  const id =
+    params.organization_id ?? (endpoint.path.startsWith('/organizations/:id') ? params.id : undefined);
+  // No organization has such an id: the caller is a member of none (404 after the token check).
+  return id !== undefined && hasNul(id) ? '' : id;
 }
 
 const wrapperError = (issue: { input?: unknown }) =>
@@ -168,6 +188,12 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       }),
     ...(endpoint.etag && { onSend: conditionalGet }),
     handler: async (request, reply) => {
+      if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();
+      const nul = nulPath(request.body);
+      if (nul)
+        throw unprocessable(
+          toFieldErrors([{ path: nul, message: 'must not contain a NUL character' }], body?.key ?? undefined),
+        );
       const raw = request.body as Record<string, unknown> | undefined;
       const result = await handler({
         request,

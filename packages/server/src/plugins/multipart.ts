@@ -73,7 +73,11 @@ export async function readMultipartForm(
       path.shift();
     }
     const [field, index] = path;
-    if (field === undefined || FORBIDDEN_KEYS.has(field)) continue;
+    if (field === undefined || FORBIDDEN_KEYS.has(field)) {
+      // A skipped file must still be read, or the form never ends.
+      if (part.type === 'file') part.file.resume();
+      continue;
+    }
     if (part.type === 'file') {
       if (!spec.files.includes(field)) {
         part.file.resume();

@@ -1,0 +1,112 @@
+/**
+ * What the fuzz suite found, each pinned by a plain test (docs/reliability.md, "Fuzzing").
+ */
+import { FORBIDDEN_MESSAGE } from '@app/schemas';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEST_HELPERS_KEY, useTestServer } from '../harness.js';
+import { digester } from './database-dump.js';
+import { buildWorld, type World } from './world.js';
+
+const server = useTestServer({}, {}, { keepData: true });
+const { digest } = digester(server);
+let world: World;
+
+beforeAll(async () => {
+  world = await buildWorld(server);
+});
+
+const NOT_FOUND = { error: 'Not found' };
+
+describe('a path the router cannot take apart gets a documented error body', () => {
+  it('a malformed percent-encoding is 400 {"error"}, not Fastify\'s own body', async () => {
+    for (const id of ['%', '%zz', '%C0%AF'.slice(0, 4)]) {
+      const res = await server.patch(`/organizations/${id}.json`, {
+        token: world.owner.token,
+        body: { organization: { name: 'X' } },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ error: 'The request URL is malformed' });
+    }
+  });
+
+  it('an id longer than the router takes (8 KiB) is an unknown id: 404, not 414', async () => {
+    const res = await server.delete(`/me/access_tokens/${'x'.repeat(20_000)}.json`, {
+      token: world.owner.token,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual(NOT_FOUND);
+  });
+});
+
+describe('multipart', () => {
+  it('a file under a prototype key is skipped and the form still ends (it used to hang until the timeout)', async () => {
+    const form = new FormData();
+    form.append('organization[name]', 'Acme');
+    form.append(
+      'organization[__proto__]',
+      new File([new Uint8Array([1, 2, 3])], 'x.png', { type: 'image/png' }),
+    );
+    const started = performance.now();
+    const res = await server.post('/organizations.json', { token: world.owner.token, form });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Acme' });
+    expect(res.json()).not.toHaveProperty('logo_url');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('a NUL character (PostgreSQL text cannot hold one) is a 4xx, not a 500', () => {
+  it('in an organization id: 404 after the token check', async () => {
+    const before = await digest();
+    const url = `/organizations/${encodeURIComponent(`${world.org}\u0000`)}.json`;
+    expect((await server.patch(url, { body: { organization: { name: 'X' } } })).statusCode).toBe(401);
+    const res = await server.patch(url, { token: world.owner.token, body: { organization: { name: 'X' } } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual(NOT_FOUND);
+    expect(await digest()).toEqual(before);
+  });
+
+  it('in the id of a resource: 404 (the role is still checked first)', async () => {
+    const collab = encodeURIComponent('a\u0000b');
+    const url = `/organizations/${world.org}/collabs/${collab}/unpause.json`;
+    const member = await server.post(url, { token: world.member.token });
+    expect(member.statusCode).toBe(403);
+    expect(member.json()).toEqual({ error: FORBIDDEN_MESSAGE });
+    const admin = await server.post(url, { token: world.owner.token });
+    expect(admin.statusCode).toBe(404);
+    expect(admin.json()).toEqual(NOT_FOUND);
+    const helper = await server.post(`/test_helpers/users/${collab}/push_subscriptions.json`, {
+      headers: { authorization: `Bearer ${TEST_HELPERS_KEY}` },
+    });
+    expect(helper.statusCode).toBe(404);
+  });
+
+  it('in a payload: 422 on the field, nothing stored', async () => {
+    const before = await digest();
+    const address = await server.patch('/me/address.json', {
+      token: world.member.token,
+      body: { address: { city: 'a\u0000b' } },
+    });
+    expect(address.statusCode).toBe(422);
+    expect(address.json()).toEqual({ errors: { city: ['must not contain a NUL character'] } });
+
+    const token = await server.post('/me/access_tokens.json', {
+      token: world.member.token,
+      body: { access_token: { description: '\u0000', permission: 'read' } },
+    });
+    expect(token.statusCode).toBe(422);
+    expect(token.json()).toEqual({ errors: { description: ['must not contain a NUL character'] } });
+
+    const notification = await server.post(`/test_helpers/users/${world.member.user.id}/notifications.json`, {
+      headers: { authorization: `Bearer ${TEST_HELPERS_KEY}` },
+      body: {
+        notification: { type: 'T', record_type: 'R', record_id: '1', params: { deep: [{ 'k\u0000': 1 }] } },
+      },
+    });
+    expect(notification.statusCode).toBe(422);
+    expect(notification.json()).toEqual({ errors: { params: ['must not contain a NUL character'] } });
+    expect(await digest()).toEqual(before);
+  });
+});
