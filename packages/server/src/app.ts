@@ -13,7 +13,11 @@ import type { Orm } from './db/database.js';
 import { registerRoute } from './http/routes.js';
 import { UploadStore } from './modules/uploads/uploads.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
-import { isDatabaseUnavailable, registerOverloadProtection } from './plugins/availability.js';
+import {
+  isDatabaseUnavailable,
+  type OverloadOptions,
+  registerOverloadProtection,
+} from './plugins/availability.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
 import './http/request.js';
@@ -26,9 +30,18 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Random source of the chaos 503s (tests make it deterministic). */
   random?: () => number;
-  /** Overload protection: event-loop delay (ms) past which requests get a 503 (0 turns it off). */
-  overload?: { maxEventLoopDelay: number; sampleInterval?: number };
+  /** Overload protection: event-loop delay and requests in progress past which requests get a 503. */
+  overload?: OverloadOptions;
+  /** Milliseconds a request may take before it is answered `503` (default {@link REQUEST_TIMEOUT_MS}). */
+  requestTimeout?: number;
 }
+
+/**
+ * Every request is answered within this time: one still running then (a database that accepts
+ * connections but does not answer, a lock held elsewhere) gets `503` with `Retry-After: 1`, well
+ * before a client's own timeout (the SDK's is 30 s), so it retries instead of hanging.
+ */
+export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** Builds the application. It does not listen: see `server.ts` for the process entry point. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -52,6 +65,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.code(500).send({ error: 'Internal server error' });
     },
     return503OnClosing: true,
+    handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
   });
 
