@@ -138,3 +138,13 @@ describe('renderBrief', () => {
     expect(renderBrief('<img src=x onerror=alert(1)>')).toBe('<img src="x" />');
   });
 });
+
+describe('renderBrief cache', () => {
+  it('gives the same HTML for the same Markdown, and new HTML for an edited one', () => {
+    const source = `# Title ${Math.random()}\n\n<script>alert(1)</script>text`;
+    const first = renderBrief(source);
+    expect(renderBrief(source)).toBe(first);
+    expect(first).not.toContain('<script');
+    expect(renderBrief(`${source} more`)).toContain('more');
+  });
+});

@@ -72,8 +72,23 @@ const SANITIZE: sanitizeHtml.IOptions = {
   },
 };
 
+/*
+ * Rendering a long brief costs tens of milliseconds of CPU, and every show needs it: the latest
+ * renderings are kept (keyed by the Markdown itself, so an edited brief is simply a new key).
+ */
+const RENDERED_CAPACITY = 256;
+const rendered = new Map<string, string>();
+
 /** Renders a Markdown brief to sanitized HTML. */
 export function renderBrief(source: string): string {
-  const html = markdown.parse(source) as string;
-  return sanitizeHtml(html, SANITIZE).trim();
+  const cached = rendered.get(source);
+  if (cached !== undefined) {
+    rendered.delete(source);
+    rendered.set(source, cached);
+    return cached;
+  }
+  const html = sanitizeHtml(markdown.parse(source) as string, SANITIZE).trim();
+  rendered.set(source, html);
+  if (rendered.size > RENDERED_CAPACITY) rendered.delete(rendered.keys().next().value as string);
+  return html;
 }
