@@ -395,7 +395,13 @@ const summary: Record<string, { runs: number; statuses: Record<string, number>; 
 beforeAll(async () => {
   world = await buildWorld(server);
   cleanPrototypes = prototypeKeys();
+  // Users in no organization, so that adding a member or a join request can succeed.
+  const bystanders = await Promise.all([1, 2, 3, 4, 5].map(() => server.createUser({ name: 'Bystander' })));
+  const userIds = [...bystanders, world.otherOwner, world.member].map((u) => u.user.id);
   ctx = {
+    hints: {
+      user_id: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...userIds) }, fc.string({ maxLength: 20 })),
+    },
     strings: [
       ...SEMANTIC_STRINGS,
       world.other,

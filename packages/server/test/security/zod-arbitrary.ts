@@ -85,6 +85,8 @@ const HUGE_UNICODE = '😀'.repeat(25 * 1024);
 export interface ArbitraryContext {
   /** Strings that carry meaning here: ids of the world (other tenants' too), codes, URLs. */
   strings: readonly string[];
+  /** Values for fields of this name (e.g. `user_id`: ids of real users), next to the schema's. */
+  hints?: Readonly<Record<string, fc.Arbitrary<unknown>>>;
 }
 
 export function hostileString(ctx: ArbitraryContext): fc.Arbitrary<string> {
@@ -218,7 +220,7 @@ export function arbitraryOf(schema: z.ZodType, walk: Walk, field?: string): fc.A
 
 function validArbitrary(schema: z.ZodType, walk: Walk, field?: string): fc.Arbitrary<unknown> {
   const def = schema.def as unknown as Record<string, unknown> & { type: string };
-  const hint = field ? FIELD_HINTS[field] : undefined;
+  const hint = field ? (walk.ctx.hints?.[field] ?? FIELD_HINTS[field]) : undefined;
   switch (def.type) {
     case 'optional':
     case 'default':
