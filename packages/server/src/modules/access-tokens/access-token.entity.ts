@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 /** A personal access token. Only the SHA-256 digest of the token is stored, never the token. */
@@ -7,17 +7,13 @@ export const AccessToken = defineEntity({
   name: 'AccessToken',
   tableName: 'access_tokens',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     description: p.string().length(200),
     permission: p.enum(['read', 'write'] as const),
     /** Hex SHA-256 of the token; lookups are by digest. */
     digest: p.string().length(64).unique(),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
     lastUsedAt: p.datetime(3).nullable(),
   },
   indexes: [{ properties: ['user', 'createdAt'] }],

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 /** The user's shipping address; the unique user column keeps it to one per user. */
@@ -7,11 +7,7 @@ export const Address = defineEntity({
   name: 'Address',
   tableName: 'addresses',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     user: () => p.manyToOne(User).deleteRule('cascade').unique(),
     addressOne: p.string().length(200),
     addressTwo: p.string().length(200).nullable(),
@@ -19,11 +15,8 @@ export const Address = defineEntity({
     state: p.string().length(200),
     postalCode: p.string().length(200),
     countryCode: p.string().length(2),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
-    updatedAt: p
-      .datetime(3)
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
 });
 export type Address = InferEntity<typeof Address>;

@@ -1,16 +1,12 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
 
 export const Campaign = defineEntity({
   name: 'Campaign',
   tableName: 'campaigns',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     name: p.string().length(200),
     status: p.enum(['draft', 'active', 'paused', 'finished'] as const).default('draft'),
@@ -34,11 +30,8 @@ export const Campaign = defineEntity({
     bannerImage: p.string().length(64).nullable(),
     publishedAt: p.datetime(3).nullable(),
     pausedAt: p.datetime(3).nullable(),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
-    updatedAt: p
-      .datetime(3)
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
   indexes: [{ properties: ['organization', 'createdAt'] }],
 });

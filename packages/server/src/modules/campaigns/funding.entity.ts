@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn } from '../../db/columns.js';
 import { Campaign } from './campaign.entity.js';
 
 /** Money added to a campaign's budget; made through the test helpers here. */
@@ -7,14 +7,10 @@ export const Funding = defineEntity({
   name: 'Funding',
   tableName: 'fundings',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     campaign: () => p.manyToOne(Campaign).deleteRule('cascade'),
     amount: p.bigint('number'),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
   indexes: [{ properties: ['campaign'] }],
 });

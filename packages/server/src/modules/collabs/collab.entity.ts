@@ -1,16 +1,12 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
 
 export const Collab = defineEntity({
   name: 'Collab',
   tableName: 'collabs',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     name: p.string().length(200),
     state: p.enum(['draft', 'submitted_for_review', 'published', 'paused'] as const).default('draft'),
@@ -26,11 +22,8 @@ export const Collab = defineEntity({
     brief: p.text(),
     bannerImage: p.string().length(64).nullable(),
     publishedAt: p.datetime(3).nullable(),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
-    updatedAt: p
-      .datetime(3)
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
   indexes: [{ properties: ['organization', 'createdAt'] }],
 });

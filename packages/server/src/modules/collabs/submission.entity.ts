@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn } from '../../db/columns.js';
 import { Collab } from './collab.entity.js';
 
 /** A creator's submission to a collab; made through the test helpers here. */
@@ -7,13 +7,9 @@ export const Submission = defineEntity({
   name: 'Submission',
   tableName: 'submissions',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     collab: () => p.manyToOne(Collab).deleteRule('cascade'),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
   indexes: [{ properties: ['collab'] }],
 });

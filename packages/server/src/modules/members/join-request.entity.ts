@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { User } from '../users/user.entity.js';
 
@@ -8,14 +8,10 @@ export const JoinRequest = defineEntity({
   name: 'JoinRequest',
   tableName: 'join_requests',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     user: () => p.manyToOne(User).deleteRule('cascade'),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
   indexes: [{ properties: ['organization'] }],
 });

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 /** An inbox item of one user. */
@@ -7,11 +7,7 @@ export const Notification = defineEntity({
   name: 'Notification',
   tableName: 'notifications',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     recipient: () => p.manyToOne(User).deleteRule('cascade'),
     type: p.string().length(200),
     params: p.json<Record<string, unknown>>(),
@@ -19,7 +15,7 @@ export const Notification = defineEntity({
     recordId: p.string().length(200),
     seenAt: p.datetime(3).nullable(),
     readAt: p.datetime(3).nullable(),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
   indexes: [{ properties: ['recipient', 'createdAt'] }],
 });

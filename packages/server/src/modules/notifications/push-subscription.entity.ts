@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 /** A device registered for web push; made through the test helpers here. */
@@ -7,13 +7,9 @@ export const PushSubscription = defineEntity({
   name: 'PushSubscription',
   tableName: 'push_subscriptions',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
   indexes: [{ properties: ['user'] }],
 });

@@ -1,16 +1,12 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 export const SocialAccount = defineEntity({
   name: 'SocialAccount',
   tableName: 'social_accounts',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     platformId: p.string().length(20),
     /** Normalised URL; unique across all users. */
@@ -23,11 +19,8 @@ export const SocialAccount = defineEntity({
     likesCount: p.bigint('number').nullable(),
     engagementRate: p.decimal('string').precision(12).scale(4).nullable(),
     lastSyncedAt: p.datetime(3).nullable(),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
-    updatedAt: p
-      .datetime(3)
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
   indexes: [{ properties: ['user', 'createdAt'] }],
 });

@@ -1,24 +1,17 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { newId } from '../../db/ids.js';
+import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 
 export const User = defineEntity({
   name: 'User',
   tableName: 'users',
   properties: {
-    id: p
-      .string()
-      .length(16)
-      .primary()
-      .onCreate(() => newId()),
+    id: idColumn(),
     name: p.string().length(100),
     email: p.string().length(254).unique(),
     /** When false, push delivery is suppressed; device subscriptions stay registered. */
     pushNotificationsEnabled: p.boolean().default(true),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
-    updatedAt: p
-      .datetime(3)
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
 });
 export type User = InferEntity<typeof User>;
