@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One project per package; each package's own vitest.config.ts says how its tests run. The SDK's
 // end-to-end tests (against the real server) and the examples are projects of their own.
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle (one worker on a 2-core machine); the test files spend
+    // much of their time waiting on databases, sockets and child processes, so use every core.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       'packages/*/vitest.config.ts',
       'packages/sdk/vitest.e2e.config.ts',
