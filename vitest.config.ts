@@ -10,6 +10,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       'packages/*/vitest.config.ts',
+      'packages/server/vitest.isolated.config.ts',
       'packages/sdk/vitest.e2e.config.ts',
       'examples/vitest.config.ts',
     ],

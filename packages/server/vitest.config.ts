@@ -1,18 +1,16 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import { mockingFiles, serverProject } from './vitest.shared.js';
 
-// Resolve `@app/schemas` to its TypeScript source, as the type-checker does (tsconfig customConditions).
-// The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop.
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
-
-export default defineProject({
-  resolve: { conditions },
-  ssr: { resolve: { conditions } },
-  test: {
-    name: 'server',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    hookTimeout: 60_000,
-    testTimeout: 30_000,
-    benchmark: { include: ['bench/**/*.bench.ts'] },
-  },
-});
+export default defineProject(
+  mergeConfig(serverProject, {
+    test: {
+      name: 'server',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      exclude: mockingFiles,
+      // Files share a worker's loaded modules (zod, Fastify, MikroORM): most of the time of a file
+      // was loading them again. Each file still gets its own database and app.
+      isolate: false,
+      benchmark: { include: ['bench/**/*.bench.ts'] },
+    },
+  }),
+);

@@ -1,0 +1,19 @@
+import type { UserWorkspaceConfig } from 'vitest/config';
+
+// Resolve `@app/schemas` to its TypeScript source, as the type-checker does (tsconfig customConditions).
+// The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop.
+const conditions = ['@app/source', 'module', 'node', 'development|production'];
+
+/** What every test project of the server shares: source resolution, the database set-up, timeouts. */
+export const serverProject = {
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    globalSetup: ['test/global-setup.ts'],
+    hookTimeout: 60_000,
+    testTimeout: 30_000,
+  },
+} satisfies UserWorkspaceConfig;
+
+/** Test files that replace modules with `vi.mock`: they need a module graph of their own. */
+export const mockingFiles = ['src/modules/collabs/website-prefill.ssrf.test.ts'];
