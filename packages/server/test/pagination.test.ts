@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './harness.js';
+
+const server = useTestServer();
+
+const headersOf = (res: { headers: Record<string, unknown> }) => ({
+  current: res.headers['current-page'],
+  items: res.headers['page-items'],
+  count: res.headers['total-count'],
+  pages: res.headers['total-pages'],
+});
+
+async function userWithOrganizations(n: number) {
+  const { token } = await server.createUser();
+  for (let i = 0; i < n; i++) {
+    await server.post('/organizations.json', {
+      token,
+      body: { organization: { name: `Org ${String(i).padStart(2, '0')}` } },
+    });
+  }
+  return token;
+}
+
+describe('pagination', () => {
+  it('pages by 20 with the four headers, in a stable order', async () => {
+    const token = await userWithOrganizations(45);
+    const pages = [];
+    for (const page of [1, 2, 3]) {
+      const res = await server.get(`/organizations.json?page=${page}`, { token });
+      expect(res.statusCode).toBe(200);
+      expect(headersOf(res)).toEqual({ current: String(page), items: '20', count: '45', pages: '3' });
+      pages.push(res.json().map((o: { name: string }) => o.name));
+    }
+    expect(pages.map((p) => p.length)).toEqual([20, 20, 5]);
+    const stored = await server.sql<{ name: string }>('select name from organizations order by created_at, id');
+    expect(pages.flat()).toEqual(stored.map((row) => row.name));
+  });
+
+  it('answers a page past the last with 200 [] and the headers', async () => {
+    const token = await userWithOrganizations(3);
+    const res = await server.get('/organizations.json?page=7', { token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+    expect(headersOf(res)).toEqual({ current: '7', items: '20', count: '3', pages: '1' });
+  });
+
+  it('has one page when empty, and ignores per_page', async () => {
+    const { token } = await server.createUser();
+    const res = await server.get('/organizations.json?per_page=100&limit=5', { token });
+    expect(res.json()).toEqual([]);
+    expect(headersOf(res)).toEqual({ current: '1', items: '20', count: '0', pages: '1' });
+  });
+
+  it.each(['0', '-2', 'abc', '1.5', ''])('refuses page=%j with 422', async (page) => {
+    const { token } = await server.createUser();
+    const res = await server.get(`/organizations.json?page=${page}`, { token });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { page: ['must be a positive integer'] } });
+  });
+});
