@@ -427,14 +427,15 @@ afterAll(() => {
 });
 
 describe('the checks of the fuzz properties can fail', () => {
-  it('a write moves the transaction id and changes the digest; a rejected request moves neither', async () => {
+  it('a write moves the transaction id and changes the digest; a rejected request changes nothing', async () => {
     const before = await databaseState();
     const rejected = await server.patch('/me/address.json', {
       token: world.owner.token,
       body: { address: 1 },
     });
     expect(rejected.statusCode).toBe(422);
-    expect(await nextTransactionId(server)).toBe(before.xid);
+    // The transaction id is the cluster's: on a PostgreSQL shared with other test files it may
+    // move for their writes, which only costs a digest; the digest is what must not change.
     expect(await digest()).toEqual(before.digest);
 
     await server.sql("update organizations set name = name || '!' where id = ?", [world.other]);
