@@ -32,7 +32,9 @@ describe('pagination', () => {
       pages.push(res.json().map((o: { name: string }) => o.name));
     }
     expect(pages.map((p) => p.length)).toEqual([20, 20, 5]);
-    const stored = await server.sql<{ name: string }>('select name from organizations order by created_at, id');
+    const stored = await server.sql<{ name: string }>(
+      'select name from organizations order by created_at, id',
+    );
     expect(pages.flat()).toEqual(stored.map((row) => row.name));
   });
 
