@@ -15,7 +15,7 @@ import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
-import { bannerChange, checkBanner } from '../collabs/banner.js';
+import { checkBanner, updateWithBanner } from '../collabs/banner.js';
 import { renderBrief } from '../collabs/brief.js';
 import { UploadStore } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
@@ -163,45 +163,31 @@ export async function updateCampaign(
   files: Files,
 ) {
   const store = new UploadStore(config.dataDir);
-  const change = bannerChange(files.banner_image, input.purge_banner_image);
-  let saved: string | null = null;
-  let previous: string | null = null;
-  try {
-    const campaign = await em.transactional(async (tem) => {
-      const found = await tem.findOne(
-        Campaign,
-        { id, organization: organizationId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      if (!found) throw notFound();
-      const errors: FieldErrors = {};
-      checkBanner(files.banner_image, errors);
-      if (found.publishedAt) {
-        for (const field of CAMPAIGN_FINANCIAL_FIELDS)
-          if (input[field] !== undefined)
-            errors[field] = ['cannot be changed after the campaign is published'];
-      }
-      const payout = payoutRangeError(
-        input.min_payout_amount ?? found.minPayoutAmount,
-        input.max_payout_amount ?? found.maxPayoutAmount,
-      );
-      if (payout && !errors.min_payout_amount) errors.min_payout_amount = [payout];
-      throwIfInvalid(errors);
+  const banner = { file: files.banner_image, purge: input.purge_banner_image };
+  const campaign = await updateWithBanner(em, store, banner, async (tem) => {
+    const found = await tem.findOne(
+      Campaign,
+      { id, organization: organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!found) throw notFound();
+    const errors: FieldErrors = {};
+    checkBanner(files.banner_image, errors);
+    if (found.publishedAt) {
+      for (const field of CAMPAIGN_FINANCIAL_FIELDS)
+        if (input[field] !== undefined) errors[field] = ['cannot be changed after the campaign is published'];
+    }
+    const payout = payoutRangeError(
+      input.min_payout_amount ?? found.minPayoutAmount,
+      input.max_payout_amount ?? found.maxPayoutAmount,
+    );
+    if (payout && !errors.min_payout_amount) errors.min_payout_amount = [payout];
+    throwIfInvalid(errors);
 
-      assignFields(found, input);
-      if (change !== 'keep') {
-        previous = found.bannerImage ?? null;
-        saved = files.banner_image ? await store.save(files.banner_image) : null;
-        found.bannerImage = saved;
-      }
-      return found;
-    });
-    await store.remove(previous);
-    return presentCampaign(campaign, config.baseUrl);
-  } catch (error) {
-    await store.remove(saved);
-    throw error;
-  }
+    assignFields(found, input);
+    return found;
+  });
+  return presentCampaign(campaign, config.baseUrl);
 }
 
 /** Deletes a draft without fundings (spec rule 4); the row is locked against a new funding. */

@@ -1,6 +1,7 @@
 import type { FieldErrors } from '@app/schemas';
+import type { Em } from '../../db/database.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
-import { IMAGE_TYPE_MESSAGE, sniffImage } from '../uploads/uploads.js';
+import { IMAGE_TYPE_MESSAGE, sniffImage, type UploadStore } from '../uploads/uploads.js';
 
 /*
  * Banner images of collabs and campaigns: `collab[banner_image]` / `campaign[banner_image]` in a
@@ -22,4 +23,36 @@ export function bannerChange(
 ): 'replace' | 'purge' | 'keep' {
   if (file) return 'replace';
   return purge === '1' ? 'purge' : 'keep';
+}
+
+/**
+ * Runs `update` (find and lock the row, check and assign the fields) in a transaction and swaps
+ * the banner file with it: the new file is saved before the commit and removed again if anything
+ * fails; the old file goes only once the row no longer names it.
+ */
+export async function updateWithBanner<T extends { bannerImage?: string | null }>(
+  em: Em,
+  store: UploadStore,
+  banner: { file: UploadedFile | undefined; purge: '0' | '1' | undefined },
+  update: (tem: Em) => Promise<T>,
+): Promise<T> {
+  const change = bannerChange(banner.file, banner.purge);
+  let saved: string | null = null;
+  let previous: string | null = null;
+  try {
+    const row = await em.transactional(async (tem) => {
+      const found = await update(tem);
+      if (change !== 'keep') {
+        previous = found.bannerImage ?? null;
+        saved = banner.file ? await store.save(banner.file) : null;
+        found.bannerImage = saved;
+      }
+      return found;
+    });
+    await store.remove(previous);
+    return row;
+  } catch (error) {
+    await store.remove(saved);
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@ import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/e
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
 import { UploadStore } from '../uploads/uploads.js';
-import { bannerChange, checkBanner } from './banner.js';
+import { checkBanner, updateWithBanner } from './banner.js';
 import { renderBrief } from './brief.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
@@ -125,43 +125,29 @@ export async function updateCollab(
   files: Files,
 ) {
   const store = new UploadStore(config.dataDir);
-  const change = bannerChange(files.banner_image, input.purge_banner_image);
-  let saved: string | null = null;
-  let previous: string | null = null;
-  try {
-    const collab = await em.transactional(async (tem) => {
-      const found = await tem.findOne(
-        Collab,
-        { id, organization: organizationId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      if (!found) throw notFound();
-      const errors: FieldErrors = {};
-      checkBanner(files.banner_image, errors);
-      throwIfInvalid(errors);
+  const banner = { file: files.banner_image, purge: input.purge_banner_image };
+  const collab = await updateWithBanner(em, store, banner, async (tem) => {
+    const found = await tem.findOne(
+      Collab,
+      { id, organization: organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!found) throw notFound();
+    const errors: FieldErrors = {};
+    checkBanner(files.banner_image, errors);
+    throwIfInvalid(errors);
 
-      if (input.name !== undefined) found.name = input.name;
-      if (input.website !== undefined) found.website = input.website;
-      if (input.currency !== undefined) found.currency = input.currency;
-      if (input.countries !== undefined) found.countries = input.countries;
-      if (input.require_boosted_ads !== undefined) found.requireBoostedAds = input.require_boosted_ads;
-      if (input.requires_product_shipment !== undefined)
-        found.requiresProductShipment = input.requires_product_shipment;
-      if (input.brief !== undefined) found.brief = input.brief;
-      if (change !== 'keep') {
-        previous = found.bannerImage ?? null;
-        saved = files.banner_image ? await store.save(files.banner_image) : null;
-        found.bannerImage = saved;
-      }
-      return found;
-    });
-    // The old file goes only once the row no longer names it.
-    await store.remove(previous);
-    return presentCollab(collab, config.baseUrl);
-  } catch (error) {
-    await store.remove(saved);
-    throw error;
-  }
+    if (input.name !== undefined) found.name = input.name;
+    if (input.website !== undefined) found.website = input.website;
+    if (input.currency !== undefined) found.currency = input.currency;
+    if (input.countries !== undefined) found.countries = input.countries;
+    if (input.require_boosted_ads !== undefined) found.requireBoostedAds = input.require_boosted_ads;
+    if (input.requires_product_shipment !== undefined)
+      found.requiresProductShipment = input.requires_product_shipment;
+    if (input.brief !== undefined) found.brief = input.brief;
+    return found;
+  });
+  return presentCollab(collab, config.baseUrl);
 }
 
 /** Deletes a draft without submissions (spec rule 4); the row is locked against a new submission. */
