@@ -16,6 +16,7 @@ import type { Config } from '../src/config.js';
 import { type Orm, openDatabase } from '../src/db/database.js';
 import { createUserWithToken } from '../src/modules/users/users.service.js';
 import { databaseUrlWith } from './global-setup.js';
+import { testConfig } from './test-config.js';
 
 export const TEST_HELPERS_KEY = 'test-helpers-key-0123456789';
 
@@ -105,19 +106,7 @@ export function useTestServer(
     orm = db.orm;
     drop = db.drop;
     stop = db.stop;
-    config = {
-      port: 0,
-      host: '127.0.0.1',
-      databaseUrl: undefined,
-      dataDir,
-      baseUrl: 'http://marketplace.test',
-      testHelpersKey: TEST_HELPERS_KEY,
-      chaos503Rate: 0,
-      logLevel: 'silent',
-      maxUploadBytes: 64 * 1024,
-      prefillAllowPrivate: false,
-      ...overrides,
-    };
+    config = testConfig(dataDir, TEST_HELPERS_KEY, overrides);
     // No event-loop-delay 503s here: WASM start-up and parallel files would trip them at random.
     app = await buildApp({ config, orm, logger: false, overload: { maxEventLoopDelay: 0 }, ...appOptions });
     await app.ready();

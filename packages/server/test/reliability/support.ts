@@ -12,10 +12,10 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
 import type { Orm } from '../../src/db/database.js';
 import { createUserWithToken } from '../../src/modules/users/users.service.js';
 import { databaseUrlWith } from '../global-setup.js';
+import { testConfig } from '../test-config.js';
 
 export const TEST_HELPERS_KEY = 'reliability-helpers-key-0123456789';
 
@@ -96,21 +96,6 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-export function testConfig(dataDir: string): Config {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl: undefined,
-    dataDir,
-    baseUrl: 'http://marketplace.test',
-    testHelpersKey: TEST_HELPERS_KEY,
-    chaos503Rate: 0,
-    logLevel: 'silent',
-    maxUploadBytes: 64 * 1024,
-    prefillAllowPrivate: false,
-  };
-}
-
 /** Builds the app over an opened ORM and listens on a free loopback port. */
 export async function listen(
   orm: Orm,
@@ -118,7 +103,7 @@ export async function listen(
 ): Promise<Instance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-rel-app-'));
   const app = await buildApp({
-    config: testConfig(dataDir),
+    config: testConfig(dataDir, TEST_HELPERS_KEY),
     orm,
     logger: false,
     overload: { maxEventLoopDelay: 0 },

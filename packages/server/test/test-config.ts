@@ -1,0 +1,18 @@
+import type { Config } from '../src/config.js';
+
+/** The settings every test server starts from: loopback, silent, small uploads, helpers on. */
+export function testConfig(dataDir: string, testHelpersKey: string, overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: undefined,
+    dataDir,
+    baseUrl: 'http://marketplace.test',
+    testHelpersKey,
+    chaos503Rate: 0,
+    logLevel: 'silent',
+    maxUploadBytes: 64 * 1024,
+    prefillAllowPrivate: false,
+    ...overrides,
+  };
+}
