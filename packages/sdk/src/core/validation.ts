@@ -1,7 +1,6 @@
 import { type BodySpec, type Endpoint, toFieldErrors } from '@app/schemas';
 import type { z } from 'zod';
 import { RequestValidationError, ResponseValidationError } from './error.js';
-import type { RequestInput } from './types.js';
 import { splitFiles, toFormData } from './uploads.js';
 
 /** What ky sends: a JSON payload, a multipart form, or nothing. */
@@ -13,7 +12,7 @@ export type EncodedBody = { json?: unknown; body?: FormData };
  */
 export function validateRequest(
   endpoint: Endpoint,
-  input: RequestInput<Endpoint>,
+  input: { params?: object; query?: object; body?: unknown },
 ): { params: Record<string, string>; query: Record<string, unknown>; body: EncodedBody } {
   return {
     params: check(endpoint.params, input.params ?? {}) as Record<string, string>,
