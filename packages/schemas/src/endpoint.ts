@@ -55,7 +55,21 @@ export interface Endpoint<
   readonly etag: boolean;
   /** A 404 from this endpoint has an empty body (`GET /me/address.json`). */
   readonly emptyNotFound: boolean;
+  /**
+   * Transitions only: the show endpoint the `303` points to (its path without `.json`), which the
+   * SDK reads the resource again through. `undefined` on every other endpoint.
+   */
+  readonly show: Endpoint | undefined;
   readonly summary: string;
+}
+
+/** A transition endpoint, with the show endpoint its `303 See Other` leads to. */
+export interface TransitionEndpoint<
+  Params extends z.ZodObject = z.ZodObject,
+  Show extends Endpoint = Endpoint,
+> extends Endpoint<Params, z.ZodObject, undefined, undefined> {
+  readonly status: 303;
+  readonly show: Show;
 }
 
 const noParams = z.object({});
@@ -81,43 +95,44 @@ export function body<
   return { key, schema, required: options.required ?? true, files: options.files ?? [] };
 }
 
+/** What every builder starts from: a read-only JSON GET of one resource, no body, no extras. */
+const defaults = {
+  method: 'GET',
+  params: noParams,
+  query: noQuery,
+  body: undefined,
+  status: 200,
+  response: undefined,
+  scope: 'read',
+  paginated: false,
+  etag: false,
+  emptyNotFound: false,
+  show: undefined,
+} as const;
+
+/** The fields every builder takes from its caller. */
+const common = <Params extends z.ZodObject>(o: Common<Params>) => ({
+  path: o.path,
+  params: o.params ?? (noParams as unknown as Params),
+  access: o.access,
+  summary: o.summary,
+});
+
 export function list<Item extends z.ZodType, Params extends z.ZodObject = typeof noParams>(
   o: Common<Params> & { item: Item },
 ): Endpoint<Params, typeof PageQuery, undefined, z.ZodArray<Item>> {
-  return {
-    method: 'GET',
-    path: o.path,
-    params: o.params ?? (noParams as unknown as Params),
-    query: PageQuery,
-    body: undefined,
-    status: 200,
-    response: z.array(o.item),
-    scope: 'read',
-    access: o.access,
-    paginated: true,
-    etag: false,
-    emptyNotFound: false,
-    summary: o.summary,
-  };
+  return { ...defaults, ...common(o), query: PageQuery, response: z.array(o.item), paginated: true };
 }
 
 export function show<Response extends z.ZodType, Params extends z.ZodObject = typeof noParams>(
   o: Common<Params> & { response: Response; emptyNotFound?: boolean },
 ): Endpoint<Params, typeof noQuery, undefined, Response> {
   return {
-    method: 'GET',
-    path: o.path,
-    params: o.params ?? (noParams as unknown as Params),
-    query: noQuery,
-    body: undefined,
-    status: 200,
+    ...defaults,
+    ...common(o),
     response: o.response,
-    scope: 'read',
-    access: o.access,
-    paginated: false,
     etag: true,
     emptyNotFound: o.emptyNotFound ?? false,
-    summary: o.summary,
   };
 }
 
@@ -137,47 +152,54 @@ export function write<
   },
 ): Endpoint<Params, Query, Body, Response> {
   return {
+    ...defaults,
+    ...common(o),
     method: o.method,
-    path: o.path,
-    params: o.params ?? (noParams as unknown as Params),
     query: o.query ?? (noQuery as unknown as Query),
     body: o.body,
     status: o.status,
     response: o.response,
     scope: 'write',
-    access: o.access,
-    paginated: false,
-    etag: false,
-    emptyNotFound: false,
-    summary: o.summary,
   };
 }
 
 export function destroy<Params extends z.ZodObject = typeof noParams>(
   o: Common<Params>,
 ): Endpoint<Params, typeof noQuery, undefined, undefined> {
-  return {
-    method: 'DELETE',
-    path: o.path,
-    params: o.params ?? (noParams as unknown as Params),
-    query: noQuery,
-    body: undefined,
-    status: 204,
-    response: undefined,
-    scope: 'write',
-    access: o.access,
-    paginated: false,
-    etag: false,
-    emptyNotFound: false,
-    summary: o.summary,
-  };
+  return { ...defaults, ...common(o), method: 'DELETE', status: 204, scope: 'write' };
 }
 
-/** A state transition: `POST …/:id/<action>`, answered `303 See Other` to the resource's page. */
-export function transition<Params extends z.ZodObject>(
-  o: Common<Params>,
-): Endpoint<Params, typeof noQuery, undefined, undefined> {
-  return { ...destroy(o), method: 'POST', status: 303 };
+/**
+ * A state transition: `POST …/:id/<action>`, answered `303 See Other` to the page of `show`, the
+ * resource's show endpoint (the server's `Location` and the SDK's re-read both come from it).
+ */
+export function transition<Params extends z.ZodObject, Show extends Endpoint>(
+  o: Common<Params> & { show: Show },
+): TransitionEndpoint<Params, Show> {
+  return { ...defaults, ...common(o), method: 'POST', status: 303, scope: 'write', show: o.show };
+}
+
+/** A call of the reference server's sandbox API (decisions.md §4), keyed by `MARKETPLACE_TEST_HELPERS_KEY`. */
+export function testHelper<
+  Body extends BodySpec | undefined,
+  Response extends z.ZodType,
+  Params extends z.ZodObject,
+>(o: {
+  path: string;
+  params: Params;
+  body: Body;
+  status: 200 | 201;
+  response: Response;
+  summary: string;
+}): Endpoint<Params, typeof noQuery, Body, Response> {
+  return {
+    ...defaults,
+    ...o,
+    method: 'POST',
+    path: `/test_helpers${o.path}`,
+    scope: 'write',
+    access: 'test-helpers',
+  };
 }
 
 /** The path with its parameters filled in and the `.json` suffix, e.g. for the SDK. */
@@ -188,9 +210,4 @@ export function buildPath(template: string, params: Readonly<Record<string, stri
     return encodeURIComponent(value);
   });
   return `${filled}.json`;
-}
-
-/** Names of the `:params` of a path template. */
-export function pathParamNames(template: string): string[] {
-  return [...template.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
 }

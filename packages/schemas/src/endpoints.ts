@@ -4,7 +4,7 @@
  * the OpenAPI document is generated from it.
  */
 import { z } from 'zod';
-import { body, destroy, type Endpoint, list, show, transition, write } from './endpoint.js';
+import { body, destroy, type Endpoint, list, show, testHelper, transition, write } from './endpoint.js';
 import {
   AccessToken,
   AccessTokenCreate,
@@ -67,10 +67,38 @@ const accessTokenParams = z.object({ id: AccessTokenId });
 const collabsPath = '/organizations/:organization_id/collabs';
 const campaignsPath = '/organizations/:organization_id/campaigns';
 
+// Defined ahead of the table: the transitions name them as the page their 303 leads to.
+const collabShow = show({
+  path: `${collabsPath}/:id`,
+  params: collabParams,
+  access: 'member',
+  response: Collab,
+  summary: 'Show a collab with its brief',
+});
+const campaignShow = show({
+  path: `${campaignsPath}/:id`,
+  params: campaignParams,
+  access: 'member',
+  response: Campaign,
+  summary: 'Show a campaign with its brief',
+});
+
 const collabTransition = (action: string, summary: string) =>
-  transition({ path: `${collabsPath}/:id/${action}`, params: collabParams, access: 'admin', summary });
+  transition({
+    path: `${collabsPath}/:id/${action}`,
+    params: collabParams,
+    access: 'admin',
+    summary,
+    show: collabShow,
+  });
 const campaignTransition = (action: string, summary: string) =>
-  transition({ path: `${campaignsPath}/:id/${action}`, params: campaignParams, access: 'admin', summary });
+  transition({
+    path: `${campaignsPath}/:id/${action}`,
+    params: campaignParams,
+    access: 'admin',
+    summary,
+    show: campaignShow,
+  });
 
 export const endpoints = {
   organizations: {
@@ -121,13 +149,7 @@ export const endpoints = {
       item: CollabSummary,
       summary: 'Collabs of an organization, newest first',
     }),
-    retrieve: show({
-      path: `${collabsPath}/:id`,
-      params: collabParams,
-      access: 'member',
-      response: Collab,
-      summary: 'Show a collab with its brief',
-    }),
+    retrieve: collabShow,
     create: write({
       method: 'POST',
       status: 201,
@@ -167,13 +189,7 @@ export const endpoints = {
       item: CampaignSummary,
       summary: 'Campaigns of an organization, newest first',
     }),
-    retrieve: show({
-      path: `${campaignsPath}/:id`,
-      params: campaignParams,
-      access: 'member',
-      response: Campaign,
-      summary: 'Show a campaign with its brief',
-    }),
+    retrieve: campaignShow,
     create: write({
       method: 'POST',
       status: 201,
@@ -328,33 +344,6 @@ export const endpoints = {
   },
 } as const;
 
-const helper = <
-  B extends ReturnType<typeof body> | undefined,
-  R extends z.ZodType,
-  P extends z.ZodObject,
->(o: {
-  path: string;
-  params: P;
-  body: B;
-  status: 200 | 201;
-  response: R;
-  summary: string;
-}): Endpoint<P, typeof noQuery, B, R> => ({
-  method: 'POST',
-  path: `/test_helpers${o.path}`,
-  params: o.params,
-  query: noQuery,
-  body: o.body,
-  status: o.status,
-  response: o.response,
-  scope: 'write',
-  access: 'test-helpers',
-  paginated: false,
-  etag: false,
-  emptyNotFound: false,
-  summary: o.summary,
-});
-
 const helperOrg = z.object({ organization_id: OrganizationId });
 const helperCollab = z.object({ organization_id: OrganizationId, id: CollabId });
 const helperCampaign = z.object({ organization_id: OrganizationId, id: CampaignId });
@@ -362,7 +351,7 @@ const helperUser = z.object({ user_id: UserId });
 
 /** The reference server's sandbox set-up API (decisions.md §4). Not part of the real service. */
 export const testHelperEndpoints = {
-  createUser: helper({
+  createUser: testHelper({
     path: '/users',
     params: z.object({}),
     body: body(null, TestUserCreate),
@@ -370,7 +359,7 @@ export const testHelperEndpoints = {
     response: TestUserCreated,
     summary: 'Create a user with an access token',
   }),
-  addMember: helper({
+  addMember: testHelper({
     path: '/organizations/:organization_id/members',
     params: helperOrg,
     body: body('membership', TestMemberCreate),
@@ -378,7 +367,7 @@ export const testHelperEndpoints = {
     response: Membership,
     summary: 'Add a user to an organization',
   }),
-  createJoinRequest: helper({
+  createJoinRequest: testHelper({
     path: '/organizations/:organization_id/join_requests',
     params: helperOrg,
     body: body('join_request', TestJoinRequestCreate),
@@ -386,7 +375,7 @@ export const testHelperEndpoints = {
     response: TestJoinRequest,
     summary: 'Make a join request (notifies every admin)',
   }),
-  setSubscription: helper({
+  setSubscription: testHelper({
     path: '/organizations/:organization_id/subscription',
     params: helperOrg,
     body: body('subscription', TestSubscriptionSet),
@@ -394,7 +383,7 @@ export const testHelperEndpoints = {
     response: TestSubscription,
     summary: "Set the organization's subscription",
   }),
-  createSubmission: helper({
+  createSubmission: testHelper({
     path: '/organizations/:organization_id/collabs/:id/submissions',
     params: helperCollab,
     body: undefined,
@@ -402,7 +391,7 @@ export const testHelperEndpoints = {
     response: TestSubmission,
     summary: 'Add a submission to a collab',
   }),
-  setCollabState: helper({
+  setCollabState: testHelper({
     path: '/organizations/:organization_id/collabs/:id/state',
     params: helperCollab,
     body: body(null, TestCollabStateSet),
@@ -410,7 +399,7 @@ export const testHelperEndpoints = {
     response: Collab,
     summary: "Force a collab's state",
   }),
-  createFunding: helper({
+  createFunding: testHelper({
     path: '/organizations/:organization_id/campaigns/:id/fundings',
     params: helperCampaign,
     body: body('funding', TestFundingCreate),
@@ -418,7 +407,7 @@ export const testHelperEndpoints = {
     response: TestFunding,
     summary: 'Fund a campaign',
   }),
-  setCampaignStatus: helper({
+  setCampaignStatus: testHelper({
     path: '/organizations/:organization_id/campaigns/:id/status',
     params: helperCampaign,
     body: body(null, TestCampaignStatusSet),
@@ -426,7 +415,7 @@ export const testHelperEndpoints = {
     response: Campaign,
     summary: "Force a campaign's status",
   }),
-  syncSocialAccount: helper({
+  syncSocialAccount: testHelper({
     path: '/social_accounts/:id/sync',
     params: z.object({ id: SocialAccountId }),
     body: body('sync', TestSocialAccountSync),
@@ -434,7 +423,7 @@ export const testHelperEndpoints = {
     response: SocialAccount,
     summary: "Record a social account's stats snapshot",
   }),
-  createNotification: helper({
+  createNotification: testHelper({
     path: '/users/:user_id/notifications',
     params: helperUser,
     body: body('notification', TestNotificationCreate),
@@ -442,7 +431,7 @@ export const testHelperEndpoints = {
     response: Notification,
     summary: "Put a notification in a user's inbox",
   }),
-  createPushSubscription: helper({
+  createPushSubscription: testHelper({
     path: '/users/:user_id/push_subscriptions',
     params: helperUser,
     body: undefined,

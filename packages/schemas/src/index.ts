@@ -3,6 +3,7 @@ export * from './endpoints.js';
 export * from './errors.js';
 export * from './pagination.js';
 export * from './primitives.js';
+export * from './request-id.js';
 export * from './resources/access-token.js';
 export * from './resources/address.js';
 export * from './resources/campaign.js';

@@ -1,20 +1,21 @@
-import { type BodySpec, buildPath, type Endpoint, toFieldErrors } from '@app/schemas';
+import { buildPath, type Endpoint, type TransitionEndpoint } from '@app/schemas';
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
-import type { z } from 'zod';
-import { type CachedResponse, type CacheStore, LruCache, tokenFingerprint } from './core/cache.js';
+import { APIPromise } from './core/api-promise.js';
+import { type CachedResponse, LruCache } from './core/cache.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   MarketplaceError,
   makeAPIError,
-  RequestValidationError,
-  ResponseValidationError,
 } from './core/error.js';
-import { type Fetch, instrumentFetch, type Logger } from './core/logging.js';
+import { ETagCache } from './core/etag-cache.js';
+import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
 import { Page, PagePromise, pageInfo } from './core/pagination.js';
 import { retryPolicy } from './core/retry.js';
-import { splitFiles, toFormData } from './core/uploads.js';
-import type { Item, Params, RequestInput, Result } from './internal/types.js';
+import type { Item, Params, RequestInput, Result } from './core/types.js';
+import { type EncodedBody, parseResponse, readResponse, validateRequest } from './core/validation.js';
+import { readEnv } from './internal/env.js';
+import type { CallOptions, ClientOptions, ListOptions, RequestOptions } from './internal/options.js';
 import { Campaigns } from './resources/campaigns.js';
 import { Collabs } from './resources/collabs.js';
 import { Me } from './resources/me/index.js';
@@ -23,124 +24,12 @@ import { Organizations } from './resources/organizations.js';
 import { TestHelpers } from './resources/test-helpers.js';
 import { VERSION } from './version.js';
 
-export interface ClientOptions {
-  /**
-   * Personal access token, sent as `Authorization: Bearer <token>`. A `read` token can only `GET`.
-   * @example process.env.MARKETPLACE_TOKEN
-   */
-  token: string;
-  /**
-   * Where the API lives: an origin, optionally with a path prefix. Paths get the `.json` suffix.
-   * @example 'https://marketplace.example'
-   */
-  baseUrl: string | URL;
-  /**
-   * Retries after the first attempt, on 5xx and transport errors (see README, "Retries").
-   * @default 3
-   * @example 0 // fail fast, e.g. in a request handler with its own deadline
-   */
-  maxRetries?: number;
-  /**
-   * Milliseconds to wait for a response, per attempt (retries get a fresh timeout).
-   * @default 30_000
-   * @example 5_000
-   */
-  timeout?: number;
-  /**
-   * ETag cache of the show endpoints: `true` for an in-memory LRU of 500 entries, `false` for
-   * none, or a store of your own (e.g. `new LruCache(5_000)`, or one backed by Redis).
-   * @default true
-   * @example new LruCache(5_000)
-   */
-  cache?: boolean | CacheStore;
-  /**
-   * The `fetch` to send requests with, e.g. one with a proxy dispatcher or instrumentation.
-   * @default globalThis.fetch (looked up on every request)
-   * @example (input, init) => fetch(input, { ...init, dispatcher: proxyAgent })
-   */
-  fetch?: Fetch;
-  /**
-   * Your application's product token, put in front of the SDK's in the `User-Agent` (Node only;
-   * browsers do not let scripts set it).
-   * @default undefined
-   * @example 'acme-sync/2.3 (+https://acme.example/bot)'
-   */
-  userAgent?: string;
-  /**
-   * Receives a `debug` entry for each request and response and a `warn` entry for failures and
-   * 5xx, with the `Authorization` header redacted.
-   * @default undefined (no logging)
-   * @example console
-   */
-  logger?: Logger;
-  /**
-   * Key of the reference server's test helpers (`MARKETPLACE_TEST_HELPERS_KEY`), used by
-   * `client.testHelpers`. Can also be given per call.
-   * @default undefined
-   * @example process.env.MARKETPLACE_TEST_HELPERS_KEY
-   */
-  testHelpersKey?: string;
-  /**
-   * Source of randomness for retry jitter, returning a number in [0, 1). Inject one to make
-   * retry delays predictable in tests.
-   * @default Math.random
-   * @example () => 0 // retry without waiting
-   */
-  random?: () => number;
-}
+export type { ClientOptions, ListOptions, RequestOptions, TestHelperOptions } from './internal/options.js';
 
-/** Options of a single call; they override the client's. */
-export interface RequestOptions {
-  /**
-   * Cancels the call, including a pending retry; the promise rejects with the signal's reason.
-   * @default undefined
-   * @example AbortSignal.timeout(10_000)
-   */
-  signal?: AbortSignal;
-  /**
-   * Milliseconds to wait for a response, per attempt.
-   * @default the client's `timeout` (30_000)
-   * @example 5_000
-   */
-  timeout?: number;
-  /**
-   * Retries after the first attempt.
-   * @default the client's `maxRetries` (3)
-   * @example 0
-   */
-  maxRetries?: number;
-  /**
-   * `false` skips the ETag cache for this call: no `If-None-Match` is sent and nothing is stored.
-   * @default true (when the client has a cache)
-   * @example false
-   */
-  cache?: boolean;
-}
-
-export interface ListOptions extends Omit<RequestOptions, 'cache'> {
-  /**
-   * Pages fetched in parallel ahead of the one being read, once `Total-Pages` is known. Items are
-   * still yielded in order.
-   * @default 1
-   * @example 4
-   */
-  concurrency?: number;
-}
-
-export interface TestHelperOptions extends Omit<RequestOptions, 'cache'> {
-  /**
-   * Key of the reference server's test helpers (`MARKETPLACE_TEST_HELPERS_KEY`).
-   * @default the client's `testHelpersKey`
-   * @example process.env.MARKETPLACE_TEST_HELPERS_KEY
-   */
-  testHelpersKey?: string;
-}
-
-type CallOptions = RequestOptions & TestHelperOptions;
-
+/** One HTTP answer, its body read as text. */
 interface Answer {
   status: number;
-  headers: Headers;
+  response: Response;
   text: string;
 }
 
@@ -149,7 +38,7 @@ interface Answer {
  *
  * @example
  * ```ts
- * const client = new Marketplace({ token: process.env.MARKETPLACE_TOKEN!, baseUrl: 'https://marketplace.example' });
+ * const client = new Marketplace(); // MARKETPLACE_TOKEN and MARKETPLACE_BASE_URL
  * for await (const org of client.organizations.list()) console.log(org.name);
  * ```
  */
@@ -166,48 +55,63 @@ export class Marketplace {
    */
   readonly testHelpers: TestHelpers = new TestHelpers(this);
 
+  /** The options this client was made with, its defaults resolved (for `withOptions`). */
+  readonly #options: ClientOptions;
   readonly #token: string;
   readonly #baseUrl: string;
   readonly #maxRetries: number;
   readonly #timeout: number;
-  readonly #store: CacheStore | undefined;
+  readonly #cache: ETagCache | undefined;
   readonly #fetch: Fetch;
   readonly #userAgent: string | undefined;
   readonly #logger: Logger | undefined;
-  readonly #testHelpersKey: string | undefined;
   readonly #random: () => number;
-  #fingerprint: Promise<string> | undefined;
 
-  constructor(options: ClientOptions) {
-    if (!options.token) throw new TypeError('Marketplace: `token` is required');
-    if (!options.baseUrl) throw new TypeError('Marketplace: `baseUrl` is required');
-    this.#token = options.token;
-    this.#baseUrl = String(new URL(String(options.baseUrl))).replace(/\/+$/, '');
-    this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
-    this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000);
-    this.#store =
+  /** Without `token` or `baseUrl`, reads `MARKETPLACE_TOKEN` and `MARKETPLACE_BASE_URL`. */
+  constructor(options: ClientOptions = {}) {
+    const token = options.token ?? readEnv('MARKETPLACE_TOKEN');
+    const baseUrl = options.baseUrl ?? readEnv('MARKETPLACE_BASE_URL');
+    if (!token || !baseUrl) throw new TypeError(missing(!token, !baseUrl));
+    const store =
       typeof options.cache === 'object'
         ? options.cache
         : options.cache === false
           ? undefined
           : new LruCache();
+    const logger = options.logger ?? stderrLogger(readEnv('MARKETPLACE_LOG'));
+    // A client made by `withOptions` shares this one's cache store (keys carry the token's fingerprint).
+    this.#options = { ...options, token, baseUrl, cache: store ?? false, logger };
+    this.#token = token;
+    this.#baseUrl = String(new URL(String(baseUrl))).replace(/\/+$/, '');
+    this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
+    this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000);
+    this.#cache = store && new ETagCache(store, token);
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#userAgent = userAgent(options.userAgent);
-    this.#logger = options.logger;
-    this.#testHelpersKey = options.testHelpersKey;
+    this.#logger = logger;
     this.#random = options.random ?? Math.random;
+  }
+
+  /**
+   * A new client with some options changed; the rest, and the ETag cache, are this one's.
+   * @example client.withOptions({ maxRetries: 0, timeout: 5_000 })
+   */
+  withOptions(options: ClientOptions): Marketplace {
+    return new Marketplace({ ...this.#options, ...options });
   }
 
   /**
    * Calls any endpoint of the `@app/schemas` table; the resource methods are built on it.
    * @example client.request(endpoints.organizations.retrieve, { params: { id } })
    */
-  async request<E extends Endpoint>(
+  request<E extends Endpoint>(
     endpoint: E,
     input: RequestInput<E> = {},
     options: CallOptions = {},
-  ): Promise<Result<E>> {
-    return (await this.#call(endpoint, input, options)).data as Result<E>;
+  ): APIPromise<Result<E>> {
+    return new APIPromise(
+      this.#call(endpoint, input, options) as Promise<{ data: Result<E>; response: Response }>,
+    );
   }
 
   /** Lists a collection endpoint page by page (see {@link PagePromise}). */
@@ -217,8 +121,17 @@ export class Marketplace {
     { concurrency = 1, ...options }: ListOptions = {},
   ): PagePromise<Item<E>> {
     const fetchPage = async (page: number): Promise<Page<Item<E>>> => {
-      const answer = await this.#call(endpoint, { ...input, query: { ...input.query, page } }, options);
-      return new Page(answer.data as Item<E>[], pageInfo(answer.headers, answer.status), fetchPage);
+      const { data, response } = await this.#call(
+        endpoint,
+        { ...input, query: { ...input.query, page } },
+        options,
+      );
+      return new Page(
+        data as Item<E>[],
+        pageInfo(response.headers, response.status),
+        fetchPage,
+        response.headers,
+      );
     };
     const { page = 1 } = (input.query ?? {}) as { page?: number };
     return new PagePromise(fetchPage, page, concurrency);
@@ -226,69 +139,63 @@ export class Marketplace {
 
   /**
    * Runs a state transition (a `POST` answered `303 See Other`, whose redirect is not followed),
-   * then reads the resource again through `show`, bypassing the cached copy.
+   * then reads the resource again through the show endpoint the table names (its cached copy is
+   * dropped first).
    */
-  async transition<E extends Endpoint, S extends Endpoint>(
+  transition<E extends TransitionEndpoint>(
     endpoint: E,
-    show: S,
-    params: Params<E> & Params<S>,
+    params: Params<E>,
     options: RequestOptions = {},
-  ): Promise<Result<S>> {
-    await this.#call(endpoint, { params }, options);
-    await this.#forget(this.#url(buildPath(show.path, params as Record<string, string>), {}));
-    return this.request(show, { params }, options);
+  ): APIPromise<Result<E['show']>> {
+    const reread = async () => {
+      await this.#call(endpoint, { params }, options);
+      return this.#call(endpoint.show, { params }, options);
+    };
+    return new APIPromise(reread() as Promise<{ data: Result<E['show']>; response: Response }>);
   }
 
+  /** Build the URL, send, read: validation and the ETag cache on either side of the exchange. */
   async #call(
     endpoint: Endpoint,
     input: RequestInput<Endpoint>,
     options: CallOptions,
-  ): Promise<{ data: unknown; status: number; headers: Headers }> {
-    const params = check(endpoint.params, input.params ?? {}) as Record<string, string>;
-    const query = check(endpoint.query, input.query ?? {});
-    const body = endpoint.body ? encodeBody(endpoint.body, input.body) : {};
+  ): Promise<{ data: unknown; response: Response }> {
+    const { params, query, body } = validateRequest(endpoint, input);
     const url = this.#url(buildPath(endpoint.path, params), query);
-    const cacheKey =
-      endpoint.etag && this.#store && options.cache !== false ? await this.#cacheKey(url) : undefined;
-    const cached = cacheKey === undefined ? undefined : await this.#store?.get(cacheKey);
+    const slot = endpoint.etag && options.cache !== false ? await this.#cache?.lookup(url) : undefined;
     try {
-      const { status, headers, text } = await this.#send(endpoint, url, body, cached, options);
-      const respond = (data: unknown) => ({ data, status, headers });
-      if (status === 304 && cached) return respond(parse(endpoint, cached.body, status));
-      if (status !== endpoint.status)
-        throw new ResponseValidationError(
-          `${endpoint.method} ${url}: expected ${endpoint.status}, got ${status}`,
-          status,
-        );
-      if (!endpoint.response) return respond(undefined);
-      const json = parseJson(text, status, url);
-      const data = parse(endpoint, json, status);
-      const etag = headers.get('etag');
-      if (cacheKey !== undefined)
-        await (etag ? this.#store?.set(cacheKey, { etag, body: json }) : this.#store?.delete(cacheKey));
-      return respond(data);
+      const { status, response, text } = await this.#send(endpoint, url, body, slot?.cached, options);
+      if (status === 304 && slot?.cached)
+        return { data: parseResponse(endpoint, slot.cached.body, status), response };
+      const { json, data } = readResponse(endpoint, url, status, text);
+      if (slot) await this.#cache?.save(slot, response.headers.get('etag'), json);
+      return { data, response };
     } catch (error) {
-      // A 404, a 403 or a cached body that no longer parses: the copy must not be served again.
-      if (cacheKey !== undefined) await this.#store?.delete(cacheKey);
+      if (slot) await this.#cache?.drop(slot);
       throw error;
     } finally {
-      // Updates and deletes share their URL with the show endpoint, so this drops its cached copy.
-      if (endpoint.method !== 'GET') await this.#forget(url);
+      // Updates, deletes and transitions change what the show endpoint would answer.
+      if (endpoint.method !== 'GET') await this.#forgetAfter(endpoint, params, url);
     }
+  }
+
+  /** Drops the cached copy a write made stale: its own URL (update, delete) or its show's (transition). */
+  async #forgetAfter(endpoint: Endpoint, params: Record<string, string>, url: string): Promise<void> {
+    await this.#cache?.forget(endpoint.show ? this.#url(buildPath(endpoint.show.path, params), {}) : url);
   }
 
   /** One HTTP exchange, retries included; error statuses become `APIError`s. */
   async #send(
     endpoint: Endpoint,
     url: string,
-    body: { json?: unknown; body?: FormData },
+    body: EncodedBody,
     cached: CachedResponse | undefined,
     options: CallOptions,
   ): Promise<Answer> {
     const timeout = options.timeout ?? this.#timeout;
     let attempts = 0;
     try {
-      const response = ky(url, {
+      const pending = ky(url, {
         method: endpoint.method,
         headers: this.#headers(endpoint, cached, options),
         ...body,
@@ -300,15 +207,17 @@ export class Marketplace {
         redirect: endpoint.status === 303 ? 'manual' : 'follow',
         fetch: instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
       });
-      const { type, status, headers } = await response;
+      const received = await pending;
       // Browsers hide a manual redirect behind an opaque response.
-      return { status: type === 'opaqueredirect' ? 303 : status, headers, text: await response.text() };
+      const status = received.type === 'opaqueredirect' ? 303 : received.status;
+      const text = await pending.text();
+      return { status, response: readableCopy(received, status, text), text };
     } catch (error) {
       if (isHTTPError(error)) {
         const { status, headers } = error.response;
         // An earlier attempt deleted it and its answer was lost (spec, "Retry guidance").
         if (endpoint.method === 'DELETE' && status === 404 && attempts > 1)
-          return { status: endpoint.status, headers, text: '' };
+          return { status: endpoint.status, response: readableCopy(error.response, status, ''), text: '' };
         throw makeAPIError(status, headers, error.data);
       }
       if (isTimeoutError(error))
@@ -333,7 +242,7 @@ export class Marketplace {
 
   #credential(endpoint: Endpoint, options: CallOptions): string {
     if (endpoint.access !== 'test-helpers') return this.#token;
-    const key = options.testHelpersKey ?? this.#testHelpersKey;
+    const key = options.testHelpersKey ?? this.#options.testHelpersKey;
     if (!key) throw new MarketplaceError('The test helpers need `testHelpersKey` (client or call option)');
     return key;
   }
@@ -345,53 +254,21 @@ export class Marketplace {
     const qs = search.size > 0 ? `?${search}` : '';
     return `${this.#baseUrl}${path}${qs}`;
   }
-
-  async #cacheKey(url: string): Promise<string> {
-    this.#fingerprint ??= tokenFingerprint(this.#token);
-    return `${await this.#fingerprint} ${url}`;
-  }
-
-  async #forget(url: string): Promise<void> {
-    if (this.#store) await this.#store.delete(await this.#cacheKey(url));
-  }
 }
 
-/** Parses with `schema`, or throws the `errors` map a 422 would carry. */
-function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new RequestValidationError(toFieldErrors(result.error.issues));
-  return result.data;
-}
-
-/** The validated payload, wrapped in its key, as JSON or (when it carries a file) multipart. */
-function encodeBody(spec: BodySpec, body: unknown): { json?: unknown; body?: FormData } {
-  if (body === undefined && !spec.required) return {};
-  const { fields, files, errors } = splitFiles(body, spec.files);
-  if (Object.keys(errors).length > 0) throw new RequestValidationError(errors);
-  const parsed = check(spec.schema, fields);
-  if (Object.keys(files).length > 0)
-    return { body: toFormData(spec.key, { ...(parsed as object), ...files }) };
-  return { json: spec.key === null ? parsed : { [spec.key]: parsed } };
-}
-
-function parseJson(text: string, status: number, url: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ResponseValidationError(`${url}: the response is not JSON: ${text.slice(0, 100)}`, status);
-  }
-}
-
-function parse(endpoint: Endpoint, json: unknown, status: number): unknown {
-  if (!endpoint.response) return undefined;
-  const result = endpoint.response.safeParse(json);
-  if (result.success) return result.data;
-  const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-  throw new ResponseValidationError(
-    `${endpoint.method} ${endpoint.path}: the response does not match its schema (${detail})`,
+/** The response handed to callers: its body was read here, so they get a copy they can read again. */
+function readableCopy(response: Response, status: number, text: string): Response {
+  const bodyless = status === 204 || status === 304 || text === '';
+  return new Response(bodyless ? null : text, {
     status,
-    result.error.issues,
-  );
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+function missing(token: boolean, baseUrl: boolean): string {
+  const names = [token && '`token` (or MARKETPLACE_TOKEN)', baseUrl && '`baseUrl` (or MARKETPLACE_BASE_URL)'];
+  return `Marketplace: ${names.filter(Boolean).join(' and ')} required: pass it as an option or set the environment variable`;
 }
 
 function integerAtLeast(min: number, name: string, value: number): number {

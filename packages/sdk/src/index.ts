@@ -25,6 +25,7 @@ export {
   MembershipId,
   NotificationId,
   OrganizationId,
+  REQUEST_ID_HEADER,
   SocialAccountId,
   testHelperEndpoints,
   UserId,
@@ -37,6 +38,7 @@ export {
   type RequestOptions,
   type TestHelperOptions,
 } from './client.js';
+export { APIPromise, type APIResponse } from './core/api-promise.js';
 export { type CachedResponse, type CacheStore, LruCache } from './core/cache.js';
 export {
   APIConnectionError,
@@ -56,7 +58,7 @@ export {
 } from './core/error.js';
 export type { Fetch, LogDetails, Logger } from './core/logging.js';
 export { Page, type PageInfo, PagePromise } from './core/pagination.js';
-export type { Item, Params, Payload, Query, RequestInput, Result } from './internal/types.js';
+export type { Item, Params, Payload, Query, RequestInput, Result } from './core/types.js';
 export type { Campaigns } from './resources/campaigns.js';
 export type { Collabs } from './resources/collabs.js';
 export type {

@@ -156,6 +156,12 @@ describe('backoff', () => {
     expectWaits(times, [500, 1000, 2000, 4000, 8000, 8000]);
   });
 
+  test('past the cap the draw is still uniform in [0, 8 s]: a quarter draw waits 2 s, not 4 s', async () => {
+    const times = sequence('get', orgUrl, [status(500)]);
+    await withFakeTimers(() => client({ random: () => 0.25, maxRetries: 6 }).organizations.retrieve(ORG_ID));
+    expectWaits(times, [125, 250, 500, 1000, 2000, 2000]);
+  });
+
   test('with Math.random every wait stays within its bound', async () => {
     const times = sequence('get', orgUrl, [status(500)]);
     await withFakeTimers(() => client({ random: undefined, maxRetries: 5 }).organizations.retrieve(ORG_ID));

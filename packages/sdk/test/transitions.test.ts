@@ -1,3 +1,4 @@
+import { buildPath, endpoints, publicEndpoints } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { ResponseValidationError, ValidationError } from '../src/index.js';
@@ -97,4 +98,42 @@ test('a transition not allowed from the current state is a ValidationError', asy
 test('a transition answered with anything but 303 breaks the contract', async () => {
   server.use(http.post(`${BASE}${collabPath}/submit.json`, () => HttpResponse.json(collab)));
   await expect(client().collabs.submit(ORG_ID, COLLAB_ID)).rejects.toBeInstanceOf(ResponseValidationError);
+});
+
+describe('every transition of the table re-reads the page its 303 leads to', () => {
+  const transitions = publicEndpoints.filter((e) => e.status === 303);
+  const fixtures = {
+    collabs: { id: COLLAB_ID, body: collab },
+    campaigns: { id: CAMPAIGN_ID, body: campaign },
+  } as const;
+
+  test("there are six, each naming its group's show endpoint", () => {
+    expect(transitions).toHaveLength(6);
+    for (const e of transitions) {
+      const group = e.name.split('.')[0] as keyof typeof fixtures;
+      expect(e.show, e.name).toBe(endpoints[group].retrieve);
+    }
+  });
+
+  test.each(transitions.map((e) => [e.name, e] as const))('%s', async (name, e) => {
+    const [group, action] = name.split('.') as [keyof typeof fixtures, string];
+    const { id, body } = fixtures[group];
+    // What the server answers (spec: 303 to the resource's page, without `.json`).
+    const page = `${BASE}/organizations/${ORG_ID}/${group}/${id}`;
+    server.use(
+      http.post(
+        `${BASE}${buildPath(e.path, { organization_id: ORG_ID, id })}`,
+        () => new HttpResponse(null, { status: 303, headers: { Location: page } }),
+      ),
+      http.get(`${page}.json`, () => HttpResponse.json(body)),
+    );
+    const method = (client()[group] as unknown as Record<string, (o: string, i: string) => Promise<unknown>>)[
+      action
+    ];
+    await expect(method?.call(client()[group], ORG_ID, id)).resolves.toEqual(body);
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `POST ${BASE}${e.path.replace(':organization_id', ORG_ID).replace(':id', id)}.json`,
+      `GET ${page}.json`,
+    ]);
+  });
 });

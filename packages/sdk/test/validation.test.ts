@@ -1,6 +1,7 @@
-import type { OrganizationId } from '@app/schemas';
+import { endpoints, type OrganizationId } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { readResponse, validateRequest } from '../src/core/validation.js';
 import { type CacheStore, RequestValidationError, ResponseValidationError } from '../src/index.js';
 import {
   address,
@@ -164,5 +165,41 @@ describe('me.address.retrieve()', () => {
   test('resolves the address otherwise', async () => {
     server.use(http.get(`${BASE}/me/address.json`, () => HttpResponse.json(address)));
     await expect(client().me.address.retrieve()).resolves.toEqual(address);
+  });
+});
+
+describe('core/validation on its own', () => {
+  const e = endpoints.organizations;
+
+  test('validateRequest wraps the payload in its key and fills nothing it was not given', () => {
+    expect(validateRequest(e.update, { params: { id: ORG_ID }, body: { name: 'Acme' } })).toEqual({
+      params: { id: ORG_ID },
+      query: {},
+      body: { json: { organization: { name: 'Acme' } } },
+    });
+  });
+
+  test('validateRequest sends a payload with a Blob as multipart', () => {
+    const { body } = validateRequest(e.create, { body: { name: 'Acme', logo: new Blob(['x']) } });
+    expect(body.json).toBeUndefined();
+    const form = body.body as FormData;
+    expect(form.get('organization[name]')).toBe('Acme');
+    expect(form.get('organization[logo]')).toBeInstanceOf(Blob);
+  });
+
+  test('validateRequest throws the errors map of a 422', () => {
+    expect(() => validateRequest(e.retrieve, { params: { id: '' as OrganizationId } })).toThrow(
+      RequestValidationError,
+    );
+  });
+
+  test('readResponse checks the status, then the JSON, then the schema', () => {
+    const url = `${BASE}/organizations/${ORG_ID}.json`;
+    const text = JSON.stringify(organization);
+    expect(readResponse(e.retrieve, url, 200, text)).toEqual({ json: organization, data: organization });
+    expect(() => readResponse(e.retrieve, url, 201, text)).toThrow('expected 200, got 201');
+    expect(() => readResponse(e.retrieve, url, 200, '<html>')).toThrow('the response is not JSON');
+    expect(() => readResponse(e.retrieve, url, 200, '{"id":1}')).toThrow(ResponseValidationError);
+    expect(readResponse(e.delete, url, 204, '')).toEqual({ json: undefined, data: undefined });
   });
 });

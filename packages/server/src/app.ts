@@ -1,4 +1,5 @@
-import { NOT_FOUND_MESSAGE } from '@app/schemas';
+import { randomUUID } from 'node:crypto';
+import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '@app/schemas';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -67,6 +68,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
+    // The request id of log lines and of `X-Request-Id`: the client's when it is safe to log,
+    // ours otherwise (Fastify's own `requestIdHeader` would adopt any value unchecked).
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const sent = request.headers[REQUEST_ID_HEADER];
+      return typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : randomUUID();
+    },
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    return payload;
   });
 
   // While shutting down, answer in-flight requests with `Connection: close` so that keep-alive

@@ -1,4 +1,4 @@
-import { type FieldErrors, ValidationErrorBody } from '@app/schemas';
+import { type FieldErrors, REQUEST_ID_HEADER, ValidationErrorBody } from '@app/schemas';
 import type { z } from 'zod';
 
 /** Base class of every error the SDK throws on purpose. */
@@ -9,6 +9,8 @@ export class MarketplaceError extends Error {
 /** The server answered with an error status. */
 export class APIError extends MarketplaceError {
   override name = 'APIError';
+  /** The server's `X-Request-Id`, to quote when reporting the problem; `null` when it sent none. */
+  readonly requestId: string | null;
 
   constructor(
     /** HTTP status of the response. */
@@ -19,6 +21,7 @@ export class APIError extends MarketplaceError {
     readonly body: unknown,
   ) {
     super(`${status} ${describe(body)}`);
+    this.requestId = headers.get(REQUEST_ID_HEADER);
   }
 }
 

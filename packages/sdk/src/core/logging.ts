@@ -60,3 +60,22 @@ export function instrumentFetch(fetch: Fetch, logger: Logger | undefined, onAtte
     }
   };
 }
+
+/** Levels of `MARKETPLACE_LOG`; the SDK writes `debug` and `warn` entries. */
+const LOG_LEVELS = ['debug', 'info', 'warn'] as const;
+
+/**
+ * The logger `MARKETPLACE_LOG` asks for, writing one line per entry to stderr (`console.error`):
+ * `debug` logs every request and response, `info` and `warn` failures and 5xx only. Headers are
+ * redacted as for any logger. `undefined` when the variable is unset.
+ */
+export function stderrLogger(level: string | undefined): Logger | undefined {
+  if (level === undefined) return undefined;
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new TypeError(
+      `Marketplace: MARKETPLACE_LOG must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`,
+    );
+  const write = (entry: string) => (message: string, details: LogDetails) =>
+    console.error(`[marketplace] ${entry} ${message} ${JSON.stringify(details)}`);
+  return { debug: level === 'debug' ? write('debug') : () => {}, warn: write('warn') };
+}

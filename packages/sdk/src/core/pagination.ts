@@ -1,4 +1,4 @@
-import { PAGINATION_HEADERS } from '@app/schemas';
+import { PAGINATION_HEADERS, REQUEST_ID_HEADER } from '@app/schemas';
 import { MarketplaceError, ResponseValidationError } from './error.js';
 
 export interface PageInfo {
@@ -43,6 +43,8 @@ export class Page<T> implements PageInfo {
     readonly data: T[],
     info: PageInfo,
     fetchPage: FetchPage<T>,
+    /** The response headers of this page (pagination headers, `X-Request-Id`, …). */
+    readonly headers: Headers = new Headers(),
   ) {
     ({
       page: this.page,
@@ -51,6 +53,11 @@ export class Page<T> implements PageInfo {
       totalPages: this.totalPages,
     } = info);
     this.#fetchPage = fetchPage;
+  }
+
+  /** The server's `X-Request-Id` for this page; `null` when it sent none. */
+  get requestId(): string | null {
+    return this.headers.get(REQUEST_ID_HEADER);
   }
 
   hasNextPage(): boolean {

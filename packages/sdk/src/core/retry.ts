@@ -37,9 +37,12 @@ export function retryPolicy(method: string, limit: number, random: () => number)
     statusCodes: SERVER_ERRORS,
     afterStatusCodes: SERVER_ERRORS,
     maxRetryAfter: MAX_RETRY_AFTER_MS,
-    // ky counts retries from 1; the cap comes before the jitter so the draw stays uniform.
-    delay: (retry) => Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (retry - 1)),
-    jitter: (delay) => delay * random(),
+    // ky counts retries from 1.
+    delay: (retry) => BASE_DELAY_MS * 2 ** (retry - 1),
+    backoffLimit: MAX_DELAY_MS,
+    // ky applies `backoffLimit` after the jitter, which alone would make every long wait exactly
+    // 8 s; drawing from the capped range keeps the wait uniform in [0, min(8 s, delay)] (§5).
+    jitter: (delay) => Math.min(delay, MAX_DELAY_MS) * random(),
     retryOnTimeout: true,
     ...(method === 'POST' && { shouldRetry: ({ error }) => failedBeforeSending(error) }),
   };

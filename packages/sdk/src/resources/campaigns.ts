@@ -5,9 +5,10 @@ import {
   endpoints,
   type OrganizationId,
 } from '@app/schemas';
-import type { ListOptions, RequestOptions } from '../client.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { Payload, Query } from '../internal/types.js';
+import type { Payload, Query } from '../core/types.js';
+import type { ListOptions, RequestOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
 const e = endpoints.campaigns;
@@ -22,12 +23,16 @@ export class Campaigns extends APIResource {
     return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
   }
 
-  retrieve(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): Promise<Campaign> {
+  retrieve(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): APIPromise<Campaign> {
     return this._client.request(e.retrieve, { params: { organization_id: orgId, id } }, options);
   }
 
   /** Creates a draft; omitted fields take the form defaults, budget totals start at 0. */
-  create(orgId: OrganizationId, body: Payload<typeof e.create>, options?: RequestOptions): Promise<Campaign> {
+  create(
+    orgId: OrganizationId,
+    body: Payload<typeof e.create>,
+    options?: RequestOptions,
+  ): APIPromise<Campaign> {
     return this._client.request(e.create, { params: { organization_id: orgId }, body }, options);
   }
 
@@ -37,27 +42,27 @@ export class Campaigns extends APIResource {
     id: CampaignId,
     body: Payload<typeof e.update>,
     options?: RequestOptions,
-  ): Promise<Campaign> {
+  ): APIPromise<Campaign> {
     return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);
   }
 
   /** Drafts without fundings only. */
-  delete(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): Promise<void> {
+  delete(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, { params: { organization_id: orgId, id } }, options);
   }
 
   /** draft → active (needs `total_budget_amount > 0`); resolves to the campaign read again. */
-  publish(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): Promise<Campaign> {
-    return this._client.transition(e.publish, e.retrieve, { organization_id: orgId, id }, options);
+  publish(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): APIPromise<Campaign> {
+    return this._client.transition(e.publish, { organization_id: orgId, id }, options);
   }
 
   /** active → paused. */
-  pause(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): Promise<Campaign> {
-    return this._client.transition(e.pause, e.retrieve, { organization_id: orgId, id }, options);
+  pause(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): APIPromise<Campaign> {
+    return this._client.transition(e.pause, { organization_id: orgId, id }, options);
   }
 
   /** paused → active. */
-  resume(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): Promise<Campaign> {
-    return this._client.transition(e.resume, e.retrieve, { organization_id: orgId, id }, options);
+  resume(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): APIPromise<Campaign> {
+    return this._client.transition(e.resume, { organization_id: orgId, id }, options);
   }
 }

@@ -1,7 +1,8 @@
 import { type Collab, type CollabId, type CollabSummary, endpoints, type OrganizationId } from '@app/schemas';
-import type { ListOptions, RequestOptions } from '../client.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { Payload, Query } from '../internal/types.js';
+import type { Payload, Query } from '../core/types.js';
+import type { ListOptions, RequestOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
 const e = endpoints.collabs;
@@ -16,7 +17,7 @@ export class Collabs extends APIResource {
     return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
   }
 
-  retrieve(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
+  retrieve(orgId: OrganizationId, id: CollabId, options?: RequestOptions): APIPromise<Collab> {
     return this._client.request(e.retrieve, { params: { organization_id: orgId, id } }, options);
   }
 
@@ -29,7 +30,7 @@ export class Collabs extends APIResource {
     body?: Payload<typeof e.create>,
     query?: Query<typeof e.create>,
     options?: RequestOptions,
-  ): Promise<Collab> {
+  ): APIPromise<Collab> {
     return this._client.request(e.create, { params: { organization_id: orgId }, body, query }, options);
   }
 
@@ -38,27 +39,27 @@ export class Collabs extends APIResource {
     id: CollabId,
     body: Payload<typeof e.update>,
     options?: RequestOptions,
-  ): Promise<Collab> {
+  ): APIPromise<Collab> {
     return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);
   }
 
   /** Drafts only (403 otherwise); 422 once it has submissions. */
-  delete(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<void> {
+  delete(orgId: OrganizationId, id: CollabId, options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, { params: { organization_id: orgId, id } }, options);
   }
 
   /** draft → submitted_for_review; resolves to the collab read again. */
-  submit(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
-    return this._client.transition(e.submit, e.retrieve, { organization_id: orgId, id }, options);
+  submit(orgId: OrganizationId, id: CollabId, options?: RequestOptions): APIPromise<Collab> {
+    return this._client.transition(e.submit, { organization_id: orgId, id }, options);
   }
 
   /** published → paused. */
-  pause(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
-    return this._client.transition(e.pause, e.retrieve, { organization_id: orgId, id }, options);
+  pause(orgId: OrganizationId, id: CollabId, options?: RequestOptions): APIPromise<Collab> {
+    return this._client.transition(e.pause, { organization_id: orgId, id }, options);
   }
 
   /** paused → published. */
-  unpause(orgId: OrganizationId, id: CollabId, options?: RequestOptions): Promise<Collab> {
-    return this._client.transition(e.unpause, e.retrieve, { organization_id: orgId, id }, options);
+  unpause(orgId: OrganizationId, id: CollabId, options?: RequestOptions): APIPromise<Collab> {
+    return this._client.transition(e.unpause, { organization_id: orgId, id }, options);
   }
 }

@@ -1,7 +1,8 @@
 import { endpoints, type Membership, type MembershipId, type OrganizationId } from '@app/schemas';
-import type { ListOptions, RequestOptions } from '../client.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { Payload, Query } from '../internal/types.js';
+import type { Payload, Query } from '../core/types.js';
+import type { ListOptions, RequestOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
 const e = endpoints.members;
@@ -18,12 +19,12 @@ export class Members extends APIResource {
     id: MembershipId,
     body: Payload<typeof e.update>,
     options?: RequestOptions,
-  ): Promise<Membership> {
+  ): APIPromise<Membership> {
     return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);
   }
 
   /** Removes a member, or leaves the organization when `id` is the caller's own membership. */
-  delete(orgId: OrganizationId, id: MembershipId, options?: RequestOptions): Promise<void> {
+  delete(orgId: OrganizationId, id: MembershipId, options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, { params: { organization_id: orgId, id } }, options);
   }
 }

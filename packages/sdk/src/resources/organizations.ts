@@ -1,7 +1,8 @@
 import { endpoints, type Organization, type OrganizationId } from '@app/schemas';
-import type { ListOptions, RequestOptions } from '../client.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { Payload, Query } from '../internal/types.js';
+import type { Payload, Query } from '../core/types.js';
+import type { ListOptions, RequestOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
 const e = endpoints.organizations;
@@ -12,12 +13,12 @@ export class Organizations extends APIResource {
     return this._client.list(e.list, { query: params }, options);
   }
 
-  retrieve(id: OrganizationId, options?: RequestOptions): Promise<Organization> {
+  retrieve(id: OrganizationId, options?: RequestOptions): APIPromise<Organization> {
     return this._client.request(e.retrieve, { params: { id } }, options);
   }
 
   /** The caller becomes the owner. A `logo` Blob/File makes the request multipart. */
-  create(body: Payload<typeof e.create>, options?: RequestOptions): Promise<Organization> {
+  create(body: Payload<typeof e.create>, options?: RequestOptions): APIPromise<Organization> {
     return this._client.request(e.create, { body }, options);
   }
 
@@ -25,12 +26,12 @@ export class Organizations extends APIResource {
     id: OrganizationId,
     body: Payload<typeof e.update>,
     options?: RequestOptions,
-  ): Promise<Organization> {
+  ): APIPromise<Organization> {
     return this._client.request(e.update, { params: { id }, body }, options);
   }
 
   /** Owner only; a 422 while a subscription, collab or campaign remains. */
-  delete(id: OrganizationId, options?: RequestOptions): Promise<void> {
+  delete(id: OrganizationId, options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, { params: { id } }, options);
   }
 }

@@ -6,8 +6,9 @@ import {
   type SocialAccountId,
   type UserId,
 } from '@app/schemas';
-import type { TestHelperOptions } from '../client.js';
-import type { Payload, Result } from '../internal/types.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { Payload, Result } from '../core/types.js';
+import type { TestHelperOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
 /**
@@ -21,7 +22,7 @@ export class TestHelpers extends APIResource {
   createUser(
     body: Payload<typeof h.createUser>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.createUser>> {
+  ): APIPromise<Result<typeof h.createUser>> {
     return this._client.request(h.createUser, { body }, options);
   }
 
@@ -29,7 +30,7 @@ export class TestHelpers extends APIResource {
     orgId: OrganizationId,
     body: Payload<typeof h.addMember>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.addMember>> {
+  ): APIPromise<Result<typeof h.addMember>> {
     return this._client.request(h.addMember, { params: { organization_id: orgId }, body }, options);
   }
 
@@ -38,7 +39,7 @@ export class TestHelpers extends APIResource {
     orgId: OrganizationId,
     body: Payload<typeof h.createJoinRequest>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.createJoinRequest>> {
+  ): APIPromise<Result<typeof h.createJoinRequest>> {
     return this._client.request(h.createJoinRequest, { params: { organization_id: orgId }, body }, options);
   }
 
@@ -46,7 +47,7 @@ export class TestHelpers extends APIResource {
     orgId: OrganizationId,
     body: Payload<typeof h.setSubscription>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.setSubscription>> {
+  ): APIPromise<Result<typeof h.setSubscription>> {
     return this._client.request(h.setSubscription, { params: { organization_id: orgId }, body }, options);
   }
 
@@ -54,7 +55,7 @@ export class TestHelpers extends APIResource {
     orgId: OrganizationId,
     id: CollabId,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.createSubmission>> {
+  ): APIPromise<Result<typeof h.createSubmission>> {
     return this._client.request(h.createSubmission, { params: { organization_id: orgId, id } }, options);
   }
 
@@ -64,7 +65,7 @@ export class TestHelpers extends APIResource {
     id: CollabId,
     body: Payload<typeof h.setCollabState>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.setCollabState>> {
+  ): APIPromise<Result<typeof h.setCollabState>> {
     return this._client.request(h.setCollabState, { params: { organization_id: orgId, id }, body }, options);
   }
 
@@ -73,7 +74,7 @@ export class TestHelpers extends APIResource {
     id: CampaignId,
     body: Payload<typeof h.createFunding>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.createFunding>> {
+  ): APIPromise<Result<typeof h.createFunding>> {
     return this._client.request(h.createFunding, { params: { organization_id: orgId, id }, body }, options);
   }
 
@@ -83,7 +84,7 @@ export class TestHelpers extends APIResource {
     id: CampaignId,
     body: Payload<typeof h.setCampaignStatus>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.setCampaignStatus>> {
+  ): APIPromise<Result<typeof h.setCampaignStatus>> {
     return this._client.request(
       h.setCampaignStatus,
       { params: { organization_id: orgId, id }, body },
@@ -95,7 +96,7 @@ export class TestHelpers extends APIResource {
     id: SocialAccountId,
     body: Payload<typeof h.syncSocialAccount>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.syncSocialAccount>> {
+  ): APIPromise<Result<typeof h.syncSocialAccount>> {
     return this._client.request(h.syncSocialAccount, { params: { id }, body }, options);
   }
 
@@ -103,14 +104,14 @@ export class TestHelpers extends APIResource {
     userId: UserId,
     body: Payload<typeof h.createNotification>,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.createNotification>> {
+  ): APIPromise<Result<typeof h.createNotification>> {
     return this._client.request(h.createNotification, { params: { user_id: userId }, body }, options);
   }
 
   createPushSubscription(
     userId: UserId,
     options?: TestHelperOptions,
-  ): Promise<Result<typeof h.createPushSubscription>> {
+  ): APIPromise<Result<typeof h.createPushSubscription>> {
     return this._client.request(h.createPushSubscription, { params: { user_id: userId } }, options);
   }
 }

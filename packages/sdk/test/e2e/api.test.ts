@@ -463,6 +463,22 @@ describe('client behaviour', () => {
     expect(error.status).toBe(404);
     await caught(alice.client.campaigns.retrieve(org.id, CampaignId.parse('doesNotExist34')), NotFoundError);
   });
+
+  test('request ids: each response has its own, on withResponse(), pages and errors', async () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const { data, response, requestId } = await alice.client.organizations.retrieve(org.id).withResponse();
+    expect(data.id).toBe(org.id);
+    expect(requestId).toMatch(uuid);
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+    const page = await alice.client.organizations.list();
+    expect(page.requestId).toMatch(uuid);
+    expect(page.requestId).not.toBe(requestId);
+    const error = await caught(
+      alice.client.organizations.retrieve(OrganizationId.parse('doesNotExist56')),
+      NotFoundError,
+    );
+    expect(error.requestId).toMatch(uuid);
+  });
 });
 
 test('every endpoint of the table was called through the SDK and answered its success status', () => {

@@ -3,7 +3,6 @@ import {
   buildPath,
   type Endpoint,
   ErrorBody,
-  type NamedEndpoint,
   type TestHelperTable,
   toFieldErrors,
   ValidationErrorBody,
@@ -206,11 +205,8 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         body: (body && body.key !== null ? raw?.[body.key] : raw) as never,
         files: request.uploads ?? {},
       });
-      if (endpoint.status === 303) {
-        const page = buildPath(
-          endpoint.path.replace(/\/[a-z_]+$/, ''),
-          request.params as Record<string, string>,
-        );
+      if (endpoint.show) {
+        const page = buildPath(endpoint.show.path, request.params as Record<string, string>);
         return reply
           .code(303)
           .header('location', `${config.baseUrl}${page.slice(0, -'.json'.length)}`)
@@ -227,5 +223,3 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     },
   });
 }
-
-export type { NamedEndpoint };

@@ -1,7 +1,8 @@
 import { type AccessToken, type AccessTokenId, type AccessTokenWithSecret, endpoints } from '@app/schemas';
-import type { ListOptions, RequestOptions } from '../../client.js';
+import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
-import type { Payload, Query } from '../../internal/types.js';
+import type { Payload, Query } from '../../core/types.js';
+import type { ListOptions, RequestOptions } from '../../internal/options.js';
 import { APIResource } from '../resource.js';
 
 const e = endpoints.accessTokens;
@@ -13,12 +14,12 @@ export class AccessTokens extends APIResource {
   }
 
   /** The response's `token` is the only time the secret is shown: store it now. */
-  create(body: Payload<typeof e.create>, options?: RequestOptions): Promise<AccessTokenWithSecret> {
+  create(body: Payload<typeof e.create>, options?: RequestOptions): APIPromise<AccessTokenWithSecret> {
     return this._client.request(e.create, { body }, options);
   }
 
   /** Revokes a token; revoking the client's own token makes its next request a 401. */
-  delete(id: AccessTokenId, options?: RequestOptions): Promise<void> {
+  delete(id: AccessTokenId, options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, { params: { id } }, options);
   }
 }

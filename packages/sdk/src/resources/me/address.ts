@@ -1,7 +1,8 @@
 import { type Address as AddressResource, endpoints } from '@app/schemas';
-import type { RequestOptions } from '../../client.js';
+import { APIPromise } from '../../core/api-promise.js';
 import { NotFoundError } from '../../core/error.js';
-import type { Payload } from '../../internal/types.js';
+import type { Payload } from '../../core/types.js';
+import type { RequestOptions } from '../../internal/options.js';
 import { APIResource } from '../resource.js';
 
 const e = endpoints.address;
@@ -9,21 +10,23 @@ const e = endpoints.address;
 /** The shipping address for product samples; a user has at most one. */
 export class Address extends APIResource {
   /** Resolves `null` when the user has no address (the server's empty 404). */
-  async retrieve(options?: RequestOptions): Promise<AddressResource | null> {
-    try {
-      return await this._client.request(e.retrieve, {}, options);
-    } catch (error) {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    }
+  retrieve(options?: RequestOptions): APIPromise<AddressResource | null> {
+    const answer = this._client
+      .request(e.retrieve, {}, options)
+      .withResponse()
+      .catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+        return { data: null, response: new Response(null, { status: 404, headers: error.headers }) };
+      });
+    return new APIPromise(answer);
   }
 
   /** Creates the address, or merges the given fields into the existing one. */
-  update(body: Payload<typeof e.update>, options?: RequestOptions): Promise<AddressResource> {
+  update(body: Payload<typeof e.update>, options?: RequestOptions): APIPromise<AddressResource> {
     return this._client.request(e.update, { body }, options);
   }
 
-  delete(options?: RequestOptions): Promise<void> {
+  delete(options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, {}, options);
   }
 }

@@ -1,17 +1,18 @@
 import { endpoints, type NotificationSettings as Settings } from '@app/schemas';
-import type { RequestOptions } from '../../client.js';
-import type { Payload } from '../../internal/types.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { Payload } from '../../core/types.js';
+import type { RequestOptions } from '../../internal/options.js';
 import { APIResource } from '../resource.js';
 
 const e = endpoints.notificationSettings;
 
 export class NotificationSettings extends APIResource {
-  retrieve(options?: RequestOptions): Promise<Settings> {
+  retrieve(options?: RequestOptions): APIPromise<Settings> {
     return this._client.request(e.retrieve, {}, options);
   }
 
   /** When off, pushes are suppressed but devices stay subscribed. */
-  update(body: Payload<typeof e.update>, options?: RequestOptions): Promise<Settings> {
+  update(body: Payload<typeof e.update>, options?: RequestOptions): APIPromise<Settings> {
     return this._client.request(e.update, { body }, options);
   }
 }

@@ -1,7 +1,7 @@
 import { endpoints, type Notification } from '@app/schemas';
-import type { ListOptions } from '../../client.js';
 import type { PagePromise } from '../../core/pagination.js';
-import type { Query } from '../../internal/types.js';
+import type { Query } from '../../core/types.js';
+import type { ListOptions } from '../../internal/options.js';
 import { APIResource } from '../resource.js';
 
 const e = endpoints.notifications;

@@ -1,0 +1,81 @@
+import { type BodySpec, type Endpoint, toFieldErrors } from '@app/schemas';
+import type { z } from 'zod';
+import { RequestValidationError, ResponseValidationError } from './error.js';
+import { splitFiles, toFormData } from './uploads.js';
+
+/** What ky sends: a JSON payload, a multipart form, or nothing. */
+export type EncodedBody = { json?: unknown; body?: FormData };
+
+/**
+ * Checks a call's parameters, query and payload against the endpoint's schemas before anything is
+ * sent; a mismatch throws the `errors` map a 422 would carry.
+ */
+export function validateRequest(
+  endpoint: Endpoint,
+  input: { params?: object; query?: object; body?: unknown },
+): { params: Record<string, string>; query: Record<string, unknown>; body: EncodedBody } {
+  return {
+    params: check(endpoint.params, input.params ?? {}) as Record<string, string>,
+    query: check(endpoint.query, input.query ?? {}) as Record<string, unknown>,
+    body: endpoint.body ? encodeBody(endpoint.body, input.body) : {},
+  };
+}
+
+/**
+ * Reads a success answer: its status must be the endpoint's, and its body (JSON) must match the
+ * endpoint's response schema. `json` is what the ETag cache keeps.
+ */
+export function readResponse(
+  endpoint: Endpoint,
+  url: string,
+  status: number,
+  text: string,
+): { json: unknown; data: unknown } {
+  if (status !== endpoint.status)
+    throw new ResponseValidationError(
+      `${endpoint.method} ${url}: expected ${endpoint.status}, got ${status}`,
+      status,
+    );
+  if (!endpoint.response) return { json: undefined, data: undefined };
+  const json = parseJson(text, status, url);
+  return { json, data: parseResponse(endpoint, json, status) };
+}
+
+/** The body parsed with the endpoint's response schema (also for a copy from the cache). */
+export function parseResponse(endpoint: Endpoint, json: unknown, status: number): unknown {
+  if (!endpoint.response) return undefined;
+  const result = endpoint.response.safeParse(json);
+  if (result.success) return result.data;
+  const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  throw new ResponseValidationError(
+    `${endpoint.method} ${endpoint.path}: the response does not match its schema (${detail})`,
+    status,
+    result.error.issues,
+  );
+}
+
+/** Parses with `schema`, or throws the `errors` map a 422 would carry. */
+function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestValidationError(toFieldErrors(result.error.issues));
+  return result.data;
+}
+
+/** The validated payload, wrapped in its key, as JSON or (when it carries a file) multipart. */
+function encodeBody(spec: BodySpec, body: unknown): EncodedBody {
+  if (body === undefined && !spec.required) return {};
+  const { fields, files, errors } = splitFiles(body, spec.files);
+  if (Object.keys(errors).length > 0) throw new RequestValidationError(errors);
+  const parsed = check(spec.schema, fields);
+  if (Object.keys(files).length > 0)
+    return { body: toFormData(spec.key, { ...(parsed as object), ...files }) };
+  return { json: spec.key === null ? parsed : { [spec.key]: parsed } };
+}
+
+function parseJson(text: string, status: number, url: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseValidationError(`${url}: the response is not JSON: ${text.slice(0, 100)}`, status);
+  }
+}

@@ -1,0 +1,120 @@
+import type { CacheStore } from '../core/cache.js';
+import type { Fetch, Logger } from '../core/logging.js';
+
+export interface ClientOptions {
+  /**
+   * Personal access token, sent as `Authorization: Bearer <token>`. A `read` token can only `GET`.
+   * @default process.env.MARKETPLACE_TOKEN
+   * @example 'mkt_…'
+   */
+  token?: string;
+  /**
+   * Where the API lives: an origin, optionally with a path prefix. Paths get the `.json` suffix.
+   * @default process.env.MARKETPLACE_BASE_URL
+   * @example 'https://marketplace.example'
+   */
+  baseUrl?: string | URL;
+  /**
+   * Retries after the first attempt, on 5xx and transport errors (see README, "Retries").
+   * @default 3
+   * @example 0 // fail fast, e.g. in a request handler with its own deadline
+   */
+  maxRetries?: number;
+  /**
+   * Milliseconds to wait for a response, per attempt (retries get a fresh timeout).
+   * @default 30_000
+   * @example 5_000
+   */
+  timeout?: number;
+  /**
+   * ETag cache of the show endpoints: `true` for an in-memory LRU of 500 entries, `false` for
+   * none, or a store of your own (e.g. `new LruCache(5_000)`, or one backed by Redis).
+   * @default true
+   * @example new LruCache(5_000)
+   */
+  cache?: boolean | CacheStore;
+  /**
+   * The `fetch` to send requests with, e.g. one with a proxy dispatcher or instrumentation.
+   * @default globalThis.fetch (looked up on every request)
+   * @example (input, init) => fetch(input, { ...init, dispatcher: proxyAgent })
+   */
+  fetch?: Fetch;
+  /**
+   * Your application's product token, put in front of the SDK's in the `User-Agent` (Node only;
+   * browsers do not let scripts set it).
+   * @default undefined
+   * @example 'acme-sync/2.3 (+https://acme.example/bot)'
+   */
+  userAgent?: string;
+  /**
+   * Receives a `debug` entry for each request and response and a `warn` entry for failures and
+   * 5xx, with the `Authorization` header redacted.
+   * @default a stderr logger when `MARKETPLACE_LOG` is `debug`, `info` or `warn`; none otherwise
+   * @example console
+   */
+  logger?: Logger;
+  /**
+   * Key of the reference server's test helpers (`MARKETPLACE_TEST_HELPERS_KEY`), used by
+   * `client.testHelpers`. Can also be given per call.
+   * @default undefined
+   * @example process.env.MARKETPLACE_TEST_HELPERS_KEY
+   */
+  testHelpersKey?: string;
+  /**
+   * Source of randomness for retry jitter, returning a number in [0, 1). Inject one to make
+   * retry delays predictable in tests.
+   * @default Math.random
+   * @example () => 0 // retry without waiting
+   */
+  random?: () => number;
+}
+
+/** Options of a single call; they override the client's. */
+export interface RequestOptions {
+  /**
+   * Cancels the call, including a pending retry; the promise rejects with the signal's reason.
+   * @default undefined
+   * @example AbortSignal.timeout(10_000)
+   */
+  signal?: AbortSignal;
+  /**
+   * Milliseconds to wait for a response, per attempt.
+   * @default the client's `timeout` (30_000)
+   * @example 5_000
+   */
+  timeout?: number;
+  /**
+   * Retries after the first attempt.
+   * @default the client's `maxRetries` (3)
+   * @example 0
+   */
+  maxRetries?: number;
+  /**
+   * `false` skips the ETag cache for this call: no `If-None-Match` is sent and nothing is stored.
+   * @default true (when the client has a cache)
+   * @example false
+   */
+  cache?: boolean;
+}
+
+export interface ListOptions extends Omit<RequestOptions, 'cache'> {
+  /**
+   * Pages fetched in parallel ahead of the one being read, once `Total-Pages` is known. Items are
+   * still yielded in order.
+   * @default 1
+   * @example 4
+   */
+  concurrency?: number;
+}
+
+export interface TestHelperOptions extends Omit<RequestOptions, 'cache'> {
+  /**
+   * Key of the reference server's test helpers (`MARKETPLACE_TEST_HELPERS_KEY`).
+   * @default the client's `testHelpersKey`
+   * @example process.env.MARKETPLACE_TEST_HELPERS_KEY
+   */
+  testHelpersKey?: string;
+}
+
+/** Every option a call may carry (test-helper calls take a key). */
+export type CallOptions = RequestOptions & TestHelperOptions;

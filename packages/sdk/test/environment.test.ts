@@ -1,0 +1,153 @@
+/** `new Marketplace()` from the environment, `withOptions`, and `MARKETPLACE_LOG`. */
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { Marketplace } from '../src/index.js';
+import { BASE, client, mockServer, ORG_ID, organization, recordRequests, TOKEN } from './fixtures.js';
+
+const server = mockServer();
+const seen = recordRequests(server);
+const orgUrl = `${BASE}/organizations/${ORG_ID}.json`;
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+/** Runs `fn` as in a browser, where there is no `process`. */
+function withoutProcess<T>(fn: () => T): T {
+  const saved = globalThis.process;
+  Reflect.deleteProperty(globalThis, 'process');
+  try {
+    return fn();
+  } finally {
+    globalThis.process = saved;
+  }
+}
+
+describe('new Marketplace() reads the environment', () => {
+  test('MARKETPLACE_TOKEN and MARKETPLACE_BASE_URL', async () => {
+    vi.stubEnv('MARKETPLACE_TOKEN', TOKEN);
+    vi.stubEnv('MARKETPLACE_BASE_URL', `${BASE}/`);
+    server.use(http.get(orgUrl, () => HttpResponse.json(organization)));
+    await expect(new Marketplace().organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    expect(seen.map((r) => [r.url, r.headers.get('authorization')])).toEqual([[orgUrl, `Bearer ${TOKEN}`]]);
+  });
+
+  test('options win over the environment', async () => {
+    vi.stubEnv('MARKETPLACE_TOKEN', 'from-env');
+    vi.stubEnv('MARKETPLACE_BASE_URL', 'https://elsewhere.test');
+    server.use(http.get(orgUrl, () => HttpResponse.json(organization)));
+    await new Marketplace({ token: TOKEN, baseUrl: BASE }).organizations.retrieve(ORG_ID);
+    expect(seen.map((r) => [r.url, r.headers.get('authorization')])).toEqual([[orgUrl, `Bearer ${TOKEN}`]]);
+  });
+
+  test('a clear error naming both when neither is set (empty counts as unset)', () => {
+    vi.stubEnv('MARKETPLACE_TOKEN', '');
+    vi.stubEnv('MARKETPLACE_BASE_URL', undefined);
+    expect(() => new Marketplace()).toThrow(
+      new TypeError(
+        'Marketplace: `token` (or MARKETPLACE_TOKEN) and `baseUrl` (or MARKETPLACE_BASE_URL) required: pass it as an option or set the environment variable',
+      ),
+    );
+  });
+
+  test('names the one that is missing', () => {
+    vi.stubEnv('MARKETPLACE_TOKEN', TOKEN);
+    vi.stubEnv('MARKETPLACE_BASE_URL', undefined);
+    expect(() => new Marketplace()).toThrow(/`baseUrl` \(or MARKETPLACE_BASE_URL\) required/);
+    expect(() => new Marketplace()).not.toThrow(/MARKETPLACE_TOKEN/);
+  });
+
+  test('in a browser (no `process`) options work, and their absence is the same clear error', () => {
+    expect(withoutProcess(() => new Marketplace({ token: TOKEN, baseUrl: BASE }))).toBeInstanceOf(
+      Marketplace,
+    );
+    expect(() => withoutProcess(() => new Marketplace())).toThrow(/MARKETPLACE_TOKEN.*MARKETPLACE_BASE_URL/);
+  });
+});
+
+describe('withOptions', () => {
+  test('changes the options given and keeps the others', async () => {
+    let calls = 0;
+    server.use(
+      http.get(orgUrl, () =>
+        ++calls === 1 ? new HttpResponse(null, { status: 500 }) : HttpResponse.json(organization),
+      ),
+    );
+    const base = client({ maxRetries: 0, userAgent: 'base-app/1' });
+    const retrying = base.withOptions({ maxRetries: 1 });
+    await expect(retrying.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    expect(seen).toHaveLength(2);
+    expect(seen.every((r) => r.headers.get('user-agent')?.startsWith('base-app/1 '))).toBe(true);
+    calls = 0;
+    await expect(base.organizations.retrieve(ORG_ID)).rejects.toMatchObject({ status: 500 });
+  });
+
+  test('the new client shares the ETag cache of its own token, a new token gets none of it', async () => {
+    server.use(
+      http.get(orgUrl, ({ request }) =>
+        request.headers.get('if-none-match') === 'W/"1"'
+          ? new HttpResponse(null, { status: 304, headers: { ETag: 'W/"1"' } })
+          : HttpResponse.json(organization, { headers: { ETag: 'W/"1"' } }),
+      ),
+    );
+    const base = client();
+    await base.organizations.retrieve(ORG_ID);
+    await base.withOptions({ timeout: 5_000 }).organizations.retrieve(ORG_ID);
+    await base.withOptions({ token: 'another-token' }).organizations.retrieve(ORG_ID);
+    expect(seen.map((r) => r.headers.get('if-none-match'))).toEqual([null, 'W/"1"', null]);
+  });
+
+  test('checks the changed options as the constructor does', () => {
+    expect(() => client().withOptions({ maxRetries: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('MARKETPLACE_LOG', () => {
+  test('debug writes every request and response to stderr, the token redacted', async () => {
+    vi.stubEnv('MARKETPLACE_LOG', 'debug');
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.get(orgUrl, () => HttpResponse.json(organization)));
+    await client().organizations.retrieve(ORG_ID);
+    const lines = stderr.mock.calls.map((c) => String(c[0]));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[marketplace\] debug marketplace request \{/);
+    expect(lines[0]).toContain('"authorization":"[redacted]"');
+    expect(lines[1]).toMatch(/^\[marketplace\] debug marketplace response \{.*"status":200/);
+    expect(lines.join('\n')).not.toContain(TOKEN);
+  });
+
+  test.each(['info', 'warn'])('%s writes failures and 5xx only', async (level) => {
+    vi.stubEnv('MARKETPLACE_LOG', level);
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let calls = 0;
+    server.use(
+      http.get(orgUrl, () =>
+        ++calls === 1 ? new HttpResponse(null, { status: 503 }) : HttpResponse.json(organization),
+      ),
+    );
+    await client({ maxRetries: 1 }).organizations.retrieve(ORG_ID);
+    const lines = stderr.mock.calls.map((c) => String(c[0]));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[marketplace\] warn marketplace response \{.*"status":503/);
+    expect(lines[0]).not.toContain(TOKEN);
+  });
+
+  test('unset: nothing is written; a logger given wins over the variable', async () => {
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.get(orgUrl, () => HttpResponse.json(organization)));
+    await client().organizations.retrieve(ORG_ID);
+    vi.stubEnv('MARKETPLACE_LOG', 'debug');
+    const debug = vi.fn();
+    await client({ logger: { debug, warn: vi.fn() } }).organizations.retrieve(ORG_ID);
+    expect(stderr).not.toHaveBeenCalled();
+    expect(debug).toHaveBeenCalledTimes(2);
+  });
+
+  test('another value is a clear error', () => {
+    vi.stubEnv('MARKETPLACE_LOG', 'verbose');
+    expect(() => client()).toThrow(
+      'Marketplace: MARKETPLACE_LOG must be one of debug, info, warn, got "verbose"',
+    );
+  });
+});
