@@ -21,6 +21,7 @@ import {
 } from './plugins/availability.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
+import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
 
@@ -68,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
+    ...receiveTimeoutOptions(config.receiveTimeoutMs),
     // The request id of log lines and of `X-Request-Id`: the client's when it is safe to log,
     // ours otherwise (Fastify's own `requestIdHeader` would adopt any value unchecked).
     requestIdHeader: false,
@@ -93,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   installErrorHandler(app);
+  registerRequestIntake(app);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
 
   app.decorateRequest('em');

@@ -16,6 +16,11 @@ export interface Config {
   chaos503Rate: number;
   logLevel: string;
   maxUploadBytes: number;
+  /**
+   * Milliseconds a client has to send a whole request (head and body); a body still arriving
+   * then is answered `408` and its connection closed.
+   */
+  receiveTimeoutMs: number;
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
   prefillAllowPrivate: boolean;
 }
@@ -36,6 +41,7 @@ const Env = z.object({
     .int()
     .positive()
     .default(5 * 1024 * 1024),
+  MARKETPLACE_RECEIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -63,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chaos503Rate: e.MARKETPLACE_CHAOS_503_RATE,
     logLevel: e.LOG_LEVEL,
     maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
+    receiveTimeoutMs: e.MARKETPLACE_RECEIVE_TIMEOUT_MS,
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
   };
 }

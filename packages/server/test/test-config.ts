@@ -12,6 +12,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     chaos503Rate: 0,
     logLevel: 'silent',
     maxUploadBytes: 64 * 1024,
+    receiveTimeoutMs: 10_000,
     prefillAllowPrivate: false,
     ...overrides,
   };

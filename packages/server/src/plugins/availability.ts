@@ -1,6 +1,6 @@
 import underPressure from '@fastify/under-pressure';
 import { ConnectionException } from '@mikro-orm/core';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unavailable } from '../http/errors.js';
 
 /** Codes of a PostgreSQL that is gone, starting, stopping or out of connections. */
@@ -79,14 +79,37 @@ export async function registerOverloadProtection(
   });
   const maxConcurrent = options.maxConcurrentRequests ?? 0;
   if (maxConcurrent <= 0) return;
+  /*
+   * A request holds a slot while the server works on it, not while its client sends the body: a
+   * body that trickles in (or never comes) must not keep honest requests out. So a request takes
+   * its slot on arrival (the token and tenancy checks are work), gives it back while its body is
+   * read, and takes one again before its handler runs.
+   */
   let inProgress = 0;
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (inProgress >= maxConcurrent) return shed(reply);
+  const holding = new WeakSet<FastifyRequest>();
+  const take = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (inProgress >= maxConcurrent) {
+      shed(reply);
+      return false;
+    }
     inProgress += 1;
+    holding.add(request);
+    return true;
+  };
+  const give = (request: FastifyRequest) => {
+    if (holding.delete(request)) inProgress -= 1;
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!take(request, reply)) return;
     // 'close' comes once the response is sent or the connection is gone, whichever happens.
-    reply.raw.once('close', () => {
-      inProgress -= 1;
-    });
+    reply.raw.once('close', () => give(request));
     done();
+  });
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!request.raw.complete) give(request);
+    done(null, payload);
+  });
+  app.addHook('preHandler', (request, reply, done) => {
+    if (holding.has(request) || take(request, reply)) done();
   });
 }

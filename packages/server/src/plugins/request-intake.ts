@@ -1,0 +1,64 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { NOT_FOUND_MESSAGE } from '@app/schemas';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * How requests are taken in, against clients that send bodies slowly or never:
+ * - an unknown route (or method) is answered `404` on arrival, before its body is read (the
+ *   token, JSON-selection, tenancy and role checks of known routes also answer before the body:
+ *   they run in `onRequest`);
+ * - an answer sent while the request's body is still arriving closes the connection, so a
+ *   refused client cannot keep it busy with the rest of the body;
+ * - a request not received whole within the receive timeout is answered `408` by Node and its
+ *   connection closed (see {@link receiveTimeoutOptions}).
+ */
+export function registerRequestIntake(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done();
+    void reply.code(404).send({ error: NOT_FOUND_MESSAGE });
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
+/**
+ * Fastify options of the receive timeout: Node answers a request (head and body) not received
+ * within `ms`, checking every `ms / 4` (Node's default check interval is 30 s; its headers
+ * timeout must not exceed the request timeout, or the check does not run).
+ */
+export function receiveTimeoutOptions(ms: number) {
+  return {
+    requestTimeout: ms,
+    http: {
+      requestTimeout: ms,
+      headersTimeout: ms,
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(ms / 4))),
+    },
+    clientErrorHandler: answerClientError,
+  };
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request was not received in time'],
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+};
+
+/**
+ * Requests Node cannot hand to Fastify (not received in time, unparsable): answered in the
+ * documented error shape, then the connection is closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'The request is malformed'];
+  const body = JSON.stringify({ error: message });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n` +
+        'content-type: application/json; charset=utf-8\r\nx-content-type-options: nosniff\r\n' +
+        `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  socket.destroy();
+}

@@ -1,0 +1,153 @@
+/**
+ * Hostile clients on the wire (real sockets): requests that will be refused are answered before
+ * their body is read, a slow body holds no slot of the cap on requests in progress, and a body
+ * that does not arrive within the receive timeout is dropped.
+ */
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from './harness.js';
+
+const RECEIVE_TIMEOUT_MS = 600;
+const server = useTestServer(
+  { receiveTimeoutMs: RECEIVE_TIMEOUT_MS },
+  { overload: { maxEventLoopDelay: 0, maxConcurrentRequests: 64 } },
+  { keepData: true },
+);
+
+let port: number;
+let token: string;
+let orgId: string;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (server.app.server.address() as AddressInfo).port;
+  ({ token } = await server.createUser());
+  const res = await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } });
+  orgId = res.json().id;
+});
+
+afterAll(() => {
+  for (const socket of sockets) socket.destroy();
+});
+
+interface Answer {
+  status: number;
+  head: string;
+  /** Resolves when the server closes the connection. */
+  closed: Promise<void>;
+}
+
+/**
+ * Sends the request head and the first bytes of a body that announces far more. `sent` resolves
+ * once those bytes are written; `answer` with the status line as soon as the server answers
+ * (rejects after `within` ms without an answer).
+ */
+function trickle(head: string, within = 2_000): { sent: Promise<void>; answer: Promise<Answer> } {
+  const socket = connect(port, '127.0.0.1');
+  sockets.add(socket);
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((done) => socket.once('close', () => done()));
+  const sent = new Promise<void>((done) =>
+    socket.write(`${head}\r\nhost: 127.0.0.1\r\ncontent-length: 1000000\r\n\r\n{"organization":`, () =>
+      done(),
+    ),
+  );
+  const answer = new Promise<Answer>((resolve, reject) => {
+    let received = '';
+    const timer = setTimeout(() => reject(new Error(`no answer within ${within} ms`)), within);
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      const end = received.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      clearTimeout(timer);
+      resolve({ status: Number(received.slice(9, 12)), head: received.slice(0, end), closed });
+    });
+  });
+  return { sent, answer };
+}
+
+const json = 'content-type: application/json';
+const answerTo = (head: string, within?: number) => trickle(head, within).answer;
+
+describe('a request that will be refused is answered before its body arrives', () => {
+  it('404 for an unknown route, and the connection is closed', async () => {
+    const answer = await answerTo(`POST /nowhere.json HTTP/1.1\r\n${json}`);
+    expect(answer.status).toBe(404);
+    expect(answer.head.toLowerCase()).toContain('connection: close');
+    await answer.closed;
+  });
+
+  it('404 for an unknown method on a known path', async () => {
+    expect((await answerTo(`PUT /organizations.json HTTP/1.1\r\n${json}`)).status).toBe(404);
+  });
+
+  it('401 without a token', async () => {
+    expect((await answerTo(`POST /organizations.json HTTP/1.1\r\n${json}`)).status).toBe(401);
+  });
+
+  it('406 without a JSON selection', async () => {
+    const answer = await answerTo(
+      `POST /organizations HTTP/1.1\r\n${json}\r\nauthorization: Bearer ${token}`,
+    );
+    expect(answer.status).toBe(406);
+  });
+
+  it('415 for a body type the endpoint does not take', async () => {
+    const answer = await answerTo(
+      `POST /organizations.json HTTP/1.1\r\ncontent-type: text/xml\r\nauthorization: Bearer ${token}`,
+    );
+    expect(answer.status).toBe(415);
+  });
+
+  it('404 for an organization the caller is not a member of', async () => {
+    const other = await server.createUser();
+    const answer = await answerTo(
+      `PATCH /organizations/${orgId}.json HTTP/1.1\r\n${json}\r\nauthorization: Bearer ${other.token}`,
+    );
+    expect(answer.status).toBe(404);
+  });
+});
+
+describe('a body that does not arrive', () => {
+  it('is dropped after the receive timeout (408, connection closed)', async () => {
+    const answer = await answerTo(
+      `POST /organizations.json HTTP/1.1\r\n${json}\r\nauthorization: Bearer ${token}`,
+      RECEIVE_TIMEOUT_MS * 4,
+    );
+    expect(answer.status).toBe(408);
+    await answer.closed;
+    const rows = await server.sql('select id from organizations');
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe('200 connections trickling bodies', () => {
+  it('hold no slot that an honest, authenticated reader needs', async () => {
+    // Unknown routes, and a known route with a valid token: the latter's bodies are awaited.
+    const flood = Array.from({ length: 200 }, (_, i) =>
+      trickle(
+        i % 2 === 0
+          ? `POST /nowhere/${i}.json HTTP/1.1\r\n${json}`
+          : `POST /organizations.json HTTP/1.1\r\n${json}\r\nauthorization: Bearer ${token}`,
+        RECEIVE_TIMEOUT_MS * 4,
+      ),
+    );
+    await Promise.all(flood.map((t) => t.sent));
+    const durations: number[] = [];
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}/organizations/${orgId}.json`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+      durations.push(performance.now() - started);
+    }
+    expect(statuses).toEqual(Array(20).fill(200));
+    expect(Math.max(...durations)).toBeLessThan(1_000);
+    await Promise.all(flood.map((t) => t.answer.catch(() => undefined)));
+  });
+});
