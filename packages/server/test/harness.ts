@@ -145,7 +145,10 @@ export function useTestServer(
         payload = Buffer.from(await encoded.arrayBuffer());
         headers['content-type'] = encoded.headers.get('content-type') as string;
       } else if (options.body !== undefined) {
-        payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        payload =
+          typeof options.body === 'string' || Buffer.isBuffer(options.body)
+            ? options.body
+            : JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
       return app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined && { payload }) });

@@ -52,13 +52,11 @@ export function installErrorHandler(app: FastifyInstance): void {
           .send({ error: 'Send the body as application/json (or multipart/form-data for files)' });
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return reply.code(413).send({ error: 'The request body is too large' });
-      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      case 'FST_PROTO_VIOLATION':
-      case 'FST_PARTS_LIMIT':
-      case 'FST_FILES_LIMIT':
-      case 'FST_FIELDS_LIMIT':
-        return reply.code(400).send({ error: error.message });
     }
+    // Any other error that says the client is at fault (a framework or plugin error with a 4xx
+    // status) is that 4xx in the documented shape, never a 500.
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500)
+      return reply.code(error.statusCode).send({ error: error.message });
     // The request timeout (`handlerTimeout`) fired: transient, the client should retry.
     if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
       request.log.warn({ err: error }, 'request timed out');

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { throwIfInvalid } from '../http/errors.js';
+import { badRequest, HttpError, throwIfInvalid } from '../http/errors.js';
 
 /** A file received in a multipart request, held in memory (uploads are a few MiB at most). */
 export interface UploadedFile {
@@ -45,11 +45,47 @@ function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
 }
 
 /**
+ * Caps of a multipart form, so that a form costs no more memory than a JSON body: the text
+ * fields together at most {@link FORM_FIELDS_MAX_BYTES} (the JSON body limit), each at most
+ * {@link FORM_FIELD_MAX_BYTES} (a 20 000-character brief in four-byte characters fits), at most
+ * {@link FORM_FIELDS_MAX} of them (a list of every country fits), and the endpoint's files at
+ * `maxBytes` each. Past a cap: `413 {"error": ...}`, and nothing is stored.
+ */
+export const FORM_FIELD_MAX_BYTES = 96 * 1024;
+export const FORM_FIELDS_MAX = 300;
+export const FORM_FIELDS_MAX_BYTES = 1024 * 1024;
+
+const tooLarge = (what: string) => new HttpError(413, { error: `The form is too large: ${what}` });
+
+/**
  * `preValidation` hook body for endpoints that take files: turns a Rails-style multipart form
  * into the same object a JSON request would carry, and keeps the files aside (they are checked
- * and stored by the resource's service). Files over `maxBytes` are a `422` on their field.
+ * and stored by the resource's service). Files over `maxBytes` are a `422` on their field; a form
+ * over the caps above is a `413`; a form that cannot be parsed is a `400`.
  */
 export async function readMultipartForm(
+  request: FastifyRequest,
+  spec: { key: string | null; schema: z.ZodType; files: readonly string[] },
+  maxBytes: number,
+): Promise<{ body: Record<string, unknown>; files: Record<string, UploadedFile> }> {
+  // A form announced larger than any acceptable one is refused before it is read.
+  const announced = Number(request.headers['content-length'] ?? 0);
+  const overhead = 64 * 1024;
+  if (announced > FORM_FIELDS_MAX_BYTES + spec.files.length * maxBytes + overhead)
+    throw tooLarge(`at most ${FORM_FIELDS_MAX_BYTES + spec.files.length * maxBytes} bytes`);
+  try {
+    return await readParts(request, spec, maxBytes);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 413) throw tooLarge((error as Error).message);
+    // Busboy's own errors (no boundary, no closing boundary, a broken part) and the plugin's
+    // 4xx errors (a part declared as JSON that is not) are the client's: a 400.
+    throw badRequest(`The multipart form is malformed: ${(error as Error).message}`);
+  }
+}
+
+async function readParts(
   request: FastifyRequest,
   spec: { key: string | null; schema: z.ZodType; files: readonly string[] },
   maxBytes: number,
@@ -59,15 +95,29 @@ export async function readMultipartForm(
   const files: Record<string, UploadedFile> = {};
   const errors: Record<string, string[]> = {};
   const options = {
-    limits: { fileSize: maxBytes, files: spec.files.length, fields: 200 },
+    limits: {
+      fileSize: maxBytes,
+      files: spec.files.length,
+      fields: FORM_FIELDS_MAX,
+      fieldSize: FORM_FIELD_MAX_BYTES,
+      parts: FORM_FIELDS_MAX + spec.files.length,
+    },
     // Report an oversized file ourselves (a thrown limit error would end the whole form as a 500).
     throwFileSizeLimit: false,
   };
+  let fieldBytes = 0;
   for await (const part of request.parts(options)) {
+    if (part.type === 'field') {
+      if (part.valueTruncated) throw tooLarge(`a field is over ${FORM_FIELD_MAX_BYTES} bytes`);
+      fieldBytes += typeof part.value === 'string' ? Buffer.byteLength(part.value) : 0;
+      if (fieldBytes > FORM_FIELDS_MAX_BYTES)
+        throw tooLarge(`the fields are over ${FORM_FIELDS_MAX_BYTES} bytes together`);
+    }
     const path = parseFieldName(part.fieldname);
     if (spec.key !== null) {
       if (path[0] !== spec.key) {
-        if (part.type === 'file') await part.toBuffer().catch(() => undefined);
+        // Unknown parts are dropped: a file is read to nowhere, not buffered.
+        if (part.type === 'file') part.file.resume();
         continue;
       }
       path.shift();

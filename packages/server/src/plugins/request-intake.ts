@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { NOT_FOUND_MESSAGE } from '@app/schemas';
 import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../http/errors.js';
 
 /**
  * How requests are taken in, against clients that send bodies slowly or never:
@@ -14,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
  *   connection closed (see {@link receiveTimeoutOptions}).
  */
 export function registerRequestIntake(app: FastifyInstance): void {
+  limitJsonDepth(app);
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404) return done();
     void reply.code(404).send({ error: NOT_FOUND_MESSAGE });
@@ -61,4 +63,40 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
         `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   socket.destroy();
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have (our payloads need 3). */
+export const MAX_JSON_DEPTH = 32;
+
+/** How deeply `text` (JSON) nests arrays and objects: one pass, no recursion. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * JSON bodies are parsed by Fastify's own parser (prototype poisoning refused), after a check
+ * that they nest at most {@link MAX_JSON_DEPTH} levels: deeper data is no payload of ours, and
+ * every later walk over it (validation, the NUL check, the database, serialisation) would recurse.
+ */
+function limitJsonDepth(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonDepth(body as string) > MAX_JSON_DEPTH)
+      return done(badRequest(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    parse(request, body as string, done);
+  });
 }

@@ -1,0 +1,147 @@
+/**
+ * Client mistakes and oversized forms are answered 4xx in the documented shapes, never 500, and
+ * change nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { TEST_HELPERS_KEY, useTestServer } from './harness.js';
+
+const server = useTestServer();
+
+const BOUNDARY = 'XyZ0123456789';
+
+/** A multipart body from raw parts (`head` lines of each part, then its content). */
+function multipart(parts: { head: string; content: string | Buffer }[], close = true): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    chunks.push(
+      Buffer.from(`--${BOUNDARY}\r\n${part.head}\r\n\r\n`),
+      Buffer.from(part.content),
+      Buffer.from('\r\n'),
+    );
+  }
+  if (close) chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+async function postForm(
+  token: string,
+  body: Buffer,
+  contentType = `multipart/form-data; boundary=${BOUNDARY}`,
+) {
+  return server.post('/organizations.json', { token, body, headers: { 'content-type': contentType } });
+}
+
+const field = (name: string, value: string, type?: string) => ({
+  head: `Content-Disposition: form-data; name="${name}"${type ? `\r\nContent-Type: ${type}` : ''}`,
+  content: value,
+});
+
+async function organizationCount() {
+  return (await server.sql('select id from organizations')).length;
+}
+
+describe('malformed multipart requests', () => {
+  it('a part declared as JSON that is not JSON: 400', async () => {
+    const { token } = await server.createUser();
+    const res = await postForm(
+      token,
+      multipart([field('organization[name]', '{not json', 'application/json')]),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(await organizationCount()).toBe(0);
+  });
+
+  it('a body without its closing boundary: 400', async () => {
+    const { token } = await server.createUser();
+    const res = await postForm(token, multipart([field('organization[name]', 'Acme')], false));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(await organizationCount()).toBe(0);
+  });
+
+  it('multipart/form-data without a boundary: 400', async () => {
+    const { token } = await server.createUser();
+    const res = await postForm(
+      token,
+      multipart([field('organization[name]', 'Acme')]),
+      'multipart/form-data',
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(await organizationCount()).toBe(0);
+  });
+});
+
+describe('multipart size caps', () => {
+  it('unknown fields are dropped without being kept, and the form still works', async () => {
+    const { token } = await server.createUser();
+    const parts = [
+      field('organization[name]', 'Acme'),
+      ...Array.from({ length: 20 }, (_, i) => field(`junk${i}`, 'x')),
+    ];
+    const res = await postForm(token, multipart(parts));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().name).toBe('Acme');
+  });
+
+  it('a field value over the field cap: 413, nothing stored', async () => {
+    const { token } = await server.createUser();
+    const big = 'a'.repeat(1024 * 1024);
+    const res = await postForm(token, multipart([field('organization[name]', 'Acme'), field('junk', big)]));
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(await organizationCount()).toBe(0);
+  });
+
+  it('too many fields: 413, nothing stored', async () => {
+    const { token } = await server.createUser();
+    const parts = [
+      field('organization[name]', 'Acme'),
+      ...Array.from({ length: 300 }, (_, i) => field(`f${i}`, 'x')),
+    ];
+    const res = await postForm(token, multipart(parts));
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(await organizationCount()).toBe(0);
+  });
+
+  it('a form larger in total than the cap: 413, nothing stored', async () => {
+    const { token } = await server.createUser();
+    // Each field is under the field cap; together they are far over the total cap.
+    const parts = [
+      field('organization[name]', 'Acme'),
+      ...Array.from({ length: 150 }, (_, i) => field(`f${i}`, 'b'.repeat(60 * 1024))),
+    ];
+    const res = await postForm(token, multipart(parts));
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(await organizationCount()).toBe(0);
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+
+  it('a 200 000-deep array in a test-helper body: 4xx in the documented shape', async () => {
+    const { user } = await server.createUser();
+    const res = await server.post(`/test_helpers/users/${user.id}/notifications.json`, {
+      token: TEST_HELPERS_KEY,
+      body: `{"notification": {"type": "Membership::JoinRequestReceivedNotifier", "record_type": "Membership::JoinRequest", "record_id": "x", "params": {"user_name": ${deep}}}}`,
+    });
+    expect([400, 422]).toContain(res.statusCode);
+    expect(Object.keys(res.json())).toEqual([res.statusCode === 400 ? 'error' : 'errors']);
+    expect(await server.sql('select id from notifications')).toHaveLength(0);
+  });
+
+  it('a 200 000-deep array in an API payload: 4xx in the documented shape', async () => {
+    const { token } = await server.createUser();
+    const res = await server.post('/organizations.json', {
+      token,
+      body: `{"organization": {"name": ${deep}}}`,
+    });
+    expect([400, 422]).toContain(res.statusCode);
+    expect(Object.keys(res.json())).toEqual([res.statusCode === 400 ? 'error' : 'errors']);
+    expect(await organizationCount()).toBe(0);
+  });
+});
