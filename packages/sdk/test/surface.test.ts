@@ -34,7 +34,7 @@ import {
 } from './fixtures.js';
 
 const server = mockServer();
-const HELPERS_KEY = 'test-helpers-key-0123456789';
+const HELPERS_KEY = 'test-helpers-key-0123456789abcdefghij';
 const USER_ID = 'Us3r1dAbCdEf' as UserId;
 const at = '2026-11-21T10:15:30.123Z';
 

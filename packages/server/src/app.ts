@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
+import { loggerOptions } from './http/logging.js';
 import { registerRoute } from './http/routes.js';
 import { UploadStore } from './modules/uploads/uploads.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
@@ -49,10 +50,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, orm } = options;
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: options.logger ?? loggerOptions(config.logLevel),
     rewriteUrl: (raw) => stripJsonSuffix(raw),
     bodyLimit: 1024 * 1024,
     // An over-long id is just an unknown id (404), not a 414.

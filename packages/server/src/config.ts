@@ -34,7 +34,7 @@ const Env = z.object({
     .optional(),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
   MARKETPLACE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  MARKETPLACE_TEST_HELPERS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  MARKETPLACE_TEST_HELPERS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MARKETPLACE_CHAOS_503_RATE: z.coerce.number().min(0).max(1).default(0),
   MARKETPLACE_MAX_UPLOAD_BYTES: z.coerce
     .number()

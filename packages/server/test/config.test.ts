@@ -24,7 +24,7 @@ describe('loadConfig', () => {
       HOST: '0.0.0.0',
       DATABASE_URL: 'pglite://memory',
       MARKETPLACE_BASE_URL: 'https://api.example.com/',
-      MARKETPLACE_TEST_HELPERS_KEY: 'a-long-enough-key',
+      MARKETPLACE_TEST_HELPERS_KEY: 'a-key-of-32-characters-or-longer',
       MARKETPLACE_CHAOS_503_RATE: '0.3',
       LOG_LEVEL: 'warn',
     });
@@ -33,7 +33,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       databaseUrl: 'pglite://memory',
       baseUrl: 'https://api.example.com',
-      testHelpersKey: 'a-long-enough-key',
+      testHelpersKey: 'a-key-of-32-characters-or-longer',
       chaos503Rate: 0.3,
       logLevel: 'warn',
     });
@@ -42,6 +42,7 @@ describe('loadConfig', () => {
   it.each([
     ['DATABASE_URL', 'mysql://x'],
     ['MARKETPLACE_TEST_HELPERS_KEY', 'short'],
+    ['MARKETPLACE_TEST_HELPERS_KEY', 'k'.repeat(31)],
     ['MARKETPLACE_CHAOS_503_RATE', '1.5'],
     ['PORT', 'eighty'],
   ])('refuses a bad %s with a message naming it', (name, value) => {

@@ -18,7 +18,7 @@ import { createUserWithToken } from '../src/modules/users/users.service.js';
 import { databaseUrlWith } from './global-setup.js';
 import { testConfig } from './test-config.js';
 
-export const TEST_HELPERS_KEY = 'test-helpers-key-0123456789';
+export const TEST_HELPERS_KEY = 'test-helpers-key-0123456789abcdefghij';
 
 export interface TestUser {
   user: { id: string; name: string; email: string };

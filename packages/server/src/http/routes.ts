@@ -132,6 +132,20 @@ function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {
   return schemas;
 }
 
+/**
+ * `Cache-Control` of an API answer: never stored by a shared cache. Answers that carry a token
+ * or the caller's personal data (`/me/*`, the test helpers) are not stored at all; the others
+ * are `private`, so a browser may keep a show and revalidate it with its `ETag`.
+ */
+function cacheControl(endpoint: Endpoint) {
+  const value =
+    endpoint.access === 'test-helpers' || endpoint.path.startsWith('/me/') ? 'no-store' : 'private';
+  return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    reply.header('cache-control', value);
+    return payload;
+  };
+}
+
 export interface RouteOptions {
   config: Config;
   /** Decides each request for `MARKETPLACE_CHAOS_503_RATE`; injectable for tests. */
@@ -185,7 +199,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           request.uploads = form.files;
         },
       }),
-    ...(endpoint.etag && { onSend: conditionalGet }),
+    onSend: endpoint.etag ? [cacheControl(endpoint), conditionalGet] : [cacheControl(endpoint)],
     handler: async (request, reply) => {
       if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();
       const nul = nulPath(request.body);

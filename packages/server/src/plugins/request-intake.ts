@@ -21,6 +21,8 @@ export function registerRequestIntake(app: FastifyInstance): void {
     void reply.code(404).send({ error: NOT_FOUND_MESSAGE });
   });
   app.addHook('onSend', (request, reply, payload, done) => {
+    // No response of ours is to be read as another type than it says (an upload as HTML, say).
+    reply.header('x-content-type-options', 'nosniff');
     if (!request.raw.complete) reply.header('connection', 'close');
     done(null, payload);
   });

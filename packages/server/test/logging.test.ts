@@ -1,0 +1,48 @@
+/** What the server's log says about a request: never a secret from its URL or headers. */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loggerOptions, redactUrl } from '../src/http/logging.js';
+import { useTestServer } from './harness.js';
+
+const server = useTestServer();
+const lines: string[] = [];
+let app: Awaited<ReturnType<typeof buildApp>>;
+
+beforeAll(async () => {
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  app = await buildApp({
+    config: server.config,
+    orm: server.orm,
+    logger: { ...loggerOptions('info'), stream },
+    overload: { maxEventLoopDelay: 0 },
+  });
+});
+
+afterAll(() => app.close());
+
+describe('request log lines', () => {
+  it('carry the URL without the values of access_token and token parameters', async () => {
+    const { token } = await server.createUser();
+    const res = await app.inject({
+      url: '/organizations.json?page=1&access_token=mkt_secret1&TOKEN=mkt_secret2',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const log = lines.join('');
+    expect(log).toContain('page=1&access_token=[REDACTED]&TOKEN=[REDACTED]');
+    expect(log).not.toContain('mkt_secret');
+    expect(log).not.toContain(token);
+  });
+
+  it('leave other URLs as they are', () => {
+    expect(redactUrl('/organizations?page=2')).toBe('/organizations?page=2');
+    expect(redactUrl('/x?tokens=1&my_token=2')).toBe('/x?tokens=1&my_token=2');
+    expect(redactUrl('/x?token=a#frag')).toBe('/x?token=[REDACTED]#frag');
+  });
+});
