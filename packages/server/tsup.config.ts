@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 // The server runs from this build (`pnpm start`); @app/schemas is bundled in, the rest of the
 // dependencies stay external.
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
+  // The brief renderer's worker thread is loaded by file name, next to the bundle.
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'brief.worker': 'src/modules/collabs/brief.worker.ts' },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

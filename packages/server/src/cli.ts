@@ -2,10 +2,10 @@
 import { parseArgs } from 'node:util';
 import { Permission } from '@app/schemas';
 import { ConfigError, loadConfig } from './config.js';
-import { migrate, openDatabase } from './db/database.js';
+import { openDatabase } from './db/database.js';
 import { HttpError } from './http/errors.js';
 import { createUserWithToken } from './modules/users/users.service.js';
-import { startServer } from './server.js';
+import { prepareDatabase, startServer } from './server.js';
 
 const USAGE = `Usage: marketplace-server <command>
 
@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
     case 'migrate': {
       const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
       try {
-        const applied = await migrate(orm);
+        const applied = await prepareDatabase(orm);
         process.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'No pending migrations\n');
       } finally {
         await orm.close(true);
@@ -56,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
       }
       const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
       try {
-        await migrate(orm);
+        await prepareDatabase(orm);
         const created = await createUserWithToken(
           orm.em.fork(),
           { name: values.name, email: values.email },

@@ -21,6 +21,8 @@ export interface Config {
    * then is answered `408` and its connection closed.
    */
   receiveTimeoutMs: number;
+  /** Milliseconds of rendering a brief may take before the brief is refused (`422`). */
+  briefRenderBudgetMs: number;
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
   prefillAllowPrivate: boolean;
 }
@@ -42,6 +44,7 @@ const Env = z.object({
     .positive()
     .default(5 * 1024 * 1024),
   MARKETPLACE_RECEIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  MARKETPLACE_BRIEF_RENDER_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -70,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
     receiveTimeoutMs: e.MARKETPLACE_RECEIVE_TIMEOUT_MS,
+    briefRenderBudgetMs: e.MARKETPLACE_BRIEF_RENDER_BUDGET_MS,
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
   };
 }

@@ -5,12 +5,23 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
+import { renderStoredBriefs } from './modules/collabs/brief.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   orm: Orm;
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * Applies pending migrations, then the data upgrades that need the application (briefs stored
+ * before they were rendered on write get rendered). Returns the names of the migrations applied.
+ */
+export async function prepareDatabase(orm: Orm): Promise<string[]> {
+  const applied = await migrate(orm);
+  await renderStoredBriefs(orm.em.fork());
+  return applied;
 }
 
 /**
@@ -23,7 +34,7 @@ export async function startServer(config: Config, options: { demo?: boolean; han
   // overload protection, or the first requests would get 503s.
   let applied: string[];
   try {
-    applied = await migrate(orm);
+    applied = await prepareDatabase(orm);
   } catch (error) {
     await orm.close(true);
     throw error;

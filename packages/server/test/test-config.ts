@@ -13,6 +13,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     logLevel: 'silent',
     maxUploadBytes: 64 * 1024,
     receiveTimeoutMs: 10_000,
+    briefRenderBudgetMs: 1_000,
     prefillAllowPrivate: false,
     ...overrides,
   };

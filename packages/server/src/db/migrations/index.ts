@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121220433 } from './Migration20261121220433.js';
+import { Migration20261123062600 } from './Migration20261123062600.js';
 
 /**
  * Every migration, oldest first. Listed here (not discovered from disk) so that the built server
@@ -7,4 +8,5 @@ import { Migration20261121220433 } from './Migration20261121220433.js';
  */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121220433', class: Migration20261121220433 },
+  { name: 'Migration20261123062600', class: Migration20261123062600 },
 ];

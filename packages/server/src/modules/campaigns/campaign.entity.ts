@@ -26,7 +26,10 @@ export const Campaign = defineEntity({
     usedAmount: p.bigint('number').default(0),
     viewCount: p.bigint('number').default(0),
     submissionsCount: p.integer().default(0),
+    /** Markdown as written. */
     brief: p.text(),
+    /** `brief` rendered to sanitized HTML when it was written (null: written before that was done). */
+    briefHtml: p.text().nullable(),
     bannerImage: p.string().length(64).nullable(),
     publishedAt: p.datetime(3).nullable(),
     pausedAt: p.datetime(3).nullable(),

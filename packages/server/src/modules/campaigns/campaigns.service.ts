@@ -16,7 +16,7 @@ import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/e
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
 import { checkBanner, updateWithBanner } from '../collabs/banner.js';
-import { renderBrief } from '../collabs/brief.js';
+import { briefHtmlOf, renderBrief } from '../collabs/brief.js';
 import { UploadStore } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
@@ -64,7 +64,7 @@ export function presentCampaignSummary(campaign: Campaign, baseUrl: string) {
 /** The show shape: with the brief rendered to sanitized HTML. */
 export const presentCampaign = (campaign: Campaign, baseUrl: string) => ({
   ...presentCampaignSummary(campaign, baseUrl),
-  brief: renderBrief(campaign.brief),
+  brief: briefHtmlOf(campaign),
 });
 
 /** Members and admins see every campaign of the organization (the role policy); newest first. */
@@ -121,6 +121,7 @@ export async function createCampaign(
   checkBanner(files.banner_image, errors);
   throwIfInvalid(errors);
 
+  const briefHtml = await renderBrief(input.brief ?? CAMPAIGN_DEFAULTS.brief, config.briefRenderBudgetMs);
   const store = new UploadStore(config.dataDir);
   const bannerImage = files.banner_image ? await store.save(files.banner_image) : null;
   const campaign = em.create(Campaign, {
@@ -137,6 +138,7 @@ export async function createCampaign(
     countries: [...CAMPAIGN_DEFAULTS.countries],
     website: null,
     brief: CAMPAIGN_DEFAULTS.brief,
+    briefHtml,
     bannerImage,
   });
   assignFields(campaign, input);
@@ -162,6 +164,9 @@ export async function updateCampaign(
   input: UpdateInput,
   files: Files,
 ) {
+  // Rendered before the row is locked: rendering may take up to its budget.
+  const briefHtml =
+    input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
   const store = new UploadStore(config.dataDir);
   const banner = { file: files.banner_image, purge: input.purge_banner_image };
   const campaign = await updateWithBanner(em, store, banner, async (tem) => {
@@ -185,6 +190,7 @@ export async function updateCampaign(
     throwIfInvalid(errors);
 
     assignFields(found, input);
+    if (briefHtml !== undefined) found.briefHtml = briefHtml;
     return found;
   });
   return presentCampaign(campaign, config.baseUrl);

@@ -86,33 +86,33 @@ function elementsOf(html: string) {
 }
 
 describe('renderBrief', () => {
-  it('renders Markdown to HTML', () => {
-    expect(renderBrief('## Deliverables\n\n- one *video*\n- `code`\n\n> quote')).toBe(
+  it('renders Markdown to HTML', async () => {
+    expect(await renderBrief('## Deliverables\n\n- one *video*\n- `code`\n\n> quote')).toBe(
       '<h2>Deliverables</h2>\n<ul>\n<li>one <em>video</em></li>\n<li><code>code</code></li>\n</ul>\n<blockquote>\n<p>quote</p>\n</blockquote>',
     );
   });
 
-  it('keeps http(s) and mailto links, with rel="nofollow noopener noreferrer"', () => {
-    expect(renderBrief('[a](https://a.example "T") [m](mailto:x@a.example)')).toBe(
+  it('keeps http(s) and mailto links, with rel="nofollow noopener noreferrer"', async () => {
+    expect(await renderBrief('[a](https://a.example "T") [m](mailto:x@a.example)')).toBe(
       '<p><a href="https://a.example" title="T" rel="nofollow noopener noreferrer">a</a> ' +
         '<a href="mailto:x@a.example" rel="nofollow noopener noreferrer">m</a></p>',
     );
     // A rel given by the author is replaced, not merged.
-    expect(renderBrief('<a href="https://a.example" rel="opener" target="_blank">a</a>')).toBe(
+    expect(await renderBrief('<a href="https://a.example" rel="opener" target="_blank">a</a>')).toBe(
       '<p><a href="https://a.example" rel="nofollow noopener noreferrer">a</a></p>',
     );
   });
 
-  it('keeps https images and tables', () => {
-    expect(renderBrief('![logo](https://cdn.example/l.png)')).toBe(
+  it('keeps https images and tables', async () => {
+    expect(await renderBrief('![logo](https://cdn.example/l.png)')).toBe(
       '<p><img src="https://cdn.example/l.png" alt="logo" /></p>',
     );
-    expect(renderBrief('| a |\n|---|\n| 1 |')).toContain('<td>1</td>');
+    expect(await renderBrief('| a |\n|---|\n| 1 |')).toContain('<td>1</td>');
   });
 
-  it.each(PAYLOADS)('lets nothing executable through: %s', (payload) => {
+  it.each(PAYLOADS)('lets nothing executable through: %s', async (payload) => {
     for (const input of [payload, `Intro\n\n${payload}\n\nOutro`, `- ${payload}`]) {
-      const html = renderBrief(input);
+      const html = await renderBrief(input);
       for (const { name, attribs } of elementsOf(html)) {
         expect(DANGEROUS_TAGS.has(name), `<${name}> in ${html}`).toBe(false);
         for (const [attribute, value] of Object.entries(attribs)) {
@@ -130,21 +130,37 @@ describe('renderBrief', () => {
     }
   });
 
-  it('drops scripts with their content and unsafe links but keeps the link text', () => {
-    expect(renderBrief('Hello <script>alert(1)</script>world')).toBe('<p>Hello world</p>');
-    expect(renderBrief('[click](javascript:alert(1))')).toBe(
+  it('drops scripts with their content and unsafe links but keeps the link text', async () => {
+    expect(await renderBrief('Hello <script>alert(1)</script>world')).toBe('<p>Hello world</p>');
+    expect(await renderBrief('[click](javascript:alert(1))')).toBe(
       '<p><a rel="nofollow noopener noreferrer">click</a></p>',
     );
-    expect(renderBrief('<img src=x onerror=alert(1)>')).toBe('<img src="x" />');
+    expect(await renderBrief('<img src=x onerror=alert(1)>')).toBe('<img src="x" />');
   });
 });
 
-describe('renderBrief cache', () => {
-  it('gives the same HTML for the same Markdown, and new HTML for an edited one', () => {
-    const source = `# Title ${Math.random()}\n\n<script>alert(1)</script>text`;
-    const first = renderBrief(source);
-    expect(renderBrief(source)).toBe(first);
-    expect(first).not.toContain('<script');
-    expect(renderBrief(`${source} more`)).toContain('more');
+describe('renderBrief on hostile Markdown', () => {
+  it('refuses what nests deeper than the renderer can go (its stack) or takes too long', async () => {
+    for (const source of [`${'>'.repeat(19_998)} a`, `${'- '.repeat(9_999)}a`]) {
+      await expect(renderBrief(source)).rejects.toMatchObject({
+        statusCode: 422,
+        body: { errors: { brief: [expect.stringMatching(/nests too deeply|takes longer/)] } },
+      });
+    }
+  });
+
+  it('refuses what takes longer than the budget, and renders the next brief', async () => {
+    // About 1.3 s of rendering on an idle machine: over a 300 ms budget on any machine.
+    await expect(renderBrief('*~_'.repeat(6_666), 300)).rejects.toMatchObject({
+      statusCode: 422,
+      body: { errors: { brief: [expect.stringContaining('longer than 300 ms')] } },
+    });
+    expect(await renderBrief('after *that*')).toBe('<p>after <em>that</em></p>');
+  });
+
+  it('renders concurrent briefs each to its own HTML', async () => {
+    const sources = Array.from({ length: 20 }, (_, i) => `brief **${i}**`);
+    const html = await Promise.all(sources.map((source) => renderBrief(source)));
+    expect(html).toEqual(sources.map((_, i) => `<p>brief <strong>${i}</strong></p>`));
   });
 });

@@ -18,8 +18,10 @@ export const Collab = defineEntity({
     requiresProductShipment: p.boolean().default(false),
     submissionsCount: p.integer().default(0),
     completedCount: p.integer().default(0),
-    /** Markdown as written; rendered to sanitized HTML on output. */
+    /** Markdown as written. */
     brief: p.text(),
+    /** `brief` rendered to sanitized HTML when it was written (null: written before that was done). */
+    briefHtml: p.text().nullable(),
     bannerImage: p.string().length(64).nullable(),
     publishedAt: p.datetime(3).nullable(),
     createdAt: createdAtColumn(),

@@ -8,7 +8,7 @@ import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
 import { UploadStore } from '../uploads/uploads.js';
 import { checkBanner, updateWithBanner } from './banner.js';
-import { renderBrief } from './brief.js';
+import { briefHtmlOf, renderBrief } from './brief.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
@@ -45,7 +45,7 @@ export function presentCollabSummary(collab: Collab, baseUrl: string) {
 /** The show shape: with the brief rendered to sanitized HTML. */
 export const presentCollab = (collab: Collab, baseUrl: string) => ({
   ...presentCollabSummary(collab, baseUrl),
-  brief: renderBrief(collab.brief),
+  brief: briefHtmlOf(collab),
 });
 
 /** Members and admins see every collab of the organization (the role policy); newest first. */
@@ -92,6 +92,8 @@ export async function createCollab(
         maxImageBytes: config.maxUploadBytes,
       })
     : null;
+  const brief = input?.brief ?? prefill?.brief ?? COLLAB_DEFAULTS.brief;
+  const briefHtml = await renderBrief(brief, config.briefRenderBudgetMs);
   const store = new UploadStore(config.dataDir);
   const upload = files.banner_image ?? prefill?.banner;
   const bannerImage = upload ? await store.save(upload) : null;
@@ -102,7 +104,8 @@ export async function createCollab(
     website: input?.website !== undefined ? input.website : (prefill?.website ?? null),
     requireBoostedAds: input?.require_boosted_ads ?? COLLAB_DEFAULTS.require_boosted_ads,
     requiresProductShipment: input?.requires_product_shipment ?? COLLAB_DEFAULTS.requires_product_shipment,
-    brief: input?.brief ?? prefill?.brief ?? COLLAB_DEFAULTS.brief,
+    brief,
+    briefHtml,
     bannerImage,
     ...(input?.currency !== undefined && { currency: input.currency }),
   });
@@ -124,6 +127,9 @@ export async function updateCollab(
   input: CollabInput,
   files: Files,
 ) {
+  // Rendered before the row is locked: rendering may take up to its budget.
+  const briefHtml =
+    input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
   const store = new UploadStore(config.dataDir);
   const banner = { file: files.banner_image, purge: input.purge_banner_image };
   const collab = await updateWithBanner(em, store, banner, async (tem) => {
@@ -145,6 +151,7 @@ export async function updateCollab(
     if (input.requires_product_shipment !== undefined)
       found.requiresProductShipment = input.requires_product_shipment;
     if (input.brief !== undefined) found.brief = input.brief;
+    if (briefHtml !== undefined) found.briefHtml = briefHtml;
     return found;
   });
   return presentCollab(collab, config.baseUrl);

@@ -1,0 +1,103 @@
+/*
+ * The brief renderer, run in a worker thread (see `brief.ts`): Markdown → HTML → sanitized HTML.
+ * Markdown allows raw HTML, so the rendered HTML is cleaned with an allow-list: only formatting
+ * tags, no scripts or event handlers, no style attributes, and links and images only to http(s)
+ * (links also to mailto). Anything else is dropped, never escaped into view.
+ *
+ * This file imports packages only (no relative imports), so Node runs it as it is from source
+ * (type stripping) in tests and from `dist/brief.worker.js` in the build.
+ */
+import { parentPort } from 'node:worker_threads';
+import { Marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+
+const markdown = new Marked({ gfm: true, breaks: false, async: false });
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'em',
+    'del',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'rel'],
+    img: ['src', 'alt', 'title'],
+    ol: ['start'],
+    th: ['align'],
+    td: ['align'],
+  },
+  allowedSchemes: ['http', 'https'],
+  allowedSchemesByTag: { a: ['http', 'https', 'mailto'] },
+  allowProtocolRelative: false,
+  // Scripts and styles go with their content; other unknown tags leave their text.
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'embed',
+    'svg',
+    'math',
+  ],
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    // Links the organization wrote must not pass on reputation, the opener or the referrer.
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...attribs, rel: 'nofollow noopener noreferrer' },
+    }),
+  },
+};
+
+/** Renders a Markdown brief to sanitized HTML. */
+export function renderBriefHtml(source: string): string {
+  return sanitizeHtml(markdown.parse(source) as string, SANITIZE).trim();
+}
+
+export interface BriefJob {
+  id: number;
+  source: string;
+}
+
+export type BriefResult = { id: number; html: string } | { id: number; error: string };
+
+/** Sent once the renderer is loaded: budgets count from then, not from the worker's start. */
+export const READY = 'ready';
+parentPort?.postMessage(READY);
+
+parentPort?.on('message', ({ id, source }: BriefJob) => {
+  let result: BriefResult;
+  try {
+    result = { id, html: renderBriefHtml(source) };
+  } catch (error) {
+    // A stack overflow (thousands of nested block quotes or list items) and any other failure.
+    result = { id, error: error instanceof RangeError ? 'nests too deeply' : String(error) };
+  }
+  parentPort?.postMessage(result);
+});
