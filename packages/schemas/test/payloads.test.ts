@@ -168,7 +168,9 @@ describe('campaign payloads', () => {
 
 describe('social account payloads', () => {
   it.each([
-    ['youtube', 'https://www.youtube.com/@Acme/', 'https://youtube.com/@Acme', '@Acme'],
+    ['youtube', 'https://www.youtube.com/@Acme/', 'https://youtube.com/@acme', '@Acme'],
+    ['youtube', 'https://youtube.com/c/AcmeCo', 'https://youtube.com/c/acmeco', 'AcmeCo'],
+    ['youtube', 'https://youtube.com/%40acme', 'https://youtube.com/@acme', '@acme'],
     [
       'youtube',
       'https://m.youtube.com/channel/UC1234567890',
@@ -176,7 +178,11 @@ describe('social account payloads', () => {
       'UC1234567890',
     ],
     ['x', 'https://X.com/acme?ref=1#top', 'https://x.com/acme', 'acme'],
-    ['x', 'https://twitter.com/acme', 'https://twitter.com/acme', 'acme'],
+    ['x', 'https://twitter.com/acme', 'https://x.com/acme', 'acme'],
+    ['x', 'https://mobile.twitter.com/Acme', 'https://x.com/acme', 'Acme'],
+    ['x', 'https://x.com/f%61mouscreator', 'https://x.com/famouscreator', 'famouscreator'],
+    ['x', 'https://x.com/FamousCreator', 'https://x.com/famouscreator', 'FamousCreator'],
+    ['twitch', 'https://twitch.tv/%41cme', 'https://twitch.tv/acme', 'Acme'],
     ['twitch', 'https://www.twitch.tv/acme_live', 'https://twitch.tv/acme_live', 'acme_live'],
   ])('normalises a %s URL %s', (platform_id, account_url, normalised, uid) => {
     expect(SocialAccountCreate.parse({ platform_id, account_url })).toEqual({
@@ -219,6 +225,29 @@ describe('social account payloads', () => {
     const a = parseAccountUrl('x', 'https://www.X.com/acme/');
     const b = parseAccountUrl('x', 'https://x.com/acme');
     expect(a).toEqual(b);
+  });
+
+  it('normalises every spelling of one handle to one URL, and keeps channel ids as they are', () => {
+    const spellings = [
+      'https://x.com/famouscreator',
+      'https://x.com/f%61mouscreator',
+      'https://x.com/FamousCreator',
+      'https://twitter.com/famouscreator',
+      'https://www.twitter.com/FAMOUSCREATOR/',
+      'https://mobile.twitter.com/famous%43reator?s=20',
+    ];
+    const urls = spellings.map((u) => {
+      const parsed = parseAccountUrl('x', u);
+      return parsed.ok ? parsed.accountUrl : parsed.message;
+    });
+    expect(new Set(urls)).toEqual(new Set(['https://x.com/famouscreator']));
+    const a = parseAccountUrl('youtube', 'https://youtube.com/channel/UCabc');
+    const b = parseAccountUrl('youtube', 'https://youtube.com/channel/UCABC');
+    expect(a.ok && b.ok && a.accountUrl !== b.accountUrl).toBe(true);
+  });
+
+  it('refuses a path that decodes to more than one segment', () => {
+    expect(parseAccountUrl('x', 'https://x.com/a%2Fb')).toMatchObject({ ok: false, field: 'account_url' });
   });
 });
 

@@ -18,3 +18,39 @@ describe('committed migrations', () => {
     }
   });
 });
+
+describe('the social-account URL migration', () => {
+  it('normalises stored URLs, keeps the oldest of one account, marks the others failed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-migrations-'));
+    const orm = await openDatabase({ url: 'pglite://memory', dataDir: dir });
+    try {
+      await orm.migrator.up({ to: 'Migration20261123062600' });
+      const em = orm.em.fork();
+      await em.execute(
+        `insert into users (id, name, email, created_at, updated_at) values ('u1', 'A', 'a@x.test', now(), now())`,
+      );
+      const insert = (id: string, platform: string, url: string, uid: string, at: string) =>
+        em.execute(
+          `insert into social_accounts (id, user_id, platform_id, account_url, uid, created_at, updated_at)
+           values (?, 'u1', ?, ?, ?, ?, ?)`,
+          [id, platform, url, uid, at, at],
+        );
+      await insert('a1', 'x', 'https://twitter.com/famouscreator', 'famouscreator', '2026-01-01T00:00:00Z');
+      await insert('a2', 'x', 'https://x.com/FamousCreator', 'FamousCreator', '2026-01-02T00:00:00Z');
+      await insert('a3', 'x', 'https://x.com/famouscreator', 'famouscreator', '2026-01-03T00:00:00Z');
+      await insert('a4', 'youtube', 'https://youtube.com/@Other', '@Other', '2026-01-04T00:00:00Z');
+      await insert('a5', 'youtube', 'https://youtube.com/channel/UCaBc', 'UCaBc', '2026-01-05T00:00:00Z');
+      expect(await migrate(orm)).toContain('Migration20261123064000');
+      expect(await em.execute('select id, account_url, status from social_accounts order by id')).toEqual([
+        { id: 'a1', account_url: 'https://x.com/famouscreator', status: 'pending' },
+        { id: 'a2', account_url: 'https://x.com/FamousCreator', status: 'failed' },
+        { id: 'a3', account_url: 'https://x.com/famouscreator#duplicate-a3', status: 'failed' },
+        { id: 'a4', account_url: 'https://youtube.com/@other', status: 'pending' },
+        { id: 'a5', account_url: 'https://youtube.com/channel/UCaBc', status: 'pending' },
+      ]);
+    } finally {
+      await orm.close(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

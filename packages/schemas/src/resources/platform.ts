@@ -10,7 +10,10 @@ export type PlatformId = z.infer<typeof PlatformId>;
 /** Platforms that connect only through a browser OAuth flow, never through the API. */
 export const OAUTH_ONLY_PLATFORMS: ReadonlySet<PlatformId> = new Set(['tiktok', 'instagram']);
 
-/** Hosts (after dropping `www.`/`m.`) on which an `account_url` of each URL platform may live. */
+/**
+ * Hosts (after dropping `www.`/`m.`/`mobile.`) on which an `account_url` of each URL platform may
+ * live; the first is the platform's canonical host, which every alias is normalised to.
+ */
 const PLATFORM_HOSTS: Readonly<Record<'youtube' | 'x' | 'twitch', readonly string[]>> = {
   youtube: ['youtube.com'],
   x: ['x.com', 'twitter.com'],
@@ -23,23 +26,35 @@ export type ParsedAccountUrl =
 
 const HANDLE = /^[A-Za-z0-9_.-]{1,100}$/;
 
-function handleFromPath(platform: 'youtube' | 'x' | 'twitch', segments: string[]): string | null {
+/**
+ * The account a (decoded) path names: its `uid` as written, and its canonical path. Handles,
+ * usernames and YouTube's legacy `/c/` and `/user/` names are case-insensitive on their platforms
+ * and folded to lowercase; a YouTube channel id (`/channel/UC…`) is case-sensitive and kept.
+ */
+function accountFromPath(
+  platform: 'youtube' | 'x' | 'twitch',
+  segments: string[],
+): { uid: string; path: string } | null {
   const [first, second] = segments;
   if (first === undefined) return null;
   if (platform === 'youtube') {
-    if (segments.length === 1 && first.startsWith('@') && HANDLE.test(first.slice(1))) return first;
-    if (segments.length === 2 && ['channel', 'c', 'user'].includes(first) && second && HANDLE.test(second))
-      return second;
+    if (segments.length === 1 && first.startsWith('@') && HANDLE.test(first.slice(1)))
+      return { uid: first, path: `/${first.toLowerCase()}` };
+    if (segments.length === 2 && first === 'channel' && second && HANDLE.test(second))
+      return { uid: second, path: `/channel/${second}` };
+    if (segments.length === 2 && (first === 'c' || first === 'user') && second && HANDLE.test(second))
+      return { uid: second, path: `/${first}/${second.toLowerCase()}` };
     return null;
   }
   if (segments.length !== 1 || !HANDLE.test(first)) return null;
-  return first;
+  return { uid: first, path: `/${first.toLowerCase()}` };
 }
 
 /**
- * Checks an `account_url` for a platform and returns its normalised form (https, lowercase host
- * without `www.`/`m.`, no trailing slash, query or fragment) and the `uid` read from it.
- * The normalised form is what global uniqueness is decided on.
+ * Checks an `account_url` for a platform and returns its normalised form and the `uid` read from
+ * it. The normalised form names one account one way: https, the platform's canonical host (no
+ * `www.`/`m.`, `twitter.com` → `x.com`), the percent-decoded path with case-insensitive names in
+ * lowercase, no trailing slash, query or fragment. Global uniqueness is decided on it.
  */
 export function parseAccountUrl(platformId: string, rawUrl: string): ParsedAccountUrl {
   const platform = PlatformId.safeParse(platformId);
@@ -61,17 +76,18 @@ export function parseAccountUrl(platformId: string, rawUrl: string): ParsedAccou
   if (url.username || url.password || url.port)
     return { ok: false, field: 'account_url', message: 'must not contain credentials or a port' };
   const host = url.hostname.toLowerCase().replace(/^(www|m|mobile)\./, '');
-  if (!PLATFORM_HOSTS[id].includes(host))
+  const hosts = PLATFORM_HOSTS[id];
+  if (!hosts.includes(host))
     return {
       ok: false,
       field: 'account_url',
-      message: `must be on ${PLATFORM_HOSTS[id].join(' or ')}`,
+      message: `must be on ${hosts.join(' or ')}`,
     };
   const segments = url.pathname.split('/').filter((s) => s !== '');
-  const uid = handleFromPath(id, segments.map(decodeURIComponentSafe));
-  if (uid === null)
+  const account = accountFromPath(id, segments.map(decodeURIComponentSafe));
+  if (account === null)
     return { ok: false, field: 'account_url', message: 'does not name an account on this platform' };
-  return { ok: true, accountUrl: `https://${host}/${segments.join('/')}`, uid };
+  return { ok: true, accountUrl: `https://${hosts[0]}${account.path}`, uid: account.uid };
 }
 
 function decodeURIComponentSafe(s: string): string {

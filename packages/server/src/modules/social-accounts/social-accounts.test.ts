@@ -30,7 +30,7 @@ describe('POST /me/social_accounts.json', () => {
     expect(body).toEqual({
       id: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
       platform_id: 'youtube',
-      account_url: 'https://youtube.com/@CreatorOne',
+      account_url: 'https://youtube.com/@creatorone',
       uid: '@CreatorOne',
       status: 'pending',
       subscriber_count: null,
@@ -46,7 +46,7 @@ describe('POST /me/social_accounts.json', () => {
     expect(await server.sql('select user_id, account_url, uid, status from social_accounts')).toEqual([
       {
         user_id: user.id,
-        account_url: 'https://youtube.com/@CreatorOne',
+        account_url: 'https://youtube.com/@creatorone',
         uid: '@CreatorOne',
         status: 'pending',
       },
@@ -60,8 +60,8 @@ describe('POST /me/social_accounts.json', () => {
       'https://youtube.com/channel/UC1234567890',
       'UC1234567890',
     ],
-    ['youtube', 'https://m.youtube.com/c/SomeName?si=abc#top', 'https://youtube.com/c/SomeName', 'SomeName'],
-    ['x', 'https://twitter.com/someone', 'https://twitter.com/someone', 'someone'],
+    ['youtube', 'https://m.youtube.com/c/SomeName?si=abc#top', 'https://youtube.com/c/somename', 'SomeName'],
+    ['x', 'https://twitter.com/someone', 'https://x.com/someone', 'someone'],
     ['x', 'https://X.com/some_one/', 'https://x.com/some_one', 'some_one'],
     ['twitch', 'https://www.twitch.tv/streamer', 'https://twitch.tv/streamer', 'streamer'],
   ])('accepts %s URL %s', async (platform_id, account_url, normalised, uid) => {
@@ -177,6 +177,25 @@ describe('POST /me/social_accounts.json', () => {
     expect(await countAccounts()).toBe(1);
   });
 
+  it('rejects every other spelling of a taken handle: percent-encoded, other case, alias host', async () => {
+    const alice = await server.createUser();
+    const bob = await server.createUser();
+    await createAccount(alice.token, 'https://x.com/famouscreator', 'x');
+    for (const [token, url] of [
+      [bob.token, 'https://x.com/f%61mouscreator'],
+      [bob.token, 'https://x.com/FamousCreator'],
+      [bob.token, 'https://twitter.com/famouscreator'],
+      [alice.token, 'https://mobile.twitter.com/FAMOUS%43REATOR/'],
+    ] as const) {
+      const res = await create(token, { platform_id: 'x', account_url: url });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ errors: { account_url: ['has already been taken'] } });
+    }
+    expect(await server.sql('select account_url from social_accounts')).toEqual([
+      { account_url: 'https://x.com/famouscreator' },
+    ]);
+  });
+
   it('lets exactly one of 20 concurrent creates of the same account win', async () => {
     const users = await Promise.all(Array.from({ length: 4 }, () => server.createUser()));
     const spellings = [
@@ -185,6 +204,9 @@ describe('POST /me/social_accounts.json', () => {
       'https://twitch.tv/racer/',
       'https://TWITCH.TV/racer',
       'https://WWW.Twitch.Tv/racer/',
+      'https://twitch.tv/Racer',
+      'https://twitch.tv/r%61cer',
+      'https://m.twitch.tv/RACER/',
     ];
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
