@@ -50,13 +50,17 @@ const isHttpUrl = (value: string): boolean => {
   }
 };
 
-/** A user-supplied website: http(s) only. `""` and `null` both mean "no website". */
+/**
+ * A user-supplied website: http(s) only, stored and returned in its normalised form
+ * (`new URL(v).href`: scheme and host in lowercase, characters such as quotes and angle brackets
+ * percent-encoded). `""` and `null` both mean "no website".
+ */
 export const websiteInput = z
   .string({ error: typeError('must be an http or https URL') })
   .trim()
   .max(2048, { error: 'is too long (maximum is 2048 characters)' })
   .refine((value) => value === '' || isHttpUrl(value), { error: 'must be an http or https URL' })
-  .transform((value) => (value === '' ? null : value))
+  .transform((value) => (value === '' ? null : new URL(value).href))
   .nullable()
   .meta({ description: 'http(s) URL; "" or null clears it' });
 

@@ -43,9 +43,19 @@ describe('organization payloads', () => {
     });
   });
 
+  it('stores a website in its normalised form (new URL(v).href)', () => {
+    for (const [given, stored] of [
+      ['http://x/"><script>alert(1)</script>', 'http://x/%22%3E%3Cscript%3Ealert(1)%3C/script%3E'],
+      ['HTTPS://Shop.Example:443/a b?q=<x>', 'https://shop.example/a%20b?q=%3Cx%3E'],
+      ['https://a.example', 'https://a.example/'],
+    ])
+      expect(OrganizationCreate.parse({ name: 'A', website: given }).website).toBe(stored);
+    expect(CollabCreateQuery.parse({ website: 'http://x/"><b>' }).website).toBe('http://x/%22%3E%3Cb%3E');
+  });
+
   it('accepts only an http(s) website, and treats "" as none', () => {
     expect(OrganizationCreate.parse({ name: 'A', website: 'https://a.example' }).website).toBe(
-      'https://a.example',
+      'https://a.example/',
     );
     expect(OrganizationCreate.parse({ name: 'A', website: '' }).website).toBeNull();
     expect(errorsOf(OrganizationCreate, { name: 'A', website: 'javascript:alert(1)' })).toEqual({

@@ -68,7 +68,10 @@ export type CollabUpdate = z.input<typeof CollabUpdate>;
 
 /** Query of `POST …/collabs.json`: `website` prefills the draft from a product page. */
 export const CollabCreateQuery = z.object({
-  website: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  website: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .transform((url) => new URL(url).href)
+    .optional(),
 });
 
 export const COLLAB_DEFAULTS = {

@@ -65,13 +65,13 @@ describe('organizations', () => {
     org = await alice.client.organizations.create({
       name: 'Acme Studios',
       privacy_setting: 'public',
-      website: 'https://acme.example',
+      website: 'https://acme.example/',
       logo,
     });
     expect(org).toMatchObject({
       name: 'Acme Studios',
       privacy_setting: 'public',
-      website: 'https://acme.example',
+      website: 'https://acme.example/',
       url: `${server.url}/organizations/${org.id}.json`,
     });
     await expectServed(org.logo_url, logo);

@@ -110,7 +110,7 @@ test('≥ 50 idempotent calls (GET, PATCH, DELETE) all succeed through the retri
     }),
   );
   for (let i = 0; i < 5; i++) {
-    await call(alice.client.organizations.update(org.id, { website: `https://chaos${i}.example` }));
+    await call(alice.client.organizations.update(org.id, { website: `https://chaos${i}.example/` }));
     await call(alice.client.organizations.retrieve(org.id));
     await call(alice.client.me.notificationSettings.update({ push_notifications_enabled: i % 2 === 0 }));
     await call(alice.client.me.address.retrieve());
@@ -135,5 +135,5 @@ test('≥ 50 idempotent calls (GET, PATCH, DELETE) all succeed through the retri
       .sort(),
   );
   expect(await alice.client.me.address.retrieve()).toBeNull();
-  expect((await alice.client.organizations.retrieve(org.id)).website).toBe('https://chaos4.example');
+  expect((await alice.client.organizations.retrieve(org.id)).website).toBe('https://chaos4.example/');
 });

@@ -131,7 +131,7 @@ describe('POST /organizations/:organization_id/campaigns.json', () => {
   it('stores every given field, normalised, and ignores read-only and unknown ones', async () => {
     const created = await createCampaign({
       name: 'Launch',
-      website: 'https://launch.example',
+      website: 'https://launch.example/',
       content_type: 'short',
       category: 'beauty',
       currency: 'EUR',
@@ -154,7 +154,7 @@ describe('POST /organizations/:organization_id/campaigns.json', () => {
     });
     expect(created).toMatchObject({
       name: 'Launch',
-      website: 'https://launch.example',
+      website: 'https://launch.example/',
       content_type: 'short',
       category: 'beauty',
       currency: 'eur',

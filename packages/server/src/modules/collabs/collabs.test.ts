@@ -264,7 +264,7 @@ describe('banner images', () => {
       countries: ['GB', 'IE'],
       require_boosted_ads: true,
       requires_product_shipment: false,
-      website: 'https://form.example',
+      website: 'https://form.example/',
       brief: '<p><em>hi</em></p>',
       banner_image_url: expect.stringMatching(
         /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
@@ -498,7 +498,7 @@ describe('GET /organizations/:organization_id/collabs/:id.json', () => {
 
 describe('PATCH /organizations/:organization_id/collabs/:id.json', () => {
   it('updates the given fields only and answers 200 with the collab', async () => {
-    const created = await createCollab({ collab: { name: 'Old', website: 'https://old.example' } });
+    const created = await createCollab({ collab: { name: 'Old', website: 'https://old.example/' } });
     await server.sql(`update collabs set updated_at = '2020-01-01T00:00:00Z'`);
     const res = await server.patch(`${base}/${created.id}.json`, {
       token: org.admin.token,

@@ -1,6 +1,11 @@
 import type { LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
-import { BlockedAddressError, type ResolvedAddress, resolvePublicAddresses } from './public-address.js';
+import {
+  BlockedAddressError,
+  checkPort,
+  type ResolvedAddress,
+  resolvePublicAddresses,
+} from './public-address.js';
 
 export interface GuardedFetchOptions {
   /** Lets loopback and private addresses through (`MARKETPLACE_PREFILL_ALLOW_PRIVATE`). */
@@ -11,6 +16,8 @@ export interface GuardedFetchOptions {
   maxBytes: number;
   maxRedirects: number;
   accept: string;
+  /** Budget of each DNS resolution, within the whole budget (default {@link DNS_TIMEOUT_MS}). */
+  dnsTimeoutMs?: number;
   /** Resolves and checks a host; injectable so that tests can make a loopback host look public. */
   resolve?: (hostname: string, allowPrivate: boolean) => Promise<ResolvedAddress[]>;
 }
@@ -25,6 +32,9 @@ export interface FetchedBody {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Milliseconds a DNS resolution may take before the fetch gives up. */
+export const DNS_TIMEOUT_MS = 1_000;
 
 /** Rejects when the signal aborts: DNS lookups do not take a signal of their own. */
 function racingAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -78,9 +88,17 @@ export async function guardedFetch(input: string | URL, options: GuardedFetchOpt
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new Error(`${url.protocol} is not allowed`);
+      checkPort(url, options.allowPrivate);
       const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
       // IP literals never reach `lookup`, so every host is checked here, before connecting.
-      pinned.set(host, await racingAbort(resolve(host, options.allowPrivate), signal));
+      const dnsTimeoutMs = options.dnsTimeoutMs ?? DNS_TIMEOUT_MS;
+      const dnsSignal = AbortSignal.any([signal, AbortSignal.timeout(dnsTimeoutMs)]);
+      const resolved = racingAbort(resolve(host, options.allowPrivate), dnsSignal).catch((error: unknown) => {
+        if (!signal.aborted && dnsSignal.aborted)
+          throw new Error(`resolving ${host} took longer than ${dnsTimeoutMs} ms`);
+        throw error;
+      });
+      pinned.set(host, await resolved);
       const response = await fetch(url, {
         dispatcher: agent,
         redirect: 'manual',

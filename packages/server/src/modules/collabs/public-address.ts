@@ -53,3 +53,12 @@ export async function resolvePublicAddresses(
   }
   return addresses;
 }
+
+/** Ports a public page is fetched from: the web's own (`''` is the scheme's default). */
+const WEB_PORTS: ReadonlySet<string> = new Set(['', '80', '443']);
+
+/** Refuses a URL on a port other than 80 or 443, unless private addresses are allowed (local pages). */
+export function checkPort(url: URL, allowPrivate: boolean): void {
+  if (!allowPrivate && !WEB_PORTS.has(url.port))
+    throw new BlockedAddressError(`port ${url.port} is not allowed (80 and 443 only)`);
+}

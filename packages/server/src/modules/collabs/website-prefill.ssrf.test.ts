@@ -22,6 +22,9 @@ vi.mock('./public-address.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('./public-address.js')>();
   return {
     ...real,
+    // The page server listens on a random port: this file proves the address checks, so ports
+    // are let through (the port rule has its own test in website-prefill.test.ts).
+    checkPort: () => undefined,
     resolvePublicAddresses: async (hostname: string, allowPrivate: boolean) =>
       hostname === 'shop.test'
         ? [{ address: '127.0.0.1', family: 4 }]

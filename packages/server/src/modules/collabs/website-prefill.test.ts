@@ -106,13 +106,13 @@ describe('POST …/collabs.json?website=URL', () => {
   it('lets explicit payload fields win over the page', async () => {
     const created = await createFrom(`${page.origin}/product`, {
       body: {
-        collab: { name: 'Mine', countries: ['de'], website: 'https://mine.example', brief: 'My brief' },
+        collab: { name: 'Mine', countries: ['de'], website: 'https://mine.example/', brief: 'My brief' },
       },
     });
     expect(created).toMatchObject({
       name: 'Mine',
       countries: ['DE'],
-      website: 'https://mine.example',
+      website: 'https://mine.example/',
       brief: '<p>My brief</p>',
     });
     // What the payload did not give still comes from the page.
@@ -199,6 +199,30 @@ describe('guardedFetch', () => {
     });
     expect(body.complete).toBe(true);
     expect(page.hosts).toEqual([`rebind.test:${page.port}`]);
+  });
+
+  it('fetches public pages from ports 80 and 443 only', async () => {
+    const looksPublic = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    await expect(
+      guardedFetch(`http://shop.test:${page.port}/product`, {
+        ...options,
+        allowPrivate: false,
+        resolve: looksPublic,
+      }),
+    ).rejects.toThrow(`port ${page.port} is not allowed`);
+    expect(page.hits.get('/product') ?? 0).toBe(0);
+  });
+
+  it('gives up a DNS resolution that does not answer within its own timeout', async () => {
+    const hangs = () => new Promise<never>(() => undefined);
+    await expect(
+      guardedFetch('http://slow-dns.test/product', {
+        ...options,
+        timeoutMs: 60_000,
+        dnsTimeoutMs: 50,
+        resolve: hangs,
+      }),
+    ).rejects.toThrow('resolving slow-dns.test took longer than 50 ms');
   });
 
   it.each(['file:///etc/passwd', 'ftp://127.0.0.1/'])('refuses a redirect to %s', async (target) => {

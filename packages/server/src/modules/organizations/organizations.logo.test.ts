@@ -49,14 +49,17 @@ describe('organization logo upload', () => {
     const { token } = await server.createUser();
     const res = await server.post('/organizations.json', {
       token,
-      form: form({ name: 'Acme', privacy_setting: 'public', website: 'https://acme.example' }, { data: PNG }),
+      form: form(
+        { name: 'Acme', privacy_setting: 'public', website: 'https://acme.example/' },
+        { data: PNG },
+      ),
     });
     expect(res.statusCode).toBe(201);
     const created = res.json();
     expect(created).toMatchObject({
       name: 'Acme',
       privacy_setting: 'public',
-      website: 'https://acme.example',
+      website: 'https://acme.example/',
     });
     expect(created.logo_url).toMatch(/^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/);
     const name = storedName(created.logo_url);

@@ -242,7 +242,7 @@ describe('PATCH /organizations/:id.json', () => {
   it('lets an admin change the fields and answers 200 with the organization', async () => {
     const owner = await server.createUser();
     const admin = await server.createUser();
-    const org = await createOrganization(owner.token, { name: 'Acme', website: 'https://a.example' });
+    const org = await createOrganization(owner.token, { name: 'Acme', website: 'https://a.example/' });
     await addMember(org.id, admin.user.id, 'admin');
     await server.sql("update organizations set updated_at = '2026-01-01T00:00:00Z'");
     const res = await server.patch(`/organizations/${org.id}.json`, {
@@ -259,7 +259,13 @@ describe('PATCH /organizations/:id.json', () => {
     });
     expect(updated.updated_at).not.toBe('2026-01-01T00:00:00.000Z');
     expect(await organizationRows()).toEqual([
-      { id: org.id, name: 'Acme 2', privacy_setting: 'restricted', website: 'https://a.example', logo: null },
+      {
+        id: org.id,
+        name: 'Acme 2',
+        privacy_setting: 'restricted',
+        website: 'https://a.example/',
+        logo: null,
+      },
     ]);
     const cleared = await server.patch(`/organizations/${org.id}.json`, {
       token: admin.token,
