@@ -123,3 +123,15 @@ test('my-accounts.ts connects an account, manages a read token, and tidies up', 
   expect((await user.client.me.socialAccounts.list()).totalCount).toBe(0);
   expect((await user.client.me.accessTokens.list()).data.map((t) => t.permission)).toEqual(['write']);
 });
+
+test('agent-mcp.ts mounts the MCP server and reports every collab through its tools', async () => {
+  const { code, stdout, stderr } = await run('agent-mcp.ts', envOf(user.token));
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  expect(stdout).toMatch(/^Mounted marketplace-mcp: \d+ tools, all read-only: true$/m);
+  expect(stdout).toContain('collabs_list takes: organization_id, page, max_items');
+  expect(stdout).toContain('Acme: 23 collabs over 2 page(s)');
+  expect(stdout).toContain('Quiet Co: 0 collabs over 1 page(s)');
+  expect(stdout).toMatch(/A made-up collab id: 404, hint: The id is unknown or not visible/);
+  expect(stdout).toContain('Report: 23 collabs in 2 organizations');
+});
