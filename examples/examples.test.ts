@@ -2,36 +2,23 @@
  * Runs every example as a child process (Node with tsx, `@app/sdk` resolved to its source) against
  * the real server started in-process, as a user would run it against `pnpm start`.
  */
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { HELPERS_KEY, type TestUser, useServer } from '../packages/sdk/test/e2e/harness.js';
+import {
+  type ChildRun,
+  HELPERS_KEY,
+  runChild,
+  type TestUser,
+  useServer,
+} from '../packages/sdk/test/e2e/harness.js';
 
 const server = useServer();
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `examples/<script>` with the given environment (on top of this process's, NODE_PATH left out). */
-function run(script: string, env: Record<string, string>): Promise<Run> {
+function run(script: string, env: Record<string, string>): Promise<ChildRun> {
   const { NODE_PATH: _hoisted, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--conditions=@app/source', '--import', 'tsx', script], {
+  return runChild(process.execPath, ['--conditions=@app/source', '--import', 'tsx', script], {
     cwd: import.meta.dirname,
     env: { ...inherited, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 

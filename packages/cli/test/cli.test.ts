@@ -2,50 +2,38 @@
  * The built CLI (`dist/bin.js`) in child processes against the real server, started in-process by
  * the SDK's e2e harness; its config home is a scratch directory.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { download, png, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
+import {
+  type ChildRun,
+  download,
+  png,
+  runChild,
+  type TestUser,
+  useServer,
+} from '../../sdk/test/e2e/harness.js';
 
 const server = useServer();
 const bin = join(import.meta.dirname, '../dist/bin.js');
 const scratch = mkdtempSync(join(tmpdir(), 'cli-e2e-'));
 const { NODE_PATH: _hoisted, MARKETPLACE_TOKEN: _t, MARKETPLACE_BASE_URL: _b, ...inherited } = process.env;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let user: TestUser;
 
 /** Runs `marketplace …args` (with this user's token in the environment unless `env` says otherwise). */
-function run(args: string[], env: Record<string, string | undefined> = {}, stdin = ''): Promise<Run> {
-  const child = spawn(process.execPath, [bin, ...args], {
+function run(args: string[], env: Record<string, string | undefined> = {}, input = ''): Promise<ChildRun> {
+  return runChild(process.execPath, [bin, ...args], {
     env: {
       ...inherited,
       XDG_CONFIG_HOME: join(scratch, 'config'),
       MARKETPLACE_TOKEN: user.token,
       MARKETPLACE_BASE_URL: server.url,
       ...env,
-    } as NodeJS.ProcessEnv,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdin.end(stdin);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    },
+    input,
   });
 }
 
