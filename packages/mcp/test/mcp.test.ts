@@ -386,6 +386,15 @@ describe('over Streamable HTTP', () => {
     expect((await user.client.organizations.retrieve(org.data.id as never)).id).toBe(org.data.id);
     answer = 'accept';
     await call('organizations_delete', { id: org.data.id }, client);
+    expect(asked).toHaveLength(2);
+
+    // Transitions ask too.
+    const other = await user.client.organizations.create({ name: 'Transitions' });
+    const collab = await user.client.collabs.create(other.id, { name: 'Ask first' });
+    answer = 'decline';
+    await failing('collabs_submit', { organization_id: other.id, id: collab.id }, client);
+    expect(asked[2]).toBe(`Submit a draft collab for review (organization_id=${other.id}, id=${collab.id})?`);
+    expect((await user.client.collabs.retrieve(other.id, collab.id)).state).toBe('draft');
     await expect(user.client.organizations.retrieve(org.data.id as never)).rejects.toMatchObject({
       status: 404,
     });

@@ -15,7 +15,7 @@ import { buildApp, loadConfig, migrate, type Orm, openDatabase } from '@app/serv
 import { afterAll, beforeAll } from 'vitest';
 import { type ClientOptions, type Fetch, Marketplace, type User } from '../../src/index.js';
 
-export const HELPERS_KEY = 'e2e-test-helpers-key-0123456789';
+export const HELPERS_KEY = 'e2e-test-helpers-key-0123456789abcdef';
 
 /** Every endpoint of the table: the public API and the test helpers. */
 export const table: readonly NamedEndpoint[] = [...publicEndpoints, ...testHelperEndpointList];
