@@ -141,6 +141,33 @@ describe('over stdio', () => {
     );
   });
 
+  test('the schemas use only formats JSON Schema defines (a client validator knows them all)', () => {
+    const known = new Set([
+      'date-time',
+      'date',
+      'time',
+      'duration',
+      'email',
+      'uri',
+      'uuid',
+      'ipv4',
+      'ipv6',
+      'hostname',
+      'regex',
+    ]);
+    const formats = (node: unknown): string[] =>
+      typeof node !== 'object' || node === null
+        ? []
+        : Object.entries(node).flatMap(([key, value]) =>
+            key === 'format' && typeof value === 'string' ? [value] : formats(value),
+          );
+    for (const tool of tools)
+      expect(
+        [...formats(tool.inputSchema), ...formats(tool.outputSchema)].filter((f) => !known.has(f)),
+        tool.name,
+      ).toEqual([]);
+  });
+
   test('organizations, with a logo uploaded from a file path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-e2e-'));
     const logo = png(4, 4, [200, 10, 10]);
