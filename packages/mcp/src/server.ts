@@ -83,12 +83,14 @@ function hintOf(status: number | undefined, errors: Record<string, string[]> | u
     case 404:
       return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
     case 422:
-    case undefined:
-      return errors && Object.keys(errors).length > 0
-        ? `Fix these fields and call again: ${Object.entries(errors)
-            .map(([field, messages]) => `${field} ${messages.join(', ')}`)
-            .join('; ')}.`
-        : 'The request was refused as invalid; check the arguments.';
+    case undefined: {
+      const fields = Object.entries(errors ?? {}).filter(([field]) => field !== 'base');
+      const list = (entries: [string, string[]][]) =>
+        entries.map(([field, messages]) => `${field} ${messages.join(', ')}`).join('; ');
+      if (fields.length > 0) return `Fix these fields and call again: ${list(fields)}.`;
+      if (errors?.base) return `Not possible as things are: ${errors.base.join('; ')}.`;
+      return 'The request was refused as invalid; check the arguments.';
+    }
     case 503:
       return 'The service is temporarily unavailable: try again in a moment.';
     default:

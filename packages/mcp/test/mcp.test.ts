@@ -257,10 +257,16 @@ describe('over stdio', () => {
     await call('campaigns_delete', { organization_id, id: draft.data.id });
   });
 
-  test('a 404 comes back as an isError result with a hint; so does a bad argument', async () => {
+  test('a 404 and a guard come back as isError results with hints; so does a bad argument', async () => {
     const org = await user.client.organizations.create({ name: 'Lookup' });
     const missing = await failing('collabs_retrieve', { organization_id: org.id, id: 'AAAAAAAAAAAAAAAA' });
     expect(missing).toMatchObject({ status: 404, hint: expect.stringMatching(/unknown or not visible/) });
+    // A guard (errors on `base`): the hint says what stands in the way, not a field to fix.
+    await user.client.collabs.create(org.id, { name: 'Keeps the org' });
+    const guarded = await failing('organizations_delete', { id: org.id });
+    expect(guarded.status).toBe(422);
+    expect(guarded.hint).toMatch(/^Not possible as things are: /);
+    expect(guarded.errors?.base).toBeDefined();
     const bad = (await stdio.callTool({ name: 'collabs_list', arguments: {} })) as CallToolResult;
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/organization_id/);

@@ -27,8 +27,12 @@ describe('operations', () => {
     expect(new Set(operations.map((op) => op.command.join(' '))).size).toBe(operations.length);
   });
 
-  test('every operation has its method on a client', () => {
-    for (const op of operations) expect(typeof sdkMethod(client, op), op.name).toBe('function');
+  test('every operation has its method on a client, taking ids, body, query, options in that order', () => {
+    for (const op of operations) {
+      const method = sdkMethod(client, op);
+      const arity = op.pathParams.length + (op.endpoint.body ? 1 : 0) + (op.queryParams.length > 0 ? 1 : 0);
+      expect(method.length, op.name).toBe(arity + 1);
+    }
   });
 
   test('flat inputs: path params, query and body fields; a query field named like a body field gets query_', () => {
