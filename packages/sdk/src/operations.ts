@@ -11,6 +11,9 @@ import type { APIPromise } from './core/api-promise.js';
 import type { Page, PagePromise } from './core/pagination.js';
 import type { RequestOptions } from './internal/options.js';
 
+// The table's types an operation carries, for the declarations of this entry point.
+export type { Endpoint, NamedEndpoint } from '@app/schemas';
+
 /** What an operation does, from the table: it decides the annotations, confirmations and output. */
 export type OperationKind = 'list' | 'read' | 'create' | 'update' | 'delete' | 'transition';
 
