@@ -273,6 +273,11 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     options.all = { type: 'boolean' };
     options['max-items'] = { type: 'string' };
   }
+  // The ids right after the command are taken as they are: ids are URL-safe base64, so one may
+  // start with "-" (parseArgs would read it as a short option). Ids placed later still parse.
+  const leading: string[] = [];
+  while (leading.length < op.pathParams.length && argv.length > 0 && !isOption(argv[0] as string))
+    leading.push(argv.shift() as string);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -285,7 +290,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     return EXIT_OK;
   }
   const output = outputOf(values.output, io);
-  const { positionals } = parsed;
+  const positionals = [...leading, ...parsed.positionals];
   if (positionals.length !== op.pathParams.length) {
     const expected = op.pathParams.map((p) => `<${p}>`).join(' ') || 'no ids';
     throw new UsageError(
@@ -330,6 +335,9 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     return reportError(error, io, Boolean(values.include));
   }
 }
+
+/** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-v`). */
+const isOption = (arg: string) => /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || arg === '-h' || arg === '-v';
 
 function outputOf(value: unknown, io: IO): 'json' | 'table' {
   if (value === undefined) return io.isTTY ? 'table' : 'json';

@@ -238,6 +238,17 @@ describe('output, errors and exit codes', () => {
     expect(missing.stderr).toContain('404');
     expect(missing.stderr).toContain('"error": "Not found"');
 
+    // Ids are URL-safe base64: one may start with "-" and is still an id, not an option.
+    const dashed = await run([
+      'collabs',
+      'retrieve',
+      '-AAAAAAAAAAAAAAA',
+      '-BBBBBBBBBBBBBBB',
+      '--output',
+      'json',
+    ]);
+    expect([dashed.code, dashed.stderr]).toEqual([1, expect.stringContaining('404')]);
+
     const campaign = await user.client.campaigns.create(org.id, { name: 'Unfunded' });
     const refused = await run(['campaigns', 'publish', org.id, campaign.id]);
     expect(refused.code).toBe(1);
