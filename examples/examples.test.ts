@@ -2,36 +2,23 @@
  * Runs every example as a child process (Node with tsx, `@app/sdk` resolved to its source) against
  * the real server started in-process, as a user would run it against `pnpm start`.
  */
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { HELPERS_KEY, type TestUser, useServer } from '../packages/sdk/test/e2e/harness.js';
+import {
+  type ChildRun,
+  HELPERS_KEY,
+  runChild,
+  type TestUser,
+  useServer,
+} from '../packages/sdk/test/e2e/harness.js';
 
 const server = useServer();
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `examples/<script>` with the given environment (on top of this process's, NODE_PATH left out). */
-function run(script: string, env: Record<string, string>): Promise<Run> {
+function run(script: string, env: Record<string, string>): Promise<ChildRun> {
   const { NODE_PATH: _hoisted, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--conditions=@app/source', '--import', 'tsx', script], {
+  return runChild(process.execPath, ['--conditions=@app/source', '--import', 'tsx', script], {
     cwd: import.meta.dirname,
     env: { ...inherited, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -122,4 +109,16 @@ test('my-accounts.ts connects an account, manages a read token, and tidies up', 
 
   expect((await user.client.me.socialAccounts.list()).totalCount).toBe(0);
   expect((await user.client.me.accessTokens.list()).data.map((t) => t.permission)).toEqual(['write']);
+});
+
+test('agent-mcp.ts mounts the MCP server and reports every collab through its tools', async () => {
+  const { code, stdout, stderr } = await run('agent-mcp.ts', envOf(user.token));
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  expect(stdout).toMatch(/^Mounted marketplace-mcp: \d+ tools, all read-only: true$/m);
+  expect(stdout).toContain('collabs_list takes: organization_id, page, max_items');
+  expect(stdout).toContain('Acme: 23 collabs over 2 page(s)');
+  expect(stdout).toContain('Quiet Co: 0 collabs over 1 page(s)');
+  expect(stdout).toMatch(/A made-up collab id: 404, hint: The id is unknown or not visible/);
+  expect(stdout).toContain('Report: 23 collabs in 2 organizations');
 });

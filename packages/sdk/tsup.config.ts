@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/operations.ts'],
   format: ['esm', 'cjs'],
   // Bundled: @app/schemas is not published, and ky is ESM-only (its default export does not
   // survive require() interop in the CJS build). zod stays a dependency.

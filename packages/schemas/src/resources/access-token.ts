@@ -23,7 +23,9 @@ export type AccessToken = z.infer<typeof AccessToken>;
 
 /** The creation response: the only time the plaintext `token` is shown. */
 export const AccessTokenWithSecret = AccessToken.extend({
-  token: z.string().startsWith(ACCESS_TOKEN_PREFIX),
+  // A pattern, not startsWith(): zod writes startsWith() into JSON Schema as `format: "starts_with"`,
+  // a format no JSON Schema validator knows (MCP clients warn on every tool list).
+  token: z.string().regex(new RegExp(`^${ACCESS_TOKEN_PREFIX}`)),
 });
 export type AccessTokenWithSecret = z.infer<typeof AccessTokenWithSecret>;
 

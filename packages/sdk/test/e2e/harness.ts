@@ -3,6 +3,7 @@
  * port over a fresh in-memory PGlite, and SDK clients that talk to it over real HTTP. Every
  * exchange is recorded with the endpoint of the table it belongs to.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -200,4 +201,33 @@ export async function download(url: string): Promise<{ type: string | null; byte
   const response = await fetch(url);
   if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
   return { type: response.headers.get('content-type'), bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+/** What a child process printed, and how it ended. */
+export interface ChildRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (stdin: `input`, then closed), collecting its output. */
+export function runChild(
+  command: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+): Promise<ChildRun> {
+  const child = spawn(command, args, { env: options.env, cwd: options.cwd });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

@@ -1,0 +1,487 @@
+/**
+ * `marketplace <group> <method> [ids…] [--field value…]`: one command per public endpoint, generated
+ * from `@app/sdk/operations` (no command is written by hand).
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import {
+  APIConnectionError,
+  APIError,
+  Marketplace,
+  MarketplaceError,
+  RequestValidationError,
+  VERSION,
+} from '@app/sdk';
+import { callOperation, type ListResult, type Operation, operations } from '@app/sdk/operations';
+import { z } from 'zod';
+import { completionScript, completions } from './completion.js';
+import { type Config, configPath, readConfig, writeConfig } from './config.js';
+import { formatTable } from './table.js';
+
+/** Where the CLI writes, and whether stdout is a terminal (table output by default). */
+export interface IO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Reads the token from stdin for `auth login` without `--token`. */
+  readStdin: () => Promise<string>;
+}
+
+/** A usage error: exit 2, the message and where to find help. */
+class UsageError extends Error {}
+
+const EXIT_OK = 0;
+const EXIT_API = 1;
+const EXIT_USAGE = 2;
+
+/** The command tree: `me` → `social-accounts` → `list` → operation. */
+interface Node {
+  children: Map<string, Node>;
+  op?: Operation;
+}
+
+const tree: Node = { children: new Map() };
+for (const op of operations) {
+  let node = tree;
+  for (const word of op.command) {
+    let child = node.children.get(word);
+    if (!child) {
+      child = { children: new Map() };
+      node.children.set(word, child);
+    }
+    node = child;
+  }
+  node.op = op;
+}
+const builtins: Record<string, string> = {
+  auth: 'Log in (store a token), show the login status, log out',
+  completion: 'Print the bash or zsh completion script',
+};
+
+const globalOptions = {
+  output: { type: 'string' },
+  include: { type: 'boolean' },
+  token: { type: 'string' },
+  'base-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+const globalHelp = `Global options:
+  --output json|table   output format (default: table in a terminal, JSON otherwise)
+  --include             print the HTTP status and headers before the body
+  --token T             the access token (default: MARKETPLACE_TOKEN, then the stored login)
+  --base-url URL        the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
+  -h, --help            help for any command
+  -v, --version         the version`;
+
+const flag = (field: string) => `--${field.replaceAll('_', '-')}`;
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: readonly string[], io: IO): Promise<number> {
+  try {
+    return await dispatch([...argv], io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`marketplace: ${error.message}\nRun \`marketplace --help\` for usage.\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+async function dispatch(argv: string[], io: IO): Promise<number> {
+  if (argv[0] === '__complete') {
+    io.stdout(completions(tree, builtins, argv.slice(1)).join('\n'));
+    return EXIT_OK;
+  }
+  // Walk the command words down the tree; the rest are ids and options.
+  let node = tree;
+  const words: string[] = [];
+  while (argv.length > 0 && !argv[0]?.startsWith('-') && node.children.has(argv[0] as string) && !node.op) {
+    const word = argv.shift() as string;
+    words.push(word);
+    node = node.children.get(word) as Node;
+  }
+  const first = words[0] ?? argv[0];
+  if (words.length === 0 && first === 'auth') return auth(argv.slice(1), io);
+  if (words.length === 0 && first === 'completion') return completion(argv.slice(1), io);
+  if (!node.op) {
+    const asked = argv.includes('--help') || argv.includes('-h');
+    if (words.length === 0 && (argv.includes('--version') || argv.includes('-v'))) {
+      io.stdout(`${VERSION}\n`);
+      return EXIT_OK;
+    }
+    if (asked || (argv.length === 0 && words.length > 0) || (argv.length === 0 && words.length === 0)) {
+      const text = groupHelp(words, node);
+      if (asked) io.stdout(text);
+      else io.stderr(text);
+      return asked ? EXIT_OK : EXIT_USAGE;
+    }
+    throw new UsageError(`unknown command "${[...words, argv[0]].join(' ')}"`);
+  }
+  return runOperation(node.op, argv, io);
+}
+
+function groupHelp(words: string[], node: Node): string {
+  const lines = [`Usage: marketplace ${[...words, '<command>'].join(' ')} [ids…] [--field value…]`, ''];
+  if (words.length === 0) lines.push('The creator-marketplace API from the command line.', '');
+  lines.push('Commands:');
+  const entries: [string, string][] = [...node.children].map(([word, child]) => [word, describe(child)]);
+  if (words.length === 0) entries.push(...Object.entries(builtins));
+  const width = Math.max(...entries.map(([w]) => w.length));
+  for (const [word, text] of entries) lines.push(`  ${word.padEnd(width)}  ${text}`);
+  lines.push('', globalHelp, '');
+  return lines.join('\n');
+}
+
+/** A group's line in the help: its methods; a method's: the table's summary. */
+function describe(node: Node): string {
+  if (node.op) return node.op.title;
+  return [...node.children.keys()].join(', ');
+}
+
+interface FieldInfo {
+  name: string;
+  type: string;
+  required: boolean;
+  description: string | undefined;
+  schema: Record<string, unknown>;
+}
+
+function fieldsOf(op: Operation): FieldInfo[] {
+  const json = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+    name,
+    type: typeName(schema),
+    required: json.required?.includes(name) ?? false,
+    description: typeof schema.description === 'string' ? schema.description : undefined,
+    schema,
+  }));
+}
+
+function typeName(schema: Record<string, unknown>): string {
+  if (Array.isArray(schema.enum)) return schema.enum.join('|');
+  if (typeof schema.type === 'string') return schema.type === 'array' ? 'list' : schema.type;
+  const variants = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
+  if (variants) return [...new Set(variants.map(typeName))].join('|');
+  return 'value';
+}
+
+function operationHelp(op: Operation): string {
+  const ids = op.pathParams.map((p) => `<${p}>`).join(' ');
+  const fields = fieldsOf(op).filter((f) => !op.pathParams.includes(f.name));
+  const lines = [
+    `Usage: marketplace ${op.command.join(' ')}${ids ? ` ${ids}` : ''}${fields.length > 0 ? ' [--field value…]' : ''}${op.endpoint.body ? " [--body '{…}' | --body @file]" : ''}`,
+    '',
+    op.description,
+    '',
+    `${op.endpoint.method} ${op.endpoint.path}.json`,
+  ];
+  if (fields.length > 0 || op.kind === 'list') {
+    lines.push('', 'Options:');
+    const rows: [string, string][] = fields.map((f) => [
+      `${flag(f.name)} <${f.type}>`,
+      [f.required ? '(required)' : '', op.fileFields.includes(f.name) ? 'a file path' : (f.description ?? '')]
+        .filter(Boolean)
+        .join(' '),
+    ]);
+    if (op.kind === 'list')
+      rows.push(['--all', 'every page'], ['--max-items <n>', 'the pages from --page on, up to n items']);
+    if (op.endpoint.body)
+      rows.push(['--body <json|@file>', 'the fields as a JSON object (the flags win over it)']);
+    const width = Math.max(...rows.map(([r]) => r.length));
+    for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`.trimEnd());
+  }
+  lines.push('', globalHelp, '');
+  return lines.join('\n');
+}
+
+/** A flag's string value as the field's type: numbers, booleans, lists (JSON or comma-separated), null. */
+function coerce(field: FieldInfo, values: string[]): unknown {
+  const types = new Set<string>(
+    [
+      field.schema.type,
+      ...((field.schema.anyOf as { type?: string }[] | undefined) ?? []).map((s) => s.type),
+    ].filter((t): t is string => typeof t === 'string'),
+  );
+  const one = (value: string): unknown => {
+    if (value === 'null' && types.has('null')) return null;
+    if ((types.has('integer') || types.has('number')) && value.trim() !== '' && !Number.isNaN(Number(value)))
+      return Number(value);
+    if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+    if (types.has('object')) {
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
+      }
+    }
+    return value;
+  };
+  if (types.has('array')) {
+    const items = values.flatMap((value) => {
+      if (value.startsWith('[')) {
+        try {
+          return JSON.parse(value) as unknown[];
+        } catch {
+          return [value];
+        }
+      }
+      return value === '' ? [] : value.split(',');
+    });
+    return items;
+  }
+  return one(values[values.length - 1] as string);
+}
+
+async function readBody(value: string): Promise<Record<string, unknown>> {
+  let text = value;
+  if (value.startsWith('@')) {
+    try {
+      text = await readFile(value.slice(1), 'utf8');
+    } catch (error) {
+      throw new UsageError(`--body ${value}: ${(error as Error).message}`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError('--body must be a JSON object (or @file holding one)');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError('--body must be a JSON object (or @file holding one)');
+  return parsed as Record<string, unknown>;
+}
+
+async function runOperation(op: Operation, argv: string[], io: IO): Promise<number> {
+  const fields = fieldsOf(op).filter((f) => !op.pathParams.includes(f.name));
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
+    ...globalOptions,
+  };
+  for (const f of fields) {
+    options[flag(f.name).slice(2)] = { type: 'string', multiple: true };
+    if (f.name.includes('_')) options[f.name] = { type: 'string', multiple: true };
+  }
+  if (op.endpoint.body) options.body = { type: 'string' };
+  if (op.kind === 'list') {
+    options.all = { type: 'boolean' };
+    options['max-items'] = { type: 'string' };
+  }
+  // The ids right after the command are taken as they are: ids are URL-safe base64, so one may
+  // start with "-" (parseArgs would read it as a short option). Ids placed later still parse.
+  const leading: string[] = [];
+  while (leading.length < op.pathParams.length && argv.length > 0 && !isOption(argv[0] as string))
+    leading.push(argv.shift() as string);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${op.command.join(' ')}: ${(error as Error).message}`);
+  }
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  if (values.help) {
+    io.stdout(operationHelp(op));
+    return EXIT_OK;
+  }
+  const output = outputOf(values.output, io);
+  const positionals = [...leading, ...parsed.positionals];
+  if (positionals.length !== op.pathParams.length) {
+    const expected = op.pathParams.map((p) => `<${p}>`).join(' ') || 'no ids';
+    throw new UsageError(
+      `${op.command.join(' ')} takes ${expected}; got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`,
+    );
+  }
+  const args: Record<string, unknown> = {};
+  op.pathParams.forEach((name, i) => {
+    args[name] = positionals[i];
+  });
+  if (typeof values.body === 'string') {
+    for (const [name, value] of Object.entries(await readBody(values.body))) {
+      if (!fields.some((f) => f.name === name)) throw new UsageError(`--body: unknown field "${name}"`);
+      args[name] = value;
+    }
+  }
+  for (const f of fields) {
+    const given = [
+      ...((values[flag(f.name).slice(2)] as string[] | undefined) ?? []),
+      ...((f.name.includes('_') ? (values[f.name] as string[] | undefined) : undefined) ?? []),
+    ];
+    if (given.length > 0) args[f.name] = coerce(f, given);
+  }
+  let maxItems: number | undefined;
+  if (values.all) maxItems = Number.POSITIVE_INFINITY;
+  if (typeof values['max-items'] === 'string') {
+    maxItems = Number(values['max-items']);
+    if (!Number.isInteger(maxItems) || maxItems < 1)
+      throw new UsageError('--max-items must be a positive integer');
+  }
+
+  const client = await clientOf(values, io);
+  try {
+    const result = await callOperation(client, op, args, maxItems === undefined ? {} : { maxItems });
+    const data = op.kind === 'list' ? (result as ListResult).data : result.data;
+    if (values.include && result.response) io.stdout(formatHead(result.response));
+    if (op.kind === 'delete') {
+      if (output === 'table') io.stdout('Deleted.\n');
+    } else io.stdout(output === 'json' ? `${JSON.stringify(data, null, 2)}\n` : formatTable(data));
+    return EXIT_OK;
+  } catch (error) {
+    return reportError(error, io, Boolean(values.include));
+  }
+}
+
+/** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-v`). */
+const isOption = (arg: string) => /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || arg === '-h' || arg === '-v';
+
+function outputOf(value: unknown, io: IO): 'json' | 'table' {
+  if (value === undefined) return io.isTTY ? 'table' : 'json';
+  if (value === 'json' || value === 'table') return value;
+  throw new UsageError('--output must be json or table');
+}
+
+function formatHead(response: Response): string {
+  const lines = [`HTTP ${response.status} ${response.statusText}`.trimEnd()];
+  response.headers.forEach((value, name) => {
+    lines.push(`${name}: ${value}`);
+  });
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** An API error: exit 1, its status and body on stderr. A payload refused before sending: exit 2. */
+function reportError(error: unknown, io: IO, include: boolean): number {
+  if (error instanceof APIError) {
+    if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));
+    else io.stderr(`marketplace: ${error.status} ${error.message}\n`);
+    const body = error.body;
+    io.stderr(`${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
+    return EXIT_API;
+  }
+  if (error instanceof RequestValidationError) {
+    io.stderr(`marketplace: ${error.message}\n${JSON.stringify({ errors: error.errors }, null, 2)}\n`);
+    return EXIT_USAGE;
+  }
+  if (error instanceof APIConnectionError || error instanceof MarketplaceError) {
+    io.stderr(`marketplace: ${error.message}\n`);
+    return EXIT_API;
+  }
+  if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+    io.stderr(`marketplace: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  throw error;
+}
+
+/** Token and base URL: flags, then the environment, then the stored login. */
+async function credentials(
+  values: Record<string, unknown>,
+  io: IO,
+): Promise<{ token: string | undefined; baseUrl: string | undefined; source: string }> {
+  const config = await readConfig(configPath(io.env));
+  const pick = (flagValue: unknown, envName: string, stored: string | undefined) =>
+    typeof flagValue === 'string' && flagValue !== ''
+      ? { value: flagValue, source: 'flag' }
+      : io.env[envName]
+        ? { value: io.env[envName], source: envName }
+        : { value: stored, source: 'config' };
+  const token = pick(values.token, 'MARKETPLACE_TOKEN', config.token);
+  const baseUrl = pick(values['base-url'], 'MARKETPLACE_BASE_URL', config.base_url);
+  return { token: token.value, baseUrl: baseUrl.value, source: token.source };
+}
+
+async function clientOf(values: Record<string, unknown>, io: IO): Promise<Marketplace> {
+  const { token, baseUrl } = await credentials(values, io);
+  if (!token) throw new UsageError('no token: run `marketplace auth login`, or set MARKETPLACE_TOKEN');
+  if (!baseUrl) throw new UsageError('no base URL: pass --base-url, or set MARKETPLACE_BASE_URL');
+  return new Marketplace({ token, baseUrl });
+}
+
+const authHelp = `Usage: marketplace auth <login|status|logout>
+
+  login [--token T] [--base-url URL]   check the token and store it (the token from stdin without --token)
+  status                               show where the token comes from and check it
+  logout                               forget the stored token
+
+The login is stored in $XDG_CONFIG_HOME/marketplace/config.json (mode 0600).
+`;
+
+async function auth(argv: string[], io: IO): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`auth: ${(error as Error).message}`);
+  }
+  const values = parsed.values as Record<string, unknown>;
+  const [action, ...rest] = parsed.positionals;
+  if (values.help || !action) {
+    (values.help ? io.stdout : io.stderr)(authHelp);
+    return values.help ? EXIT_OK : EXIT_USAGE;
+  }
+  if (rest.length > 0) throw new UsageError(`auth ${action}: unexpected "${rest.join(' ')}"`);
+  const path = configPath(io.env);
+  if (action === 'login') {
+    const token = typeof values.token === 'string' ? values.token : (await io.readStdin()).trim();
+    const stored = await readConfig(path);
+    const baseUrl =
+      (typeof values['base-url'] === 'string' ? values['base-url'] : undefined) ??
+      io.env.MARKETPLACE_BASE_URL ??
+      stored.base_url;
+    if (!token) throw new UsageError('auth login: give --token, or the token on stdin');
+    if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
+    const code = await check(new Marketplace({ token, baseUrl }), io);
+    if (code !== EXIT_OK) return code;
+    const config: Config = { token, base_url: baseUrl };
+    await writeConfig(path, config);
+    io.stdout(`Logged in to ${baseUrl}; the token is stored in ${path}\n`);
+    return EXIT_OK;
+  }
+  if (action === 'status') {
+    const { token, baseUrl, source } = await credentials(values, io);
+    if (!token || !baseUrl) {
+      io.stderr(`Not logged in (no token in --token, MARKETPLACE_TOKEN or ${path})\n`);
+      return EXIT_API;
+    }
+    io.stdout(`${baseUrl}: token ${token.slice(0, 8)}… from ${source === 'config' ? path : source}\n`);
+    const code = await check(new Marketplace({ token, baseUrl }), io);
+    if (code === EXIT_OK) io.stdout('The token works.\n');
+    return code;
+  }
+  if (action === 'logout') {
+    const { token: _token, ...rest } = await readConfig(path);
+    await writeConfig(path, rest);
+    io.stdout(`The token is removed from ${path}\n`);
+    return EXIT_OK;
+  }
+  throw new UsageError(`auth: unknown action "${action}"`);
+}
+
+/** A read any token may make: does the token work? */
+async function check(client: Marketplace, io: IO): Promise<number> {
+  try {
+    await client.me.notificationSettings.retrieve({ cache: false });
+    return EXIT_OK;
+  } catch (error) {
+    return reportError(error, io, false);
+  }
+}
+
+function completion(argv: string[], io: IO): number {
+  const shell = argv[0];
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(
+      'Usage: marketplace completion bash|zsh\n\n  eval "$(marketplace completion bash)"   # in ~/.bashrc\n',
+    );
+    return EXIT_OK;
+  }
+  if (shell !== 'bash' && shell !== 'zsh') throw new UsageError('completion: say bash or zsh');
+  io.stdout(completionScript(shell));
+  return EXIT_OK;
+}
+
+export { configPath, type Node as CommandNode };

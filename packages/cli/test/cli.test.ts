@@ -1,0 +1,292 @@
+/**
+ * The built CLI (`dist/bin.js`) in child processes against the real server, started in-process by
+ * the SDK's e2e harness; its config home is a scratch directory.
+ */
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publicEndpoints } from '@app/schemas';
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  type ChildRun,
+  download,
+  png,
+  runChild,
+  type TestUser,
+  useServer,
+} from '../../sdk/test/e2e/harness.js';
+
+const server = useServer();
+const bin = join(import.meta.dirname, '../dist/bin.js');
+const scratch = mkdtempSync(join(tmpdir(), 'cli-e2e-'));
+const { NODE_PATH: _hoisted, MARKETPLACE_TOKEN: _t, MARKETPLACE_BASE_URL: _b, ...inherited } = process.env;
+
+let user: TestUser;
+
+/** Runs `marketplace …args` (with this user's token in the environment unless `env` says otherwise). */
+function run(args: string[], env: Record<string, string | undefined> = {}, input = ''): Promise<ChildRun> {
+  return runChild(process.execPath, [bin, ...args], {
+    env: {
+      ...inherited,
+      XDG_CONFIG_HOME: join(scratch, 'config'),
+      MARKETPLACE_TOKEN: user.token,
+      MARKETPLACE_BASE_URL: server.url,
+      ...env,
+    },
+    input,
+  });
+}
+
+/** Runs a command that must succeed and print JSON; returns it parsed. */
+async function json<T = Record<string, unknown>>(args: string[]): Promise<T> {
+  const result = await run(args);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+beforeAll(async () => {
+  user = await server.newUser('Shell User');
+});
+
+describe('help and usage', () => {
+  test('--help on every level comes from the table', async () => {
+    const top = await run(['--help']);
+    expect(top.code).toBe(0);
+    for (const group of ['organizations', 'collabs', 'campaigns', 'members', 'me', 'auth', 'completion'])
+      expect(top.stdout).toMatch(new RegExp(`^  ${group} `, 'm'));
+    const group = await run(['collabs', '--help']);
+    for (const e of publicEndpoints.filter((x) => x.name.startsWith('collabs.')))
+      expect(group.stdout).toContain(e.summary);
+    const me = await run(['me', '--help']);
+    expect(me.stdout).toMatch(/^ {2}social-accounts +list, retrieve, create, delete$/m);
+    const method = await run(['me', 'address', 'update', '--help']);
+    expect(method.code).toBe(0);
+    expect(method.stdout).toContain('Create or update the shipping address');
+    expect(method.stdout).toContain('--city <string>');
+    expect(method.stdout).toContain('PATCH /me/address.json');
+  });
+
+  test('usage errors exit 2 with a message on stderr', async () => {
+    for (const args of [
+      [],
+      ['nope'],
+      ['collabs', 'list'],
+      ['collabs', 'list', 'a', 'b'],
+      ['organizations', 'create', '--nope', 'x'],
+      ['organizations', 'list', '--output', 'xml'],
+    ]) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toBe('');
+    }
+    expect((await run(['collabs', 'list'])).stderr).toContain('takes <organization_id>');
+    expect((await run([], { MARKETPLACE_TOKEN: '' })).code).toBe(2);
+    const noToken = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: '' });
+    expect([noToken.code, noToken.stderr]).toEqual([2, expect.stringContaining('auth login')]);
+  });
+
+  test('--version', async () => {
+    expect((await run(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('every group', () => {
+  test('organizations: create with a logo from a file, list, retrieve, update, delete', async () => {
+    const logo = png(3, 3, [0, 120, 255]);
+    writeFileSync(join(scratch, 'logo.png'), logo);
+    const created = await json([
+      'organizations',
+      'create',
+      '--name',
+      'Acme',
+      '--logo',
+      join(scratch, 'logo.png'),
+    ]);
+    expect(created).toMatchObject({ name: 'Acme', privacy_setting: 'private' });
+    expect((await download(created.logo_url as string)).bytes).toEqual(logo);
+    expect((await json<{ id: string }[]>(['organizations', 'list'])).map((o) => o.id)).toContain(created.id);
+    expect((await json(['organizations', 'retrieve', created.id as string])).name).toBe('Acme');
+    const updated = await json([
+      'organizations',
+      'update',
+      created.id as string,
+      '--body',
+      '{"name":"Acme 2"}',
+    ]);
+    expect(updated.name).toBe('Acme 2');
+    const gone = await json(['organizations', 'create', '--name', 'Gone']);
+    const deleted = await run(['organizations', 'delete', gone.id as string]);
+    expect([deleted.code, deleted.stdout, deleted.stderr]).toEqual([0, '', '']);
+    await expect(user.client.organizations.retrieve(gone.id as never)).rejects.toMatchObject({ status: 404 });
+  });
+
+  test('collabs: --all walks every page; one page otherwise; a transition', async () => {
+    const org = await user.client.organizations.create({ name: 'Many collabs' });
+    for (let i = 0; i < 22; i++) await user.client.collabs.create(org.id, { name: `C${i}` });
+    expect(await json<unknown[]>(['collabs', 'list', org.id])).toHaveLength(20);
+    expect(await json<unknown[]>(['collabs', 'list', org.id, '--page', '2'])).toHaveLength(2);
+    const all = await json<{ id: string }[]>(['collabs', 'list', org.id, '--all']);
+    expect(all).toHaveLength(22);
+    expect(new Set(all.map((c) => c.id)).size).toBe(22);
+    expect(await json<unknown[]>(['collabs', 'list', org.id, '--max-items', '21'])).toHaveLength(21);
+    const draft = await json(['collabs', 'create', org.id, '--name', 'Launch', '--countries', 'no,se']);
+    expect(draft.countries).toEqual(['NO', 'SE']);
+    expect((await json(['collabs', 'submit', org.id, draft.id as string])).state).toBe(
+      'submitted_for_review',
+    );
+  });
+
+  test('campaigns and members', async () => {
+    const org = await user.client.organizations.create({ name: 'Campaigner' });
+    const campaign = await json(['campaigns', 'create', org.id, '--name', 'Reels', '--cpm-amount', '250']);
+    expect(campaign.cpm_amount).toBe(250);
+    const updated = await json([
+      'campaigns',
+      'update',
+      org.id,
+      campaign.id as string,
+      '--platform-ids',
+      'youtube',
+    ]);
+    expect(updated.platform_ids).toEqual(['youtube']);
+    const members = await json<{ role: string }[]>(['members', 'list', org.id]);
+    expect(members.map((m) => m.role)).toEqual(['admin']);
+  });
+
+  test('me: address, social accounts, notification settings, notifications, access tokens', async () => {
+    const address = await json([
+      'me',
+      'address',
+      'update',
+      '--address-one',
+      '1 Main St',
+      '--city',
+      'Oslo',
+      '--state',
+      'Oslo',
+      '--postal-code',
+      '0150',
+      '--country-code',
+      'NO',
+    ]);
+    expect(address.city).toBe('Oslo');
+    expect((await json(['me', 'address', 'update', '--city', 'Bergen'])).city).toBe('Bergen');
+    expect((await json(['me', 'address', 'retrieve'])).address_one).toBe('1 Main St');
+    const account = await json([
+      'me',
+      'social-accounts',
+      'create',
+      '--platform-id',
+      'x',
+      '--account-url',
+      'https://x.com/shelluser',
+    ]);
+    expect((await json<unknown[]>(['me', 'social-accounts', 'list'])).length).toBe(1);
+    expect((await run(['me', 'social-accounts', 'delete', account.id as string])).code).toBe(0);
+    const settings = await json([
+      'me',
+      'notification-settings',
+      'update',
+      '--push-notifications-enabled',
+      'true',
+    ]);
+    expect(settings.push_notifications_enabled).toBe(true);
+    expect(await json(['me', 'notifications', 'list'])).toEqual([]);
+    const token = await json([
+      'me',
+      'access-tokens',
+      'create',
+      '--description',
+      'cli',
+      '--permission',
+      'read',
+    ]);
+    expect(token.token).toMatch(/^mkt_/);
+    expect((await json<{ id: string }[]>(['me', 'access-tokens', 'list'])).map((t) => t.id)).toContain(
+      token.id,
+    );
+  });
+});
+
+describe('output, errors and exit codes', () => {
+  test('--output table prints rows; --include prints the status and headers', async () => {
+    const org = await user.client.organizations.create({ name: 'Tabular' });
+    const table = await run(['organizations', 'list', '--output', 'table']);
+    expect(table.code).toBe(0);
+    const [header, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^ID +NAME +PRIVACY_SETTING/);
+    expect(rows.some((r) => r.startsWith(`${org.id}  `) && r.includes('Tabular'))).toBe(true);
+    const one = await run(['organizations', 'retrieve', org.id, '--output', 'table']);
+    expect(one.stdout).toMatch(/^name +Tabular$/m);
+
+    const included = await run(['organizations', 'retrieve', org.id, '--include']);
+    const [head, body] = included.stdout.split('\n\n');
+    expect(head).toMatch(/^HTTP 200/);
+    expect(head).toMatch(/^etag: W\//m);
+    expect(head).toMatch(/^x-request-id: /m);
+    expect(JSON.parse(body as string).id).toBe(org.id);
+    const listed = await run(['organizations', 'list', '--include']);
+    expect(listed.stdout).toMatch(/^total-count: \d+$/m);
+  });
+
+  test('an API error exits 1 with the error body on stderr', async () => {
+    const org = await user.client.organizations.create({ name: 'Errors' });
+    const missing = await run(['collabs', 'retrieve', org.id, 'AAAAAAAAAAAAAAAA']);
+    expect([missing.code, missing.stdout]).toEqual([1, '']);
+    expect(missing.stderr).toContain('404');
+    expect(missing.stderr).toContain('"error": "Not found"');
+
+    // Ids are URL-safe base64: one may start with "-" and is still an id, not an option.
+    const dashed = await run([
+      'collabs',
+      'retrieve',
+      '-AAAAAAAAAAAAAAA',
+      '-BBBBBBBBBBBBBBB',
+      '--output',
+      'json',
+    ]);
+    expect([dashed.code, dashed.stderr]).toEqual([1, expect.stringContaining('404')]);
+
+    const campaign = await user.client.campaigns.create(org.id, { name: 'Unfunded' });
+    const refused = await run(['campaigns', 'publish', org.id, campaign.id]);
+    expect(refused.code).toBe(1);
+    expect(
+      JSON.parse(refused.stderr.slice(refused.stderr.indexOf('{'))).errors.total_budget_amount,
+    ).toBeDefined();
+
+    const denied = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: 'mkt_not_a_real_token' });
+    expect([denied.code, denied.stderr]).toEqual([1, expect.stringContaining('HTTP Token: Access denied.')]);
+  });
+});
+
+describe('auth and completion', () => {
+  test('auth login stores the token (mode 0600) after checking it; auth status checks it', async () => {
+    const env = { MARKETPLACE_TOKEN: undefined, XDG_CONFIG_HOME: join(scratch, 'auth') };
+    const refused = await run(['auth', 'login', '--token', 'mkt_wrong', '--base-url', server.url], env);
+    expect(refused.code).toBe(1);
+    expect(() => statSync(join(scratch, 'auth', 'marketplace', 'config.json'))).toThrow();
+
+    const login = await run(['auth', 'login', '--base-url', server.url], env, `${user.token}\n`);
+    expect(login.code).toBe(0);
+    const file = join(scratch, 'auth', 'marketplace', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const status = await run(['auth', 'status'], { ...env, MARKETPLACE_BASE_URL: undefined });
+    expect([status.code, status.stdout]).toEqual([0, expect.stringContaining('The token works.')]);
+    expect((await run(['organizations', 'list'], { ...env, MARKETPLACE_BASE_URL: undefined })).code).toBe(0);
+
+    const logout = await run(['auth', 'logout'], env);
+    expect(logout.code).toBe(0);
+    expect((await run(['auth', 'status'], { ...env, MARKETPLACE_BASE_URL: undefined })).code).toBe(1);
+  });
+
+  test('bash and zsh completion scripts, and the words they offer', async () => {
+    const bash = await run(['completion', 'bash']);
+    expect(bash.stdout).toContain('complete -o default -F _marketplace marketplace');
+    expect((await run(['completion', 'zsh'])).stdout).toContain('#compdef marketplace');
+    expect((await run(['__complete', 'co'])).stdout.split('\n')).toEqual(['collabs', 'completion']);
+    expect((await run(['__complete', 'me', 'so'])).stdout).toBe('social-accounts');
+    expect((await run(['__complete', 'me', 'address', 'update', '--ci'])).stdout).toBe('--city');
+  });
+});

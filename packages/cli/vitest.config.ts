@@ -1,0 +1,19 @@
+import { defineProject } from 'vitest/config';
+
+// The built CLI (`dist/bin.js`, built once by test/build.ts) in child processes against the real
+// server (`@app/server`), started in-process by the SDK's e2e harness. `@app/source` resolves the
+// workspace packages to their TypeScript source; the rest are Vite's defaults for server code,
+// which setting `conditions` would otherwise drop.
+const conditions = ['@app/source', 'module', 'node', 'development|production'];
+
+export default defineProject({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    name: 'cli',
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/build.ts'],
+    hookTimeout: 120_000,
+    testTimeout: 60_000,
+  },
+});

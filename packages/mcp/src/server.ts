@@ -1,0 +1,230 @@
+/**
+ * The MCP server: one tool per public endpoint of the table, generated from `@app/sdk/operations`
+ * (no tool is written by hand), and the OpenAPI document as a resource.
+ */
+import { APIConnectionError, APIError, Marketplace, RequestValidationError, VERSION } from '@app/sdk';
+import { callOperation, type ListResult, type Operation, operations } from '@app/sdk/operations';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+export interface ServerOptions {
+  /** The access token; default `MARKETPLACE_TOKEN`. */
+  token?: string;
+  /** The API's address; default `MARKETPLACE_BASE_URL`. */
+  baseUrl?: string;
+  /** Only the read tools (GETs). */
+  readOnly?: boolean;
+  /** Only these groups (the first word of a tool name: `collabs`, `campaigns`, `me`, …). */
+  groups?: readonly string[];
+  /** Run deletes and transitions without asking the user to confirm. */
+  yes?: boolean;
+}
+
+/** The URI of the OpenAPI document resource. */
+export const OPENAPI_URI = 'marketplace://openapi.json';
+
+/** The operations a server with these options exposes, in table order. */
+export function selectOperations({
+  readOnly = false,
+  groups,
+}: Pick<ServerOptions, 'readOnly' | 'groups'>): Operation[] {
+  return operations.filter(
+    (op) => (!readOnly || op.readOnly) && (!groups || groups.includes(op.sdkPath[0] as string)),
+  );
+}
+
+/** The annotations of a tool, all set explicitly. */
+export function annotationsOf(op: Operation): ToolAnnotations {
+  const method = op.endpoint.method;
+  return {
+    title: op.title,
+    readOnlyHint: method === 'GET',
+    destructiveHint: method === 'DELETE',
+    idempotentHint: method === 'GET' || method === 'PATCH' || method === 'DELETE',
+    openWorldHint: false,
+  };
+}
+
+const maxItems = z
+  .number()
+  .int()
+  .positive()
+  .max(10_000)
+  .optional()
+  .meta({ description: 'Walk the following pages too, until this many items (or the last page)' });
+
+/** The tool's input: the operation's flat input, plus `max_items` on lists. */
+export function inputSchemaOf(op: Operation): z.ZodObject {
+  return op.kind === 'list' ? op.input.extend({ max_items: maxItems }) : op.input;
+}
+
+/** The tool's output: `{ data }`, with the page position on lists. */
+export function outputSchemaOf(op: Operation): z.ZodObject {
+  if (op.kind === 'list')
+    return z.object({
+      data: z.array(op.item as z.ZodType),
+      page: z.number().int(),
+      total_pages: z.number().int(),
+      total_count: z.number().int(),
+      next_page: z.number().int().nullable(),
+    });
+  if (!op.response) return z.object({ data: z.null() });
+  return z.object({ data: op.endpoint.emptyNotFound ? op.response.nullable() : op.response });
+}
+
+/** A one-line hint the model can act on, per status. */
+function hintOf(status: number | undefined, errors: Record<string, string[]> | undefined): string {
+  switch (status) {
+    case 401:
+      return 'The token is missing, revoked or read-only: set MARKETPLACE_TOKEN to a valid token (a write token for changes).';
+    case 403:
+      return "This user's role does not allow it: an admin (or the owner) of the organization must do it.";
+    case 404:
+      return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
+    case 422:
+    case undefined: {
+      const fields = Object.entries(errors ?? {}).filter(([field]) => field !== 'base');
+      const list = (entries: [string, string[]][]) =>
+        entries.map(([field, messages]) => `${field} ${messages.join(', ')}`).join('; ');
+      if (fields.length > 0) return `Fix these fields and call again: ${list(fields)}.`;
+      if (errors?.base) return `Not possible as things are: ${errors.base.join('; ')}.`;
+      return 'The request was refused as invalid; check the arguments.';
+    }
+    case 503:
+      return 'The service is temporarily unavailable: try again in a moment.';
+    default:
+      return status >= 500
+        ? 'The server failed: try again later.'
+        : 'The request was refused; check the arguments.';
+  }
+}
+
+/** An API failure as a tool result (never a protocol error): status, `errors`, hint. */
+export function errorResult(error: unknown): CallToolResult {
+  let detail: Record<string, unknown>;
+  if (error instanceof APIError) {
+    const body = error.body as { errors?: Record<string, string[]>; error?: string } | undefined;
+    const errors = typeof body === 'object' && body !== null ? body.errors : undefined;
+    detail = {
+      status: error.status,
+      ...(errors && { errors }),
+      ...(typeof body === 'object' && body?.error && { error: body.error }),
+      hint: hintOf(error.status, errors),
+    };
+  } else if (error instanceof RequestValidationError) {
+    detail = { status: null, errors: error.errors, hint: hintOf(undefined, error.errors) };
+  } else if (error instanceof APIConnectionError) {
+    detail = {
+      status: null,
+      error: error.message,
+      hint: 'Check MARKETPLACE_BASE_URL: the API did not answer.',
+    };
+  } else {
+    detail = { status: null, error: error instanceof Error ? error.message : String(error) };
+  }
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(detail) }] };
+}
+
+/** The question a delete or a transition asks first. */
+function confirmation(op: Operation, args: Record<string, unknown>): string {
+  const ids = op.pathParams.map((name) => `${name}=${String(args[name])}`).join(', ');
+  return `${op.title}${ids ? ` (${ids})` : ''}?`;
+}
+
+export function createServer(options: ServerOptions): McpServer {
+  const { yes = false } = options;
+  // The SDK reads MARKETPLACE_TOKEN / MARKETPLACE_BASE_URL for what is not given (and throws without them).
+  const client = new Marketplace({
+    ...(options.token && { token: options.token }),
+    ...(options.baseUrl && { baseUrl: options.baseUrl }),
+  });
+  const baseUrl = (options.baseUrl || process.env.MARKETPLACE_BASE_URL || '').replace(/\/+$/, '');
+  const server = new McpServer(
+    { name: 'marketplace', title: 'Creator Marketplace', version: VERSION },
+    {
+      instructions:
+        'Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools ' +
+        '(organizations_list first). Lists return one page; pass `page`, or `max_items` to walk pages.',
+    },
+  );
+
+  for (const op of selectOperations(options)) {
+    server.registerTool(
+      op.toolName,
+      {
+        title: op.title,
+        description: op.description,
+        inputSchema: inputSchemaOf(op),
+        outputSchema: outputSchemaOf(op),
+        annotations: annotationsOf(op),
+      },
+      async (input: Record<string, unknown>): Promise<CallToolResult> => {
+        const { max_items, ...args } = input;
+        if (!yes && (op.kind === 'delete' || op.kind === 'transition')) {
+          const refused = await confirm(server, op, args);
+          if (refused) return refused;
+        }
+        try {
+          const result = await callOperation(client, op, args, {
+            ...(typeof max_items === 'number' && { maxItems: max_items }),
+          });
+          const { response: _response, ...structured } = result as ListResult;
+          return {
+            structuredContent: structured as unknown as Record<string, unknown>,
+            content: [{ type: 'text', text: JSON.stringify(structured) }],
+          };
+        } catch (error) {
+          return errorResult(error);
+        }
+      },
+    );
+  }
+
+  server.registerResource(
+    'openapi',
+    OPENAPI_URI,
+    {
+      title: 'OpenAPI document',
+      description: 'The OpenAPI 3.1 document of the marketplace API, from the server',
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const base = baseUrl;
+      const response = await fetch(`${base}/openapi.json`, { headers: { Accept: 'application/json' } });
+      if (!response.ok) throw new Error(`GET ${base}/openapi.json: ${response.status}`);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await response.text() }] };
+    },
+  );
+  return server;
+}
+
+/**
+ * Asks the user to confirm through elicitation when the client supports it. Resolves to the
+ * result to return instead of running the call (declined), or undefined to go on.
+ */
+async function confirm(
+  server: McpServer,
+  op: Operation,
+  args: Record<string, unknown>,
+): Promise<CallToolResult | undefined> {
+  if (!server.server.getClientCapabilities()?.elicitation) return undefined;
+  const answer = await server.server.elicitInput({
+    message: confirmation(op, args),
+    requestedSchema: {
+      type: 'object',
+      properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },
+      required: ['confirm'],
+    },
+  });
+  if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: JSON.stringify({ status: null, error: 'The user did not confirm; nothing was changed.' }),
+      },
+    ],
+  };
+}

@@ -1,0 +1,487 @@
+/**
+ * The MCP server end to end: its bin as a child process (stdio, and Streamable HTTP), the MCP SDK's
+ * own client, and the real server started in-process by the SDK's e2e harness.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Endpoint, publicEndpoints } from '@app/schemas';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type CallToolResult, ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { download, png, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
+import { createServer } from '../src/index.js';
+
+const server = useServer();
+const bin = join(import.meta.dirname, '../src/bin.ts');
+const { NODE_PATH: _hoisted, ...inherited } = process.env;
+const nodeArgs = ['--conditions=@app/source', '--import', 'tsx', bin];
+
+let user: TestUser;
+const env = () => ({
+  ...(inherited as Record<string, string>),
+  MARKETPLACE_TOKEN: user.token,
+  MARKETPLACE_BASE_URL: server.url,
+});
+
+/** The tool name the issue asks for, worked out here on its own: `me_` for `/me` paths, snake_case. */
+const expectedName = (e: Endpoint & { name: string }) =>
+  `${e.path.startsWith('/me/') ? 'me_' : ''}${e.name.replace('.', '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+
+async function stdioClient(args: string[] = []): Promise<Client> {
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [...nodeArgs, ...args],
+      env: env(),
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
+/** Starts `marketplace-mcp --http --port 0` and reads its URL from the line it prints. */
+async function httpServer(args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeArgs, '--http', '--port', '0', ...args], { env: env() });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    const match = /listening on (http:\/\/\S+)/.exec(out);
+    if (match) return { url: match[1] as string, child };
+  }
+  throw new Error(`marketplace-mcp --http did not start: ${out}`);
+}
+
+const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+/** The client of the transport under test. */
+let agent: Client;
+const called = new Set<string>();
+
+/** Calls a tool that must succeed; returns its structured content. */
+async function call<T = Record<string, unknown>>(
+  name: string,
+  args: Record<string, unknown> = {},
+  client = agent,
+): Promise<T> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  called.add(name);
+  if (result.isError) throw new Error(`${name}: ${text(result)}`);
+  expect(JSON.parse(text(result))).toEqual(result.structuredContent);
+  return result.structuredContent as T;
+}
+
+/** Calls a tool that must fail; returns the parsed error. */
+async function failing(name: string, args: Record<string, unknown>, client = agent) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  called.add(name);
+  expect(result.isError).toBe(true);
+  return JSON.parse(text(result)) as {
+    status: number | null;
+    errors?: Record<string, string[]>;
+    error?: string;
+    hint?: string;
+  };
+}
+
+interface Data<T = { id: string } & Record<string, unknown>> {
+  data: T;
+}
+
+/** Connects the MCP SDK's client to `marketplace-mcp --http --port 0`. */
+async function httpClient(
+  url: string,
+  options: ConstructorParameters<typeof Client>[1] = {},
+): Promise<Client> {
+  const client = new Client({ name: 'e2e-http', version: '1.0.0' }, options);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+// The same session over each transport, each with its own user (so the lists start empty).
+describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
+  let tools: Tool[];
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    user = await server.newUser(`Agent over ${transport}`);
+    called.clear();
+    if (transport === 'stdio') agent = await stdioClient();
+    else {
+      const started = await httpServer();
+      child = started.child;
+      agent = await httpClient(started.url);
+    }
+    ({ tools } = await agent.listTools());
+  });
+  afterAll(async () => {
+    await agent?.close();
+    child?.kill('SIGTERM');
+    if (child) await once(child, 'exit');
+  });
+
+  test('the tool list is the public endpoint table, with titles and descriptions from it', () => {
+    expect(tools.map((t) => t.name)).toEqual(publicEndpoints.map(expectedName));
+    for (const [i, e] of publicEndpoints.entries()) {
+      expect(tools[i]?.title).toBe(e.summary);
+      expect(tools[i]?.description).toBeTruthy();
+    }
+  });
+
+  test('annotations are set on every tool; every tool has an object output schema', () => {
+    for (const [i, e] of publicEndpoints.entries()) {
+      const tool = tools[i] as Tool;
+      expect(tool.annotations, tool.name).toEqual({
+        title: e.summary,
+        readOnlyHint: e.method === 'GET',
+        destructiveHint: e.method === 'DELETE',
+        idempotentHint: e.method !== 'POST',
+        openWorldHint: false,
+      });
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(Object.keys(tool.outputSchema?.properties ?? {})).toEqual(
+        e.paginated ? ['data', 'page', 'total_pages', 'total_count', 'next_page'] : ['data'],
+      );
+    }
+    const list = tools.find((t) => t.name === 'collabs_list') as Tool;
+    expect(Object.keys(list.inputSchema.properties ?? {})).toEqual(['organization_id', 'page', 'max_items']);
+    expect(list.inputSchema.required).toEqual(['organization_id']);
+    const update = tools.find((t) => t.name === 'me_address_update') as Tool;
+    expect(Object.keys(update.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['address_one', 'city', 'country_code']),
+    );
+  });
+
+  test('the schemas use only formats JSON Schema defines (a client validator knows them all)', () => {
+    const known = new Set([
+      'date-time',
+      'date',
+      'time',
+      'duration',
+      'email',
+      'uri',
+      'uuid',
+      'ipv4',
+      'ipv6',
+      'hostname',
+      'regex',
+    ]);
+    const formats = (node: unknown): string[] =>
+      typeof node !== 'object' || node === null
+        ? []
+        : Object.entries(node).flatMap(([key, value]) =>
+            key === 'format' && typeof value === 'string' ? [value] : formats(value),
+          );
+    for (const tool of tools)
+      expect(
+        [...formats(tool.inputSchema), ...formats(tool.outputSchema)].filter((f) => !known.has(f)),
+        tool.name,
+      ).toEqual([]);
+  });
+
+  test('organizations, with a logo uploaded from a file path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-e2e-'));
+    const logo = png(4, 4, [200, 10, 10]);
+    writeFileSync(join(dir, 'logo.png'), logo);
+    const created = await call<Data>('organizations_create', { name: 'Acme', logo: join(dir, 'logo.png') });
+    expect(created.data).toMatchObject({ name: 'Acme', privacy_setting: 'private' });
+    const stored = await download(created.data.logo_url as string);
+    expect(stored.bytes).toEqual(logo);
+
+    const list = await call<{
+      data: { id: string }[];
+      page: number;
+      total_pages: number;
+      total_count: number;
+    }>('organizations_list');
+    expect(list).toMatchObject({ page: 1, total_pages: 1, total_count: 1, next_page: null });
+    expect(list.data.map((o) => o.id)).toEqual([created.data.id]);
+    expect((await call<Data>('organizations_retrieve', { id: created.data.id })).data.name).toBe('Acme');
+    const updated = await call<Data>('organizations_update', { id: created.data.id, name: 'Acme 2' });
+    expect(updated.data.name).toBe('Acme 2');
+
+    const doomed = await call<Data>('organizations_create', { name: 'Gone' });
+    expect(await call('organizations_delete', { id: doomed.data.id })).toEqual({ data: null });
+    await expect(user.client.organizations.retrieve(doomed.data.id as never)).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+
+  test('collabs: every call, transitions, one page or max_items across pages', async () => {
+    const org = await user.client.organizations.create({ name: 'Collabs Inc' });
+    const organization_id = org.id;
+    const draft = await call<Data>('collabs_create', { organization_id, name: 'Launch' });
+    expect(draft.data).toMatchObject({ name: 'Launch', state: 'draft' });
+    expect((await call<Data>('collabs_retrieve', { organization_id, id: draft.data.id })).data.name).toBe(
+      'Launch',
+    );
+    const updated = await call<Data>('collabs_update', { organization_id, id: draft.data.id, brief: '# Hi' });
+    expect(updated.data.brief).toContain('<h1>Hi</h1>');
+    expect((await call<Data>('collabs_submit', { organization_id, id: draft.data.id })).data.state).toBe(
+      'submitted_for_review',
+    );
+    await server.admin.testHelpers.setCollabState(organization_id, draft.data.id as never, {
+      state: 'published',
+    });
+    expect((await call<Data>('collabs_pause', { organization_id, id: draft.data.id })).data.state).toBe(
+      'paused',
+    );
+    expect((await call<Data>('collabs_unpause', { organization_id, id: draft.data.id })).data.state).toBe(
+      'published',
+    );
+    const other = await call<Data>('collabs_create', { organization_id });
+    await call('collabs_delete', { organization_id, id: other.data.id });
+    expect(await server.sql('select id from collabs where id = ?', [other.data.id])).toEqual([]);
+
+    for (let i = 0; i < 21; i++) await user.client.collabs.create(organization_id, { name: `C${i}` });
+    const first = await call<{ data: unknown[] }>('collabs_list', { organization_id });
+    expect(first).toMatchObject({ page: 1, total_pages: 2, total_count: 22, next_page: 2 });
+    expect(first.data).toHaveLength(20);
+    const second = await call<{ data: unknown[] }>('collabs_list', { organization_id, page: 2 });
+    expect(second).toMatchObject({ page: 2, total_pages: 2, next_page: null });
+    expect(second.data).toHaveLength(2);
+    const walked = await call<{ data: unknown[] }>('collabs_list', { organization_id, max_items: 21 });
+    expect(walked.data).toHaveLength(21);
+    expect(
+      (await call<{ data: unknown[] }>('collabs_list', { organization_id, max_items: 100 })).data,
+    ).toHaveLength(22);
+  });
+
+  test('campaigns: every call; a 422 comes back as an isError result with the fields to fix', async () => {
+    const org = await user.client.organizations.create({ name: 'Campaigns Inc' });
+    const organization_id = org.id;
+    const created = await call<Data>('campaigns_create', { organization_id, name: 'Reels', cpm_amount: 250 });
+    const id = created.data.id;
+    const refused = await failing('campaigns_publish', { organization_id, id });
+    expect(refused.status).toBe(422);
+    expect(refused.errors?.total_budget_amount).toBeDefined();
+    expect(refused.hint).toMatch(/^Fix these fields and call again: total_budget_amount /);
+
+    await server.admin.testHelpers.createFunding(organization_id, id as never, { amount: 10_000 });
+    expect((await call<{ data: unknown[] }>('campaigns_list', { organization_id })).data).toHaveLength(1);
+    expect((await call<Data>('campaigns_retrieve', { organization_id, id })).data.name).toBe('Reels');
+    await call('campaigns_update', { organization_id, id, platform_ids: ['youtube'] });
+    expect((await call<Data>('campaigns_publish', { organization_id, id })).data.status).toBe('active');
+    expect((await call<Data>('campaigns_pause', { organization_id, id })).data.status).toBe('paused');
+    expect((await call<Data>('campaigns_resume', { organization_id, id })).data.status).toBe('active');
+    const draft = await call<Data>('campaigns_create', { organization_id });
+    await call('campaigns_delete', { organization_id, id: draft.data.id });
+  });
+
+  test('a 404 and a guard come back as isError results with hints; so does a bad argument', async () => {
+    const org = await user.client.organizations.create({ name: 'Lookup' });
+    const missing = await failing('collabs_retrieve', { organization_id: org.id, id: 'AAAAAAAAAAAAAAAA' });
+    expect(missing).toMatchObject({ status: 404, hint: expect.stringMatching(/unknown or not visible/) });
+    // A guard (errors on `base`): the hint says what stands in the way, not a field to fix.
+    await user.client.collabs.create(org.id, { name: 'Keeps the org' });
+    const guarded = await failing('organizations_delete', { id: org.id });
+    expect(guarded.status).toBe(422);
+    expect(guarded.hint).toMatch(/^Not possible as things are: /);
+    expect(guarded.errors?.base).toBeDefined();
+    const bad = (await agent.callTool({ name: 'collabs_list', arguments: {} })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/organization_id/);
+  });
+
+  test('members', async () => {
+    const org = await user.client.organizations.create({ name: 'Team' });
+    const other = await server.newUser('Member');
+    const membership = await server.admin.testHelpers.addMember(org.id, {
+      user_id: other.user.id,
+      role: 'member',
+    });
+    const list = await call<{ data: { id: string }[] }>('members_list', { organization_id: org.id });
+    expect(list.data.map((m) => m.id)).toContain(membership.id);
+    const promoted = await call<Data>('members_update', {
+      organization_id: org.id,
+      id: membership.id,
+      role: 'admin',
+    });
+    expect(promoted.data.role).toBe('admin');
+    await call('members_delete', { organization_id: org.id, id: membership.id });
+    expect((await user.client.members.list(org.id)).data.map((m) => m.id)).not.toContain(membership.id);
+  });
+
+  test("the user's own resources", async () => {
+    const account = await call<Data>('me_social_accounts_create', {
+      platform_id: 'youtube',
+      account_url: 'https://www.youtube.com/@acme-agent',
+    });
+    expect((await call<{ data: unknown[] }>('me_social_accounts_list')).data).toHaveLength(1);
+    expect((await call<Data>('me_social_accounts_retrieve', { id: account.data.id })).data.uid).toBe(
+      '@acme-agent',
+    );
+    await call('me_social_accounts_delete', { id: account.data.id });
+
+    expect(await call('me_address_retrieve')).toEqual({ data: null });
+    const address = await call<Data>('me_address_update', {
+      address_one: '1 Main St',
+      city: 'Oslo',
+      state: 'Oslo',
+      postal_code: '0150',
+      country_code: 'no',
+    });
+    expect(address.data).toMatchObject({ city: 'Oslo', country_code: 'NO' });
+    await call('me_address_delete');
+    expect(await user.client.me.address.retrieve()).toBeNull();
+
+    const settings = await call<Data>('me_notification_settings_update', {
+      push_notifications_enabled: true,
+    });
+    expect(settings.data.push_notifications_enabled).toBe(true);
+    expect((await call<Data>('me_notification_settings_retrieve')).data.push_notifications_enabled).toBe(
+      true,
+    );
+    await server.admin.testHelpers.createNotification(user.user.id, {
+      type: 'Demo::PingNotifier',
+      params: { n: 1 },
+      record_type: 'Demo::Ping',
+      record_id: 'ping-1',
+    });
+    expect((await call<{ data: unknown[] }>('me_notifications_list')).data).toHaveLength(1);
+
+    const token = await call<Data>('me_access_tokens_create', { description: 'agent', permission: 'read' });
+    expect(token.data.token).toMatch(/^mkt_/);
+    expect((await call<{ data: { id: string }[] }>('me_access_tokens_list')).data.map((t) => t.id)).toContain(
+      token.data.id,
+    );
+    await call('me_access_tokens_delete', { id: token.data.id });
+  });
+
+  test('the OpenAPI document is a resource', async () => {
+    const { resources } = await agent.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['marketplace://openapi.json']);
+    const read = await agent.readResource({ uri: 'marketplace://openapi.json' });
+    const doc = JSON.parse((read.contents[0] as { text: string }).text);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/organizations/{organization_id}/collabs.json');
+  });
+
+  test('every tool was called', () => {
+    expect([...called].sort()).toEqual(tools.map((t) => t.name).sort());
+  });
+});
+
+describe('--read-only and --tools', () => {
+  test('--read-only hides every write, --tools limits the groups', async () => {
+    const client = await stdioClient(['--read-only', '--tools', 'collabs,me']);
+    try {
+      const { tools } = await client.listTools();
+      const reads = publicEndpoints
+        .filter((e) => e.method === 'GET' && (e.path.startsWith('/me/') || e.name.startsWith('collabs.')))
+        .map(expectedName);
+      expect(tools.map((t) => t.name)).toEqual(reads);
+      expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+      const write = (await client.callTool({ name: 'collabs_create', arguments: {} })) as CallToolResult;
+      expect(write.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a revoked token is a 401 result with its hint', async () => {
+    const revoked = await server.newUser('Revoked');
+    await revoked.client.me.accessTokens.delete(
+      (await revoked.client.me.accessTokens.list()).data[0]?.id as never,
+    );
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await createServer({ token: revoked.token, baseUrl: server.url }).connect(a);
+    await client.connect(b);
+    const result = (await client.callTool({ name: 'organizations_list', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(text(result))).toMatchObject({
+      status: 401,
+      hint: expect.stringMatching(/missing, revoked/),
+    });
+    await client.close();
+  });
+});
+
+describe('confirmations and the Host check, over Streamable HTTP', () => {
+  let child: ChildProcess;
+  let url: string;
+  let client: Client;
+  let answer: 'accept' | 'decline' = 'decline';
+  const asked: string[] = [];
+
+  beforeAll(async () => {
+    ({ url, child } = await httpServer());
+    client = new Client({ name: 'e2e-http', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    child?.kill('SIGTERM');
+    if (child) await once(child, 'exit');
+  });
+
+  test('a delete asks the user first, and a refusal changes nothing', async () => {
+    const org = await call<Data>('organizations_create', { name: 'Over HTTP' }, client);
+    const declined = await failing('organizations_delete', { id: org.data.id }, client);
+    expect(declined.error).toMatch(/did not confirm/);
+    expect(asked).toEqual([`Delete an organization (owner only) (id=${org.data.id})?`]);
+    expect((await user.client.organizations.retrieve(org.data.id as never)).id).toBe(org.data.id);
+    answer = 'accept';
+    await call('organizations_delete', { id: org.data.id }, client);
+    expect(asked).toHaveLength(2);
+
+    // Transitions ask too.
+    const other = await user.client.organizations.create({ name: 'Transitions' });
+    const collab = await user.client.collabs.create(other.id, { name: 'Ask first' });
+    answer = 'decline';
+    await failing('collabs_submit', { organization_id: other.id, id: collab.id }, client);
+    expect(asked[2]).toBe(`Submit a draft collab for review (organization_id=${other.id}, id=${collab.id})?`);
+    expect((await user.client.collabs.retrieve(other.id, collab.id)).state).toBe('draft');
+    await expect(user.client.organizations.retrieve(org.data.id as never)).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+
+  test('DNS-rebinding protection: a foreign Host header is refused', async () => {
+    const { port } = new URL(url);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { Host: 'evil.example', 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.end('{}');
+    });
+    expect(status).toBe(403);
+  });
+
+  test('--yes (in-process) runs a delete without asking', async () => {
+    const inProcess = new Client({ name: 'e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    inProcess.setRequestHandler(ElicitRequestSchema, async () => {
+      throw new Error('asked despite --yes');
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await createServer({ token: user.token, baseUrl: server.url, yes: true }).connect(a);
+    await inProcess.connect(b);
+    const org = await user.client.organizations.create({ name: 'No questions' });
+    await call('organizations_delete', { id: org.id }, inProcess);
+    await expect(user.client.organizations.retrieve(org.id)).rejects.toMatchObject({ status: 404 });
+    await inProcess.close();
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * `@app/sdk/operations`: every public endpoint of the table as an operation that tools built on the
+ * SDK (the MCP server, the CLI) generate their commands from: its names, a flat input schema (path
+ * parameters, query and body fields in one object) and a call of the SDK method from flat
+ * arguments. Nothing here is listed by hand: a new endpoint of the table is a new operation.
+ */
+import { type Endpoint, type NamedEndpoint, publicEndpoints } from '@app/schemas';
+import { z } from 'zod';
+import type { Marketplace } from './client.js';
+import type { APIPromise } from './core/api-promise.js';
+import type { Page, PagePromise } from './core/pagination.js';
+import type { RequestOptions } from './internal/options.js';
+
+// The table's types an operation carries, for the declarations of this entry point.
+export type { Endpoint, NamedEndpoint } from '@app/schemas';
+
+/** What an operation does, from the table: it decides the annotations, confirmations and output. */
+export type OperationKind = 'list' | 'read' | 'create' | 'update' | 'delete' | 'transition';
+
+export interface Operation {
+  /** The table's `group.action`, e.g. `socialAccounts.list`. */
+  readonly name: string;
+  readonly endpoint: Endpoint;
+  /** Where the method lives on a `Marketplace` client: `['me', 'socialAccounts', 'list']`. */
+  readonly sdkPath: readonly string[];
+  /** `me_social_accounts_list` */
+  readonly toolName: string;
+  /** `['me', 'social-accounts', 'list']` */
+  readonly command: readonly string[];
+  readonly kind: OperationKind;
+  /** GET: changes nothing. */
+  readonly readOnly: boolean;
+  /** The table's summary (one line). */
+  readonly title: string;
+  /** The table's description when it has one, else its summary. */
+  readonly description: string;
+  /** Path parameters in path order (the SDK method's leading arguments). */
+  readonly pathParams: readonly string[];
+  /** Query parameters, under their flat names (see {@link Operation.queryNames}). */
+  readonly queryParams: readonly string[];
+  /** Flat name → query parameter name (a query field named like a body field gets `query_`). */
+  readonly queryNames: Readonly<Record<string, string>>;
+  readonly bodyFields: readonly string[];
+  /** Body fields that carry a file (multipart). */
+  readonly fileFields: readonly string[];
+  /** Params + query + body fields as one object; file fields are strings (a path or a `data:` URL). */
+  readonly input: z.ZodObject;
+  /** The response schema (a transition's: its show endpoint's); undefined for a delete. */
+  readonly response: z.ZodType | undefined;
+  /** `list` only: the schema of one item. */
+  readonly item: z.ZodType | undefined;
+}
+
+/** The flat arguments of a call, as parsed by {@link Operation.input}. */
+export type FlatArgs = Readonly<Record<string, unknown>>;
+
+/** Turns a file field's value (a path or a `data:` URL) into the Blob the SDK sends as multipart. */
+export type FileReader = (value: string, field: string) => Promise<Blob>;
+
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** `/me/...` endpoints are `client.me.<group>` (decisions.md §5); the rest are top-level groups. */
+function sdkPathOf(e: NamedEndpoint): string[] {
+  const [group = '', action = ''] = e.name.split('.');
+  return e.path.startsWith('/me/') ? ['me', group, action] : [group, action];
+}
+
+function kindOf(e: Endpoint): OperationKind {
+  if (e.paginated) return 'list';
+  if (e.status === 303) return 'transition';
+  if (e.method === 'GET') return 'read';
+  if (e.method === 'DELETE') return 'delete';
+  return e.method === 'POST' ? 'create' : 'update';
+}
+
+/** The object schema under a body schema (a transformed object is a pipe whose input is the object). */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
+  if (schema instanceof z.ZodObject) return schema.shape as Record<string, z.ZodType>;
+  if (schema instanceof z.ZodPipe) return objectShape(schema.in as z.ZodType);
+  throw new TypeError('operations: a body schema must be an object (or an object with a transform)');
+}
+
+const fileField = z
+  .string()
+  .min(1)
+  .meta({ description: 'A file: a local path, or a data: URL (PNG, JPEG, WebP or GIF)' });
+
+function operationOf(e: NamedEndpoint): Operation {
+  const sdkPath = sdkPathOf(e);
+  const pathParams = [...e.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
+  const paramShape = e.params.shape as Record<string, z.ZodType>;
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of pathParams) shape[name] = paramShape[name] as z.ZodType;
+  const bodyShape = e.body ? objectShape(e.body.schema) : {};
+  const bodyFields = [...Object.keys(bodyShape), ...(e.body?.files ?? [])];
+  // A body that may be left out (collab create) makes every field optional.
+  for (const [name, schema] of Object.entries(bodyShape))
+    shape[name] = e.body?.required === false ? schema.optional() : schema;
+  for (const name of e.body?.files ?? []) shape[name] = fileField.optional();
+  const queryNames: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(e.query.shape as Record<string, z.ZodType>)) {
+    const flat = name in shape ? `query_${name}` : name;
+    queryNames[flat] = name;
+    shape[flat] = schema;
+  }
+  const described = (e as Endpoint & { description?: unknown }).description;
+  const response = e.show ? e.show.response : e.response;
+  const kind = kindOf(e);
+  return {
+    name: e.name,
+    endpoint: e,
+    sdkPath,
+    toolName: sdkPath.map(snake).join('_'),
+    command: sdkPath.map(kebab),
+    kind,
+    readOnly: e.method === 'GET',
+    title: e.summary,
+    description: typeof described === 'string' && described !== '' ? described : e.summary,
+    pathParams,
+    queryParams: Object.keys(queryNames),
+    queryNames,
+    bodyFields,
+    fileFields: e.body?.files ?? [],
+    input: z.object(shape),
+    response,
+    item: kind === 'list' && response instanceof z.ZodArray ? (response.element as z.ZodType) : undefined,
+  };
+}
+
+/** Every public endpoint of the table (test helpers excluded), in table order. */
+export const operations: readonly Operation[] = publicEndpoints.map(operationOf);
+
+/** Reads a `data:` URL, or a file from disk (Node). */
+export const readFileValue: FileReader = async (value) => {
+  if (value.startsWith('data:')) return (await fetch(value)).blob();
+  const { readFile } = await import('node:fs/promises');
+  const { extname } = await import('node:path');
+  const types: Record<string, string> = {
+    '.png': 'image/png',
+    '.jpg': 'image/jpeg',
+    '.jpeg': 'image/jpeg',
+    '.webp': 'image/webp',
+    '.gif': 'image/gif',
+  };
+  const bytes = await readFile(value);
+  return new Blob([new Uint8Array(bytes)], { type: types[extname(value).toLowerCase()] ?? '' });
+};
+
+/** The positional arguments of the SDK method: path params, then the body, then the query. */
+async function argumentsOf(op: Operation, args: FlatArgs, readFile: FileReader): Promise<unknown[]> {
+  const positional: unknown[] = op.pathParams.map((name) => args[name]);
+  const body: Record<string, unknown> = {};
+  for (const name of op.bodyFields) {
+    const value = args[name];
+    if (value === undefined) continue;
+    body[name] =
+      op.fileFields.includes(name) && typeof value === 'string' ? await readFile(value, name) : value;
+  }
+  const query: Record<string, unknown> = {};
+  for (const [flat, name] of Object.entries(op.queryNames))
+    if (args[flat] !== undefined) query[name] = args[flat];
+  if (op.endpoint.body)
+    positional.push(Object.keys(body).length > 0 || op.endpoint.body.required ? body : undefined);
+  if (op.queryParams.length > 0) positional.push(Object.keys(query).length > 0 ? query : undefined);
+  return positional;
+}
+
+/** The SDK method of an operation on a client (throws when the client has none: the surface drifted). */
+export function sdkMethod(client: Marketplace, op: Operation): (...args: unknown[]) => unknown {
+  let target: unknown = client;
+  let owner: unknown = client;
+  for (const key of op.sdkPath) {
+    owner = target;
+    target = (target as Record<string, unknown> | undefined)?.[key];
+  }
+  if (typeof target !== 'function') throw new TypeError(`The SDK has no method ${op.sdkPath.join('.')}`);
+  return (target as (...args: unknown[]) => unknown).bind(owner);
+}
+
+/** One page of a list, with its position. */
+export interface ListResult<T = unknown> {
+  data: T[];
+  page: number;
+  total_pages: number;
+  total_count: number;
+  /** The page to ask for next, or null on the last page (or when `max_items`/`all` walked on). */
+  next_page: number | null;
+  response: Response | undefined;
+}
+
+export interface CallOptions extends RequestOptions {
+  readFile?: FileReader;
+  /** Lists: walk the pages from `page` until this many items (or the last page). */
+  maxItems?: number;
+}
+
+/**
+ * Calls the SDK method of `op` with flat arguments. Lists give one page (`page` picks it), or every
+ * page up to `maxItems`; other calls give their data and the response (status, headers).
+ */
+export async function callOperation(
+  client: Marketplace,
+  op: Operation,
+  args: FlatArgs,
+  { readFile = readFileValue, maxItems, ...options }: CallOptions = {},
+): Promise<{ data: unknown; response: Response | undefined } | ListResult> {
+  const method = sdkMethod(client, op);
+  const positional = await argumentsOf(op, args, readFile);
+  if (op.kind === 'list') {
+    const first = await (method(...positional, options) as PagePromise<unknown>);
+    return walk(first, maxItems);
+  }
+  // A method with a trailing optional body or query still takes `options` after them.
+  const arity = op.pathParams.length + (op.endpoint.body ? 1 : 0) + (op.queryParams.length > 0 ? 1 : 0);
+  while (positional.length < arity) positional.push(undefined);
+  const { data, response } = await (method(...positional, options) as APIPromise<unknown>).withResponse();
+  return { data: data ?? null, response };
+}
+
+async function walk(first: Page<unknown>, maxItems: number | undefined): Promise<ListResult> {
+  const data = [...first.data];
+  let page = first;
+  if (maxItems !== undefined) {
+    while (data.length < maxItems && page.hasNextPage()) {
+      page = await page.getNextPage();
+      data.push(...page.data);
+    }
+    data.splice(maxItems);
+  }
+  return {
+    data,
+    page: first.page,
+    total_pages: page.totalPages,
+    total_count: page.totalCount,
+    next_page: page.hasNextPage() ? page.page + 1 : null,
+    response: new Response(null, { status: 200, headers: first.headers }),
+  };
+}
