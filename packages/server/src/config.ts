@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_LIMITS, type Limits } from './modules/common/limits.js';
 
 /** The server's settings (decisions.md §3), read from the environment. */
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   receiveTimeoutMs: number;
   /** Milliseconds of rendering a brief may take before the brief is refused (`422`). */
   briefRenderBudgetMs: number;
+  /** How much one account may create (organizations, tokens, social accounts, collabs, campaigns). */
+  limits: Limits;
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
   prefillAllowPrivate: boolean;
 }
@@ -45,6 +48,23 @@ const Env = z.object({
     .default(5 * 1024 * 1024),
   MARKETPLACE_RECEIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MARKETPLACE_BRIEF_RENDER_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  MARKETPLACE_LIMIT_ORGANIZATIONS: z.coerce.number().int().positive().default(DEFAULT_LIMITS.organizations),
+  MARKETPLACE_LIMIT_ACCESS_TOKENS: z.coerce.number().int().positive().default(DEFAULT_LIMITS.accessTokens),
+  MARKETPLACE_LIMIT_SOCIAL_ACCOUNTS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_LIMITS.socialAccounts),
+  MARKETPLACE_LIMIT_COLLABS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_LIMITS.collabsPerOrganization),
+  MARKETPLACE_LIMIT_CAMPAIGNS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_LIMITS.campaignsPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -74,6 +94,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
     receiveTimeoutMs: e.MARKETPLACE_RECEIVE_TIMEOUT_MS,
     briefRenderBudgetMs: e.MARKETPLACE_BRIEF_RENDER_BUDGET_MS,
+    limits: {
+      organizations: e.MARKETPLACE_LIMIT_ORGANIZATIONS,
+      accessTokens: e.MARKETPLACE_LIMIT_ACCESS_TOKENS,
+      socialAccounts: e.MARKETPLACE_LIMIT_SOCIAL_ACCOUNTS,
+      collabsPerOrganization: e.MARKETPLACE_LIMIT_COLLABS,
+      campaignsPerOrganization: e.MARKETPLACE_LIMIT_CAMPAIGNS,
+    },
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
   };
 }

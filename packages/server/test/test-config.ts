@@ -1,4 +1,5 @@
 import type { Config } from '../src/config.js';
+import { DEFAULT_LIMITS } from '../src/modules/common/limits.js';
 
 /** The settings every test server starts from: loopback, silent, small uploads, helpers on. */
 export function testConfig(dataDir: string, testHelpersKey: string, overrides: Partial<Config> = {}): Config {
@@ -14,6 +15,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     maxUploadBytes: 64 * 1024,
     receiveTimeoutMs: 10_000,
     briefRenderBudgetMs: 1_000,
+    limits: { ...DEFAULT_LIMITS },
     prefillAllowPrivate: false,
     ...overrides,
   };

@@ -5,6 +5,6 @@ import { issueAccessToken, listAccessTokens, revokeAccessToken } from './access-
 
 export const accessTokenRoutes = defineRoutes('accessTokens', endpoints.accessTokens, {
   list: ({ em, caller, query }) => listAccessTokens(em, caller.user.id, pageWindow(query.page ?? 1)),
-  create: ({ em, caller, body }) => issueAccessToken(em, caller.user.id, body),
+  create: ({ em, config, caller, body }) => issueAccessToken(em, caller.user.id, body, config.limits),
   delete: ({ em, caller, params }) => revokeAccessToken(em, caller.user.id, params.id),
 });

@@ -2,6 +2,7 @@ import type { AccessTokenCreate } from '@app/schemas';
 import type { Em } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import { iso, isoOrNull } from '../../http/present.js';
+import { flushWithinLimit, type Limits } from '../common/limits.js';
 import { AccessToken } from './access-token.entity.js';
 import { digestOf, generateToken } from './token.js';
 
@@ -15,11 +16,15 @@ export function presentAccessToken(token: AccessToken) {
   };
 }
 
-/** Creates a token for a user; the plaintext is returned once and never stored. */
+/**
+ * Creates a token for a user; the plaintext is returned once and never stored. With `limits`,
+ * a user who has reached the limit of tokens is refused (`POST /me/access_tokens.json`).
+ */
 export async function issueAccessToken(
   em: Em,
   userId: string,
   input: { description: string; permission: AccessTokenCreate['permission'] },
+  limits?: Limits,
 ) {
   const token = generateToken();
   const entity = em.create(AccessToken, {
@@ -28,7 +33,8 @@ export async function issueAccessToken(
     permission: input.permission,
     digest: digestOf(token),
   });
-  await em.flush();
+  if (limits) await flushWithinLimit(em, 'accessTokens', userId, limits);
+  else await em.flush();
   return { ...presentAccessToken(entity), token };
 }
 

@@ -17,6 +17,7 @@ import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
 import { checkBanner, updateWithBanner } from '../collabs/banner.js';
 import { briefHtmlOf, renderBrief } from '../collabs/brief.js';
+import { flushWithinLimit } from '../common/limits.js';
 import { UploadStore } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
@@ -143,7 +144,7 @@ export async function createCampaign(
   });
   assignFields(campaign, input);
   try {
-    await em.flush();
+    await flushWithinLimit(em, 'campaignsPerOrganization', organizationId, config.limits);
   } catch (error) {
     await store.remove(bannerImage);
     throw error;

@@ -6,6 +6,7 @@ import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
+import { flushWithinLimit } from '../common/limits.js';
 import { UploadStore } from '../uploads/uploads.js';
 import { checkBanner, updateWithBanner } from './banner.js';
 import { briefHtmlOf, renderBrief } from './brief.js';
@@ -110,7 +111,7 @@ export async function createCollab(
     ...(input?.currency !== undefined && { currency: input.currency }),
   });
   try {
-    await em.flush();
+    await flushWithinLimit(em, 'collabsPerOrganization', organizationId, config.limits);
   } catch (error) {
     await store.remove(bannerImage);
     throw error;

@@ -15,7 +15,7 @@ export const organizationRoutes = defineRoutes('organizations', endpoints.organi
     listOrganizations(em, caller.user.id, pageWindow(query.page ?? 1), config.baseUrl),
   retrieve: ({ em, params, config }) => showOrganization(em, params.id, config.baseUrl),
   create: ({ em, caller, body, files, config }) =>
-    createOrganization(em, caller.user.id, body, files.logo, storageOf(config)),
+    createOrganization(em, caller.user.id, body, files.logo, storageOf(config), config.limits),
   update: ({ em, params, body, files, config }) =>
     updateOrganization(em, params.id, body, files.logo, storageOf(config)),
   delete: ({ em, params, config }) => deleteOrganization(em, params.id, storageOf(config)),

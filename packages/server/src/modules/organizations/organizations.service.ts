@@ -7,6 +7,7 @@ import { iso, resourceUrl } from '../../http/present.js';
 import type { UploadedFile } from '../../plugins/multipart.js';
 import { organizationHasCampaigns } from '../campaigns/campaigns.service.js';
 import { organizationHasCollabs } from '../collabs/collabs.service.js';
+import { checkLimit, type Limits } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
 import { IMAGE_TYPE_MESSAGE, sniffImage, UploadStore } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
@@ -89,9 +90,11 @@ export async function createOrganization(
   input: CreateInput,
   logo: UploadedFile | undefined,
   storage: Storage,
+  limits: Limits,
 ) {
   return withStoredLogo(storage, logo, (stored) =>
     em.transactional(async (tem) => {
+      await checkLimit(tem, 'organizations', userId, limits);
       const organization = tem.create(Organization, {
         name: input.name,
         privacySetting: input.privacy_setting,

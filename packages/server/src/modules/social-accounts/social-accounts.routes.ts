@@ -17,6 +17,6 @@ export const socialAccountRoutes = defineRoutes('socialAccounts', endpoints.soci
   retrieve: async ({ em, caller, params, config }) =>
     presentSocialAccount(config.baseUrl, await findOwnSocialAccount(em, caller.user.id, params.id)),
   create: async ({ em, caller, body, config }) =>
-    presentSocialAccount(config.baseUrl, await createSocialAccount(em, caller.user.id, body)),
+    presentSocialAccount(config.baseUrl, await createSocialAccount(em, caller.user.id, body, config.limits)),
   delete: ({ em, caller, params }) => deleteSocialAccount(em, caller.user.id, params.id),
 });

@@ -3,6 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { notFound, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
+import { flushWithinLimit, type Limits } from '../common/limits.js';
 import { SocialAccount } from './social-account.entity.js';
 
 /** `"4.2500"` (numeric(12,4) as stored) → `"4.25"`; `"5.0000"` → `"5"`. */
@@ -50,6 +51,7 @@ export async function createSocialAccount(
   em: Em,
   userId: string,
   input: { platform_id: string; account_url: string; uid: string },
+  limits: Limits,
 ): Promise<SocialAccount> {
   const account = em.create(SocialAccount, {
     user: userId,
@@ -58,7 +60,7 @@ export async function createSocialAccount(
     uid: input.uid,
   });
   try {
-    await em.flush();
+    await flushWithinLimit(em, 'socialAccounts', userId, limits);
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException)
       throw unprocessable({ account_url: ['has already been taken'] });
