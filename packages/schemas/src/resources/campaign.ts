@@ -128,11 +128,11 @@ export const CampaignUpdate = withPayoutRule(
 );
 export type CampaignUpdate = z.input<typeof CampaignUpdate>;
 
+/** What a create leaves out becomes (decisions.md §2); `currency` is the column's default, `usd`. */
 export const CAMPAIGN_DEFAULTS = {
   name: 'Untitled campaign',
   content_type: 'video',
   category: 'general',
-  currency: 'usd',
   cpm_amount: 0,
   min_payout_amount: 0,
   max_payout_amount: 0,

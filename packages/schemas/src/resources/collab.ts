@@ -74,10 +74,10 @@ export const CollabCreateQuery = z.object({
     .optional(),
 });
 
+/** What a create leaves out becomes (decisions.md §2); `currency` is the column's default, `usd`. */
 export const COLLAB_DEFAULTS = {
   name: 'Untitled collab',
   countries: ['US'],
-  currency: 'usd',
   require_boosted_ads: false,
   requires_product_shipment: false,
   brief: '## About the product\n\n## What we are looking for\n\n## Deliverables\n',

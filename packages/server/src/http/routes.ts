@@ -60,11 +60,6 @@ export type Handlers<G extends Record<string, Endpoint>, C = Caller> = { [K in k
 /** Handlers of the test-helper endpoints: no caller (they are guarded by the sandbox key). */
 export type TestHelperHandlers = Handlers<TestHelperTable, null>;
 
-/** Placeholder of a handler not written yet: answers 501. */
-export const notImplemented = async (): Promise<never> => {
-  throw new HttpError(501, { error: 'Not implemented yet' });
-};
-
 export interface Route {
   endpoint: Endpoint;
   name: string;

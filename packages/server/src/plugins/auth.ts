@@ -40,7 +40,8 @@ select tok.id as token_id, tok.permission, u.id as user_id, u.name, u.email,
 from tok join users u on u.id = tok.user_id
 left join memberships m on m.user_id = u.id and m.organization_id = ?`;
 
-function bearerToken(request: FastifyRequest): string | null {
+/** The credential of `Authorization: Bearer <credential>`, or null. */
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { notFound, UnauthorizedError } from '../http/errors.js';
+import { bearerToken } from './auth.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -11,6 +12,5 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 export async function requireTestHelpersKey(request: FastifyRequest, key: string | undefined): Promise<void> {
   if (!key) throw notFound();
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-  if (!timingSafeEqual(digest(match?.[1] ?? ''), digest(key))) throw new UnauthorizedError();
+  if (!timingSafeEqual(digest(bearerToken(request) ?? ''), digest(key))) throw new UnauthorizedError();
 }

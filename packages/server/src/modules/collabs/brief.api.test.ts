@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { type OrganizationFixture, setUpOrganization } from '../../../test/fixtures/organization.js';
 import { useTestServer } from '../../../test/harness.js';
 import { markdownBrief } from '../../../test/markdown-briefs.js';
 import { renderStoredBriefs } from './brief.js';
-import { type OrganizationFixture, setUpOrganization } from './test-fixtures.js';
 
 // A budget that the super-linear brief below (about 1.3 s on an idle machine) always exceeds.
 const server = useTestServer({ briefRenderBudgetMs: 300 });

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useTestServer } from '../../../test/harness.js';
 import {
   fileOf,
   GIF,
@@ -10,7 +9,8 @@ import {
   type OrganizationFixture,
   PNG,
   setUpOrganization,
-} from './test-fixtures.js';
+} from '../../../test/fixtures/organization.js';
+import { useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
 

@@ -9,9 +9,9 @@
  */
 import { fetch } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type OrganizationFixture, setUpOrganization } from '../../../test/fixtures/organization.js';
 import { useTestServer } from '../../../test/harness.js';
-import { type OrganizationFixture, setUpOrganization } from './test-fixtures.js';
-import { type PageServer, startPageServer } from './test-page-server.js';
+import { type PageServer, startPageServer } from '../../../test/page-server.js';
 
 vi.mock('undici', async (importOriginal) => {
   const real = await importOriginal<typeof import('undici')>();

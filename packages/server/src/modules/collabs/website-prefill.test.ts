@@ -5,10 +5,16 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  fileOf,
+  GIF,
+  type OrganizationFixture,
+  PNG,
+  setUpOrganization,
+} from '../../../test/fixtures/organization.js';
 import { useTestServer } from '../../../test/harness.js';
+import { type PageServer, startPageServer } from '../../../test/page-server.js';
 import { guardedFetch } from './guarded-fetch.js';
-import { fileOf, GIF, type OrganizationFixture, PNG, setUpOrganization } from './test-fixtures.js';
-import { type PageServer, startPageServer } from './test-page-server.js';
 
 const server = useTestServer({ prefillAllowPrivate: true });
 

@@ -3,8 +3,13 @@
  * leave an organization without an admin, nor touch its owner.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  addMember,
+  createOrganization,
+  membershipRows,
+  ownerMembershipId,
+} from '../../../test/fixtures/members.js';
 import { type TestUser, useTestServer } from '../../../test/harness.js';
-import { addMember, createOrganization, membershipRows, ownerMembershipId } from './members.fixtures.js';
 
 const server = useTestServer();
 

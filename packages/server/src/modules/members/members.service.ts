@@ -1,4 +1,4 @@
-import type { Role } from '@app/schemas';
+import { JOIN_REQUEST_RECEIVED, type Role } from '@app/schemas';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, unprocessable } from '../../http/errors.js';
@@ -26,12 +26,6 @@ export function presentMembership(membership: Membership) {
     updated_at: iso(membership.updatedAt),
     user: presentUser(membership.user),
   };
-}
-
-/** A user's membership in an organization, or null when the user is not a member. */
-export async function membershipOf(em: Em, organizationId: string, userId: string) {
-  const membership = await em.findOne(Membership, { organization: organizationId, user: userId });
-  return membership && { id: membership.id, role: membership.role, isOwner: membership.isOwner };
 }
 
 /** Ids of the organization's admins (to notify them). */
@@ -74,9 +68,6 @@ export async function addMember(em: Em, organizationId: string, userId: string, 
   return presentMembership(membership);
 }
 
-/** Notification kind sent to every admin when a join request arrives (decisions.md §2). */
-const JOIN_REQUEST_NOTIFIER = 'Membership::JoinRequestReceivedNotifier';
-
 /** Records a user's request to join an organization and notifies every admin (test helpers). */
 export async function createJoinRequest(em: Em, organizationId: string, userId: string) {
   return em.transactional(async (tem) => {
@@ -86,7 +77,7 @@ export async function createJoinRequest(em: Em, organizationId: string, userId: 
     await flushNewRow(tem, { organizationId, userId });
     await tem.populate(request, ['user', 'organization']);
     await notify(tem, await adminIdsOf(tem, organizationId), {
-      type: JOIN_REQUEST_NOTIFIER,
+      type: JOIN_REQUEST_RECEIVED,
       params: { user_name: request.user.name, organization_name: request.organization.name },
       recordType: 'Membership::JoinRequest',
       recordId: request.id,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../../../test/harness.js';
 import {
   addMember,
   createOrganization,
@@ -9,7 +8,8 @@ import {
   membershipRows,
   NOT_FOUND,
   ownerMembershipId,
-} from './members.fixtures.js';
+} from '../../../test/fixtures/members.js';
+import { useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
 

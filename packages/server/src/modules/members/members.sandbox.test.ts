@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import {
+  addMember,
+  createOrganization,
+  ISO,
+  membershipRows,
+  NOT_FOUND,
+} from '../../../test/fixtures/members.js';
 import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
-import { addMember, createOrganization, ISO, membershipRows, NOT_FOUND } from './members.fixtures.js';
 
 const server = useTestServer();
 

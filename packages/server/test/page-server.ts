@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PNG } from './test-fixtures.js';
+import { PNG } from './fixtures/organization.js';
 
 export interface PageServer {
   /** `http://127.0.0.1:<port>` */
