@@ -281,6 +281,7 @@ export function openapiOptions(config: Config): SwaggerOptions {
           if (parameters.length > 0) op.parameters = parameters;
           const body = op.requestBody as { content: Record<string, { schema: Json }> } | undefined;
           const jsonBody = body?.content['application/json'];
+          if (body && e.body && !e.body.required) (body as Json).required = false;
           if (body && jsonBody) {
             const multipart = multipartOf(e, jsonBody.schema, components);
             if (multipart) body.content['multipart/form-data'] = multipart;
