@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
 import { openapiOptions } from './http/openapi.js';
+import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
 import { UploadStore } from './modules/uploads/uploads.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerUploadRoutes(app, new UploadStore(config.dataDir));
   app.get('/openapi', { schema: { hide: true } }, async () => app.swagger());
+  await registerReferencePage(app);
   app.get('/health', { schema: { hide: true } }, async (request, reply) => {
     try {
       await request.em.execute('select 1');

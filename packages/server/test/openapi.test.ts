@@ -87,4 +87,19 @@ describe('GET /openapi.json', () => {
     const upload = doc.paths['/organizations/{id}.json'].patch.requestBody.content['multipart/form-data'];
     expect(upload.schema.properties['organization[logo]'].contentMediaType).toBe('application/octet-stream');
   });
+
+  it('serves the reference page at /docs with its own script (no CDN), without a token', async () => {
+    expect((await server.app.inject({ url: '/docs' })).headers.location).toBe('/docs/');
+    const page = await server.app.inject({ url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('/openapi.json');
+    expect(page.body).toContain('src="js/scalar.js"');
+    expect(page.body).not.toMatch(/src="https?:/);
+    const script = await server.app.inject({ url: '/docs/js/scalar.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    const doc = (await server.get('/openapi.json')).json();
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/docs'))).toEqual([]);
+  });
 });
