@@ -95,7 +95,7 @@ describe('GET /docs, the API reference', () => {
       if ((await item.locator('li').count()) === 0) await item.locator('a').first().click();
       await item.locator('li').first().waitFor();
     }
-    const text = await sidebar.innerText();
+    const text = (await sidebar.textContent()) ?? '';
     const missing = [
       ...(doc.tags as { name: string }[]).map((t) => t.name).filter((name) => !text.includes(name)),
       ...publicEndpoints.map((e) => e.summary).filter((summary) => !text.includes(summary)),
