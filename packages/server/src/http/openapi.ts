@@ -231,7 +231,7 @@ export function openapiOptions(config: Config): SwaggerOptions {
           'are paginated by `page` (20 items a page, headers `Current-Page`, `Page-Items`, ' +
           '`Total-Count`, `Total-Pages`). Shows send a weak `ETag` and answer `304` to `If-None-Match`.',
         license: { name: 'MIT', identifier: 'MIT' },
-        contact: { name: 'Creator Marketplace API', url: 'https://github.com/creator-marketplace/api' },
+        contact: { name: 'Creator Marketplace API maintainers' },
       },
       servers: [{ url: config.baseUrl, description: 'This server' }],
       tags: Object.entries(TAGS)
