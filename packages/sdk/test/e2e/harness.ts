@@ -37,8 +37,9 @@ export interface Exchange {
 let prismUrl: string | undefined;
 
 /**
- * Sends a request through Prism, except multipart uploads and `HEAD` (Prism's proxy mangles
- * multipart bodies and answers `HEAD` with a 500 of its own): those go to the server directly.
+ * Sends a request through Prism, except multipart uploads, `HEAD`, transitions and bodies that
+ * are not JSON (Prism's proxy mangles multipart bodies, answers `HEAD` with a 500 of its own,
+ * follows a 303, and answers a malformed body itself): those go to the server directly.
  */
 function viaPrism(request: Request): Promise<Response> | undefined {
   if (!prismUrl || request.method === 'HEAD') return undefined;
@@ -50,6 +51,14 @@ function viaPrism(request: Request): Promise<Response> | undefined {
   url.host = new URL(prismUrl).host;
   return (async () => {
     const body = request.body ? await request.clone().arrayBuffer() : undefined;
+    // Prism answers a body that is not JSON itself, without asking the server: that goes direct.
+    if (body && request.headers.get('content-type')?.includes('json')) {
+      try {
+        JSON.parse(new TextDecoder().decode(body));
+      } catch {
+        return fetch(request);
+      }
+    }
     return fetch(url, { method: request.method, headers: request.headers, body, redirect: 'manual' });
   })();
 }
