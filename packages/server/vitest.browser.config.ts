@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { conditions } from './vitest.shared.js';
 
 // The reference page in Debian's Chromium (`pnpm test:browser`; CI installs `chromium` first).
 // Not part of `pnpm test`: a fresh machine with Node and npm only has no browser.
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
 
 export default defineConfig({
   root: import.meta.dirname,

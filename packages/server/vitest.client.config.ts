@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { conditions } from './vitest.shared.js';
 
 // `pnpm test:client`: the openapi-typescript + openapi-fetch client of contract-client/, after
 // generating its types from the committed openapi.json. Not part of `pnpm test` (needs the
 // generation step first).
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
 
 export default defineConfig({
   root: import.meta.dirname,

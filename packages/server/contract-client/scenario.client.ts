@@ -3,48 +3,21 @@
  * by `pnpm test:client`) and openapi-fetch, as an integrator in another codebase would make it:
  * type-checked against the document, then run against the server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrate, type Orm, openDatabase } from '../src/db/database.js';
+import { type ListeningServer, startListeningServer } from '../test/listening-server.js';
 import type { components, paths } from './api.js';
 
 type Organization = components['schemas']['Organization'];
 
 const HELPERS_KEY = 'contract-client-helpers-key';
-let app: FastifyInstance;
-let orm: Orm;
+let server: ListeningServer;
 let url: string;
-let dataDir: string;
 let client: ReturnType<typeof createClient<paths>>;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
-}
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'mkt-client-'));
-  const config = loadConfig({
-    PORT: String(await freePort()),
-    DATABASE_URL: 'pglite://memory',
-    MARKETPLACE_DATA_DIR: dataDir,
-    MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY,
-    LOG_LEVEL: 'silent',
-  });
-  orm = await openDatabase({ url: config.databaseUrl, dataDir });
-  await migrate(orm);
-  app = await buildApp({ config, orm, logger: false, overload: { maxEventLoopDelay: 0 } });
-  url = await app.listen({ port: config.port, host: '127.0.0.1' });
+  server = await startListeningServer({ MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY });
+  url = server.url;
   // The test helpers are not in the published document: a plain request makes the user.
   const created = await fetch(`${url}/test_helpers/users.json`, {
     method: 'POST',
@@ -56,9 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.close();
-  await orm?.close(true);
-  rmSync(dataDir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe('a client generated from openapi.json (openapi-typescript + openapi-fetch)', () => {

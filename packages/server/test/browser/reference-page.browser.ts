@@ -1,43 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
-import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { type Orm, openDatabase } from '../../src/db/database.js';
+import { type ListeningServer, startListeningServer } from '../listening-server.js';
 
 /** Where the screenshot for the reviewer goes (gitignored). */
 const SCREENSHOT_DIR = resolve(import.meta.dirname, 'output');
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
-}
-
-let app: FastifyInstance;
-let orm: Orm;
+let server: ListeningServer;
 let browser: Browser;
 let url: string;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'mkt-docs-'));
-  const config = loadConfig({
-    PORT: String(await freePort()),
-    DATABASE_URL: 'pglite://memory',
-    MARKETPLACE_DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-  });
-  orm = await openDatabase({ url: config.databaseUrl, dataDir });
-  app = await buildApp({ config, orm, logger: false });
-  url = await app.listen({ port: config.port, host: '127.0.0.1' });
+  server = await startListeningServer();
+  url = server.url;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -55,9 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
-  await orm?.close(true);
-  rmSync(dataDir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe('GET /docs, the API reference', () => {
