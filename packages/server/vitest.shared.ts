@@ -2,7 +2,7 @@ import type { UserWorkspaceConfig } from 'vitest/config';
 
 // Resolve `@app/schemas` to its TypeScript source, as the type-checker does (tsconfig customConditions).
 // The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop.
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
+export const conditions = ['@app/source', 'module', 'node', 'development|production'];
 
 /** What every test project of the server shares: source resolution, the database set-up, timeouts. */
 export const serverProject = {

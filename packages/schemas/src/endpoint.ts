@@ -211,3 +211,43 @@ export function buildPath(template: string, params: Readonly<Record<string, stri
   });
   return `${filled}.json`;
 }
+
+const ACCESS_TEXT: Record<Access, string> = {
+  user: 'Any authenticated user.',
+  member: 'Members of the organization; anyone else gets `404`.',
+  admin: 'Admins of the organization; other members get `403`, anyone else `404`.',
+  owner: 'The owner of the organization; other members get `403`, anyone else `404`.',
+  'admin-or-self':
+    'Admins of the organization, or a member acting on their own membership (`403` otherwise).',
+  'test-helpers':
+    'The sandbox key (`Authorization: Bearer <MARKETPLACE_TEST_HELPERS_KEY>`), not a user token.',
+};
+
+/**
+ * What an endpoint does and who may call it, in prose, from its entry in the table: the
+ * operation description of the OpenAPI document (and of any other generated surface).
+ */
+export function endpointDescription(e: Endpoint): string {
+  const parts = [`${e.summary}.`];
+  if (e.access !== 'test-helpers')
+    parts.push(
+      e.scope === 'read' ? 'Read or write token.' : 'Needs a `write` token (a read token gets `401`).',
+    );
+  parts.push(ACCESS_TEXT[e.access]);
+  if (e.paginated) parts.push('Paginated: 20 items a page, chosen by `page`; the totals are in the headers.');
+  if (e.etag)
+    parts.push('Sends a weak `ETag`; `If-None-Match` with a matching tag answers `304` with no body.');
+  if (e.body && e.body.files.length > 0)
+    parts.push(
+      `Send JSON, or \`multipart/form-data\` with Rails-style field names (\`${e.body.key}[name]\`) to upload ` +
+        e.body.files.map((f) => `\`${e.body?.key}[${f}]\``).join(' or ') +
+        '.',
+    );
+  if (e.body && !e.body.required) parts.push('The body may be left out.');
+  if (e.status === 303)
+    parts.push(
+      'Answers `303 See Other` with `Location` = the HTML page of the resource and no body; a transition not allowed from the current state is `422`.',
+    );
+  if (e.status === 204) parts.push('Answers `204` with no body; deleting it again is `404`.');
+  return parts.join(' ');
+}

@@ -1,3 +1,4 @@
+export * from './components.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
 export * from './errors.js';

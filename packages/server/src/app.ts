@@ -3,15 +3,12 @@ import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '@app/s
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import {
-  createJsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
 import { loggerOptions } from './http/logging.js';
+import { openapiOptions } from './http/openapi.js';
+import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
 import { UploadStore } from './modules/uploads/uploads.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
@@ -105,30 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await registerOverloadProtection(app, options.overload);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Creator Marketplace API',
-        version: '1.0.0',
-        description:
-          'JSON REST interface for collabs, campaigns, organizations, memberships and the authenticated ' +
-          "user's own resources. Every path also answers with the `.json` suffix, as documented here.",
-      },
-      servers: [{ url: config.baseUrl }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token (`mkt_…`)' },
-          testHelpersKey: { type: 'http', scheme: 'bearer', description: 'MARKETPLACE_TEST_HELPERS_KEY' },
-        },
-      },
-    },
-    transform: (input) => {
-      const out = createJsonSchemaTransform({ skipList: [] })(input);
-      return { ...out, url: `${input.url.replace(/:([a-z_]+)/g, '{$1}')}.json` };
-    },
-    transformObject: jsonSchemaTransformObject,
-  });
+  await app.register(swagger, openapiOptions(config));
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
 
   const random = options.random ?? Math.random;
@@ -141,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerUploadRoutes(app, new UploadStore(config.dataDir));
   app.get('/openapi', { schema: { hide: true } }, async () => app.swagger());
+  await registerReferencePage(app);
   app.get('/health', { schema: { hide: true } }, async (request, reply) => {
     try {
       await request.em.execute('select 1');

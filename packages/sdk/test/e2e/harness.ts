@@ -3,9 +3,9 @@
  * port over a fresh in-memory PGlite, and SDK clients that talk to it over real HTTP. Every
  * exchange is recorded with the endpoint of the table it belongs to.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,36 @@ export interface Exchange {
   retryAfter: string | null;
 }
 
+/** The Prism proxy in front of this file's server, in a `pnpm test:contract` run. */
+let prismUrl: string | undefined;
+
+/**
+ * Sends a request through Prism, except multipart uploads, `HEAD`, transitions and bodies that
+ * are not JSON (Prism's proxy mangles multipart bodies, answers `HEAD` with a 500 of its own,
+ * follows a 303, and answers a malformed body itself): those go to the server directly.
+ */
+function viaPrism(request: Request): Promise<Response> | undefined {
+  if (!prismUrl || request.method === 'HEAD') return undefined;
+  if (request.headers.get('content-type')?.startsWith('multipart/')) return undefined;
+  const url = new URL(request.url);
+  // Prism follows a 303 itself and would judge the page it was sent to: transitions go direct.
+  if (table.some((e) => e.status === 303 && e.method === request.method && pattern(e).test(url.pathname)))
+    return undefined;
+  url.host = new URL(prismUrl).host;
+  return (async () => {
+    const body = request.body ? await request.clone().arrayBuffer() : undefined;
+    // Prism answers a body that is not JSON itself, without asking the server: that goes direct.
+    if (body && request.headers.get('content-type')?.includes('json')) {
+      try {
+        JSON.parse(new TextDecoder().decode(body));
+      } catch {
+        return fetch(request);
+      }
+    }
+    return fetch(url, { method: request.method, headers: request.headers, body, redirect: 'manual' });
+  })();
+}
+
 /** A `fetch` that records each exchange (each attempt, retries included) into `traffic`. */
 export function recordingFetch(traffic: Exchange[]): Fetch {
   return async (input, init) => {
@@ -40,7 +70,7 @@ export function recordingFetch(traffic: Exchange[]): Fetch {
     const request = input instanceof Request ? input : new Request(input, init);
     const method = request.method;
     const path = new URL(request.url).pathname;
-    const response = await fetch(input, init);
+    const response = await (viaPrism(request) ?? fetch(input, init));
     traffic.push({
       endpoint: table.find((e) => e.method === method && pattern(e).test(path))?.name,
       method,
@@ -92,6 +122,33 @@ async function freePort(): Promise<number> {
 }
 
 /**
+ * With `MARKETPLACE_E2E_PRISM_LOG_DIR` set (`pnpm test:contract`), the clients talk to a Prism
+ * validation proxy in front of the server, loaded with the server's own `/openapi.json`; Prism's
+ * log (one per test file, in that directory) lists each request and each response that breaks
+ * the document.
+ */
+async function startPrism(upstream: string, logDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const doc = join(logDir, `openapi-${port}.json`);
+  // MARKETPLACE_E2E_PRISM_DOCUMENT: judge by another document (e.g. an older one, for comparison).
+  const other = process.env.MARKETPLACE_E2E_PRISM_DOCUMENT;
+  writeFileSync(doc, other ? readFileSync(other) : await (await fetch(`${upstream}/openapi.json`)).text());
+  const child = spawn('prism', ['proxy', doc, upstream, '--port', String(port), '--errors', 'false'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(join(logDir, `prism-${port}.log`));
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`prism exited (${code})`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Prism is listening')) resolve();
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/**
  * Starts the server for the calling test file, as `marketplace-server serve` does (settings read
  * by `loadConfig`, migrations applied, then listen), with the test helpers on and the collab
  * prefill refusing private addresses.
@@ -101,6 +158,7 @@ export function useServer(options: ServerOptions = {}): E2EServer {
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let orm: Orm | undefined;
   let url = '';
+  let prism: ChildProcess | undefined;
   let dataDir = '';
   let admin: Marketplace | undefined;
 
@@ -130,9 +188,12 @@ export function useServer(options: ServerOptions = {}): E2EServer {
     });
     await app.listen({ port: config.port, host: config.host });
     url = config.baseUrl;
+    const prismLogDir = process.env.MARKETPLACE_E2E_PRISM_LOG_DIR;
+    if (prismLogDir) ({ url: prismUrl, child: prism } = await startPrism(url, prismLogDir));
   });
 
   afterAll(async () => {
+    prism?.kill();
     await app?.close();
     await orm?.close(true);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

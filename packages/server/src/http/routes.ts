@@ -180,6 +180,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
         const params = request.params as Record<string, string>;
         await authorize(request, {
+          scope: endpoint.scope,
           access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
           organizationId: organizationIdOf(endpoint, params),
         });

@@ -1,4 +1,4 @@
-import type { Access, Role } from '@app/schemas';
+import type { Access, Role, Scope } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
 import { digestOf, isWellFormedToken } from '../modules/access-tokens/token.js';
@@ -54,7 +54,7 @@ export function bearerToken(request: FastifyRequest): string | null {
  */
 export async function authorize(
   request: FastifyRequest,
-  rule: { access: Exclude<Access, 'test-helpers'>; organizationId: string | undefined },
+  rule: { scope: Scope; access: Exclude<Access, 'test-helpers'>; organizationId: string | undefined },
 ): Promise<Caller> {
   const token = bearerToken(request);
   if (!token || !isWellFormedToken(token)) throw new UnauthorizedError();
@@ -64,8 +64,9 @@ export async function authorize(
   ]);
   const row = rows[0];
   if (!row) throw new UnauthorizedError();
-  const readOnlyMethod = request.method === 'GET' || request.method === 'HEAD';
-  if (row.permission !== 'write' && !readOnlyMethod) throw new UnauthorizedError();
+  // The endpoint's declared scope decides (spec: a read token only for GET and HEAD, which are
+  // exactly the endpoints declared `read`).
+  if (rule.scope === 'write' && row.permission !== 'write') throw new UnauthorizedError();
 
   const caller: Caller = {
     tokenId: row.token_id,

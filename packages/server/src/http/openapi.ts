@@ -1,0 +1,307 @@
+/**
+ * The published contract (`GET /openapi.json`, committed as `openapi.json`): OpenAPI 3.1 built
+ * from the endpoint table and the zod schemas. Fastify's swagger plugin lays out the paths and
+ * the request schemas; this module adds what the plugin cannot know from a route — every status
+ * an operation can answer, the headers, the named components — all from the same table.
+ */
+import {
+  contractRegistry,
+  type Endpoint,
+  endpointDescription,
+  type NamedEndpoint,
+  NOT_ACCEPTABLE_TEXT,
+  PAGINATION_HEADERS,
+  publicEndpoints,
+  testHelperEndpointList,
+  UNAUTHORIZED_TEXT,
+  WWW_AUTHENTICATE,
+} from '@app/schemas';
+import type { SwaggerOptions } from '@fastify/swagger';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+
+type Json = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const text = (example: string) => ({ 'text/plain': { schema: { type: 'string', examples: [example] } } });
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+const integerHeader = (description: string) => header(description, { type: 'integer', minimum: 0 });
+
+const retryAfter = { 'Retry-After': integerHeader('Seconds to wait before retrying (always 1)') };
+const etag = { ETag: header('Weak tag of the body (`W/"…"`): send it back in `If-None-Match`') };
+
+const TAGS: Record<string, string> = {
+  organizations: 'Brands and agencies. The creator of an organization is its owner.',
+  collabs: "An organization's collabs: drafts, review, publication, pause.",
+  campaigns: "An organization's paid campaigns: drafts, publication, pause, budget.",
+  members: 'Memberships of an organization and their roles.',
+  socialAccounts: "The caller's connected social accounts.",
+  address: "The caller's shipping address.",
+  notificationSettings: "The caller's notification settings.",
+  notifications: "The caller's notification inbox.",
+  accessTokens: "The caller's personal access tokens.",
+  testHelpers:
+    'Sandbox only (enabled by `MARKETPLACE_TEST_HELPERS_KEY`): set up users, memberships and states ' +
+    'that the public API cannot reach.',
+};
+
+/** Whether an operation checks a role in an organization (non-members 404, lacking role 403). */
+const checksRole = (e: Endpoint) => ['member', 'admin', 'owner', 'admin-or-self'].includes(e.access);
+
+/** Every status an endpoint can answer, with its body and headers. */
+export function responsesOf(e: NamedEndpoint): Record<string, Json> {
+  const r: Record<string, Json> = {};
+  const response = e.response as { _zod?: unknown } | undefined;
+  const successSchema = (): Json => {
+    if (!response) return {};
+    const reg = contractRegistry.get(e.response as never);
+    if (reg) return ref(reg.id);
+    const item = e.paginated
+      ? contractRegistry.get((e.response as unknown as { element: never }).element)
+      : null;
+    return item ? { type: 'array', items: ref(item.id) } : {};
+  };
+  switch (e.status) {
+    case 200:
+      r['200'] = {
+        description: e.paginated ? 'One page of at most 20 items, in the list order' : 'The resource',
+        ...(e.paginated && {
+          headers: {
+            [PAGINATION_HEADERS.currentPage]: integerHeader('The page returned (as asked)'),
+            [PAGINATION_HEADERS.pageItems]: integerHeader('Page size (always 20)'),
+            [PAGINATION_HEADERS.totalCount]: integerHeader('Items in the whole list'),
+            [PAGINATION_HEADERS.totalPages]: integerHeader('Pages in the whole list (at least 1)'),
+          },
+        }),
+        ...(e.etag && { headers: etag }),
+        content: json(successSchema()),
+      };
+      break;
+    case 201:
+      r['201'] = { description: 'Created', content: json(successSchema()) };
+      break;
+    case 204:
+      r['204'] = { description: 'Done; no content' };
+      break;
+    case 303:
+      r['303'] = {
+        description: 'Done; see the HTML page of the resource (no body)',
+        headers: {
+          Location: header('The resource page (its path without `.json`)', { type: 'string', format: 'uri' }),
+        },
+      };
+      break;
+  }
+  if (e.etag)
+    r['304'] = { description: 'Not modified: `If-None-Match` matched the current tag', headers: etag };
+  r['400'] = {
+    description:
+      'Malformed request (a body that is not JSON or nests deeper than 32 levels, a malformed ' +
+      'multipart form, a malformed URL)',
+    content: json(ref('Error')),
+  };
+  r['401'] =
+    e.access === 'test-helpers'
+      ? { description: 'Missing or wrong test-helpers key', content: text(UNAUTHORIZED_TEXT) }
+      : {
+          description:
+            'Missing, unknown, revoked or malformed token, or a read token on a write' +
+            (e.method === 'GET' ? '' : ' (this operation needs a `write` token)'),
+          headers: {
+            'WWW-Authenticate': header('Always `Token realm="Application"`', {
+              type: 'string',
+              const: WWW_AUTHENTICATE,
+            }),
+          },
+          content: text(UNAUTHORIZED_TEXT),
+        };
+  if (checksRole(e))
+    r['403'] = {
+      description: 'The caller is a member whose role does not allow this',
+      content: json(ref('Error')),
+    };
+  r['404'] = e.emptyNotFound
+    ? { description: 'Nothing there (empty body)' }
+    : { description: 'Not found, or not visible to the caller', content: json(ref('Error')) };
+  r['406'] = {
+    description: 'Neither the `.json` suffix nor `Accept: application/json` was sent',
+    content: text(NOT_ACCEPTABLE_TEXT),
+  };
+  if (e.body) {
+    r['408'] = {
+      description: 'The body did not arrive within the receive timeout; the connection is closed',
+      content: json(ref('Error')),
+    };
+    r['413'] = {
+      description:
+        e.body.files.length > 0
+          ? 'Request body over 1 MiB (JSON), or a multipart form over its caps (a field over 96 KiB, ' +
+            'more than 300 fields, fields over 1 MiB together)'
+          : 'Request body over 1 MiB',
+      content: json(ref('Error')),
+    };
+    r['415'] = { description: 'Unsupported request content type', content: json(ref('Error')) };
+  }
+  if (e.method !== 'GET' || e.paginated)
+    r['422'] = {
+      description: 'Invalid input, or a rule of the resource refuses the change',
+      content: json(ref('ValidationErrors')),
+    };
+  r['503'] = {
+    description: 'Overloaded or the database is unreachable: retry after `Retry-After` seconds',
+    headers: retryAfter,
+    content: json(ref('Error')),
+  };
+  return r;
+}
+
+/** The multipart variant of an upload body: Rails-style field names, files as binary. */
+function multipartOf(
+  e: Endpoint,
+  jsonBody: Json,
+  components: Record<string, Json>,
+): { schema: Json } | undefined {
+  const spec = e.body;
+  if (!spec || spec.files.length === 0 || spec.key === null) return undefined;
+  const wrapper = jsonBody.properties as Record<string, Json> | undefined;
+  let payload = wrapper?.[spec.key] ?? {};
+  const id = typeof payload.$ref === 'string' ? payload.$ref.split('/').pop() : undefined;
+  if (id && components[id]) payload = components[id] as Json;
+  const properties: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries((payload.properties ?? {}) as Record<string, Json>)) {
+    const isArray = schema.type === 'array';
+    properties[`${spec.key}[${name}]${isArray ? '[]' : ''}`] = isArray
+      ? { type: 'array', items: { type: 'string' } }
+      : { type: 'string', ...(schema.description ? { description: schema.description } : {}) };
+  }
+  for (const file of spec.files)
+    properties[`${spec.key}[${file}]`] = {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'PNG, JPEG, WebP or GIF (checked by content), at most `MARKETPLACE_MAX_UPLOAD_BYTES`',
+    };
+  return { schema: { type: 'object', properties } };
+}
+
+const byName = new Map([...publicEndpoints, ...testHelperEndpointList].map((e) => [e.name, e]));
+
+const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const;
+
+/** Keeps the components the document refers to; `XInput` becomes `X` where there is no output `X`. */
+function tidyComponents(doc: Json): Json {
+  const components = (doc.components as { schemas: Record<string, Json> }).schemas;
+  let text = JSON.stringify({ ...doc, components: { ...(doc.components as Json), schemas: {} } });
+  const used = new Set<string>();
+  const visit = (s: string) => {
+    for (const m of s.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      const id = m[1] as string;
+      if (used.has(id) || !components[id]) continue;
+      used.add(id);
+      visit(JSON.stringify(components[id]));
+    }
+  };
+  visit(text);
+  const schemas: Record<string, Json> = {};
+  const renames: [string, string][] = [];
+  for (const id of [...used].sort()) {
+    const plain = id.endsWith('Input') ? id.slice(0, -'Input'.length) : id;
+    const name = plain !== id && !used.has(plain) && contractRegistry._idmap.has(plain) ? plain : id;
+    if (name !== id) renames.push([id, name]);
+    // zod leaves `examples` out of input schemas: the payload examples come from the registry.
+    const registered = contractRegistry._idmap.get(name);
+    const meta = registered && contractRegistry.get(registered);
+    schemas[name] = { ...(components[id] as Json), ...(meta && { examples: meta.examples }) };
+  }
+  text = JSON.stringify({ ...doc, components: { ...(doc.components as Json), schemas } });
+  for (const [from, to] of renames)
+    text = text.replaceAll(`"#/components/schemas/${from}"`, `"#/components/schemas/${to}"`);
+  const out = JSON.parse(text) as Json;
+  const sorted = (out.components as { schemas: Record<string, Json> }).schemas;
+  (out.components as Json).schemas = Object.fromEntries(
+    Object.keys(sorted)
+      .sort()
+      .map((k) => [k, sorted[k]]),
+  );
+  return out;
+}
+
+/** Options of `@fastify/swagger` for this server. */
+export function openapiOptions(config: Config): SwaggerOptions {
+  const withHelpers = Boolean(config.testHelpersKey);
+  const toObject = createJsonSchemaTransformObject({ schemaRegistry: contractRegistry });
+  const toSchema = createJsonSchemaTransform({ skipList: [], schemaRegistry: contractRegistry });
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Creator Marketplace API',
+        version: '1.0.0',
+        description:
+          'JSON REST interface for collabs, campaigns, organizations, memberships and the authenticated ' +
+          "user's own resources. Every path answers with the `.json` suffix, as documented here (or " +
+          'with `Accept: application/json`). Authenticate with `Authorization: Bearer <token>`. Lists ' +
+          'are paginated by `page` (20 items a page, headers `Current-Page`, `Page-Items`, ' +
+          '`Total-Count`, `Total-Pages`). Shows send a weak `ETag` and answer `304` to `If-None-Match`.',
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'Creator Marketplace API maintainers' },
+      },
+      servers: [{ url: config.baseUrl, description: 'This server' }],
+      tags: Object.entries(TAGS)
+        .filter(([name]) => withHelpers || name !== 'testHelpers')
+        .map(([name, description]) => ({ name, description })),
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token (`mkt_…`)' },
+          ...(withHelpers && {
+            testHelpersKey: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'The sandbox key, `MARKETPLACE_TEST_HELPERS_KEY`',
+            },
+          }),
+        },
+      },
+    },
+    transform: (input) => {
+      const out = toSchema(input);
+      const schema = { ...(out.schema as Json) };
+      delete schema.response; // written by transformObject, from the endpoint table
+      return { schema, url: `${input.url.replace(/:([a-z_]+)/g, '{$1}')}.json` } as typeof out;
+    },
+    transformObject: (input) => {
+      const doc = toObject(input) as unknown as Json;
+      const components = ((doc.components as Json).schemas ?? {}) as Record<string, Json>;
+      for (const item of Object.values(doc.paths as Record<string, Json>)) {
+        for (const method of METHODS) {
+          const op = item[method] as Json | undefined;
+          const e = op && byName.get(op.operationId as string);
+          if (!op || !e) continue;
+          op.description = endpointDescription(e);
+          op.responses = responsesOf(e);
+          const parameters = (op.parameters ?? []) as Json[];
+          for (const p of parameters)
+            if (p.in === 'query' && p.name === 'page')
+              p.description = 'Page to return, from 1 (default 1); a page past the last is an empty list';
+          if (e.etag)
+            parameters.push({
+              in: 'header',
+              name: 'If-None-Match',
+              required: false,
+              description: 'ETags of copies the client holds (a list, or `*`): a match gives `304`',
+              schema: { type: 'string' },
+            });
+          if (parameters.length > 0) op.parameters = parameters;
+          const body = op.requestBody as { content: Record<string, { schema: Json }> } | undefined;
+          const jsonBody = body?.content['application/json'];
+          if (body && e.body && !e.body.required) (body as Json).required = false;
+          if (body && jsonBody) {
+            const multipart = multipartOf(e, jsonBody.schema, components);
+            if (multipart) body.content['multipart/form-data'] = multipart;
+          }
+        }
+      }
+      return tidyComponents(doc) as never;
+    },
+  };
+}
