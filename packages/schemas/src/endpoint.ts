@@ -56,6 +56,11 @@ export interface Endpoint<
   /** A 404 from this endpoint has an empty body (`GET /me/address.json`). */
   readonly emptyNotFound: boolean;
   /**
+   * The path parameter naming the organization the endpoint acts in (`organization_id`, or `id`
+   * on `/organizations/:id`), whose membership decides `access`; null for user-scoped endpoints.
+   */
+  readonly organizationParam: 'organization_id' | 'id' | null;
+  /**
    * Transitions only: the show endpoint the `303` points to (its path without `.json`), which the
    * SDK reads the resource again through. `undefined` on every other endpoint.
    */
@@ -107,12 +112,22 @@ const defaults = {
   paginated: false,
   etag: false,
   emptyNotFound: false,
+  organizationParam: null,
   show: undefined,
 } as const;
+
+/** The organization a path acts in: declared once here, read by the server's tenancy check. */
+const organizationParamOf = (path: string): Endpoint['organizationParam'] =>
+  path.includes(':organization_id')
+    ? 'organization_id'
+    : /^\/organizations\/:id(\/|$)/.test(path)
+      ? 'id'
+      : null;
 
 /** The fields every builder takes from its caller. */
 const common = <Params extends z.ZodObject>(o: Common<Params>) => ({
   path: o.path,
+  organizationParam: organizationParamOf(o.path),
   params: o.params ?? (noParams as unknown as Params),
   access: o.access,
   summary: o.summary,

@@ -55,7 +55,6 @@ import {
 } from './resources/test-helpers.js';
 import { UserId } from './resources/user.js';
 
-const noQuery = z.object({});
 const orgParams = z.object({ id: OrganizationId });
 const inOrg = z.object({ organization_id: OrganizationId });
 const collabParams = z.object({ organization_id: OrganizationId, id: CollabId });

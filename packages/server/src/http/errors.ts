@@ -20,8 +20,6 @@ export class HttpError extends Error {
 }
 
 export const notFound = () => new HttpError(404, { error: NOT_FOUND_MESSAGE });
-/** The `404` with no body of `GET /me/address.json` before an address exists. */
-export const notFoundEmpty = () => new HttpError(404, undefined);
 export const forbidden = () => new HttpError(403, { error: FORBIDDEN_MESSAGE });
 export const badRequest = (message: string) => new HttpError(400, { error: message });
 export const unavailable = () =>

@@ -14,5 +14,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Wrapper key of the route's request body, for the `errors` map. */
     bodyKey?: string | null;
+    /** The endpoint declares a bodiless 404 (`emptyNotFound` in the table). */
+    emptyNotFound?: boolean;
   }
 }

@@ -16,7 +16,7 @@ import { authorize, type Caller } from '../plugins/auth.js';
 import { conditionalGet } from '../plugins/conditional-get.js';
 import { requireJson } from '../plugins/json-selection.js';
 import { readMultipartForm, type UploadedFile } from '../plugins/multipart.js';
-import { setPageHeaders } from '../plugins/pagination.js';
+import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
 import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
 import { HttpError, notFound, unavailable, unprocessable } from './errors.js';
 
@@ -48,6 +48,8 @@ export interface Context<E extends Endpoint, C> {
   body: BodyOf<E>;
   /** Files of a multipart request, by field name. */
   files: Partial<Record<string, UploadedFile>>;
+  /** The page asked for (`page`, 1 when absent) as `limit`/`offset` (meaningful on lists). */
+  page: { limit: number; offset: number };
 }
 
 /** A handler; those of 204 and 303 endpoints resolve to nothing in particular. */
@@ -96,10 +98,9 @@ function nulPath(value: unknown, path: string[] = []): string[] | null {
   return null;
 }
 
-/** Which organization an endpoint acts in: `:organization_id`, or `:id` on `/organizations/:id`. */
+/** The organization the endpoint acts in, by the parameter the table declares for it. */
 function organizationIdOf(endpoint: Endpoint, params: Record<string, string>): string | undefined {
-  const id =
-    params.organization_id ?? (endpoint.path.startsWith('/organizations/:id') ? params.id : undefined);
+  const id = endpoint.organizationParam ? params[endpoint.organizationParam] : undefined;
   // No organization has such an id: the caller is a member of none (404 after the token check).
   return id !== undefined && hasNul(id) ? '' : id;
 }
@@ -169,7 +170,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       ...(!isTestHelper && { security: [{ bearerAuth: [] }] }),
       ...(isTestHelper && { security: [{ testHelpersKey: [] }] }),
     },
-    config: { bodyKey: body?.key ?? null },
+    config: { bodyKey: body?.key ?? null, emptyNotFound: endpoint.emptyNotFound },
     onRequest: [
       async () => {
         if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
@@ -183,6 +184,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           scope: endpoint.scope,
           access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
           organizationId: organizationIdOf(endpoint, params),
+          targetId: params.id,
         });
       },
     ],
@@ -214,6 +216,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         query: request.query as never,
         body: (body && body.key !== null ? raw?.[body.key] : raw) as never,
         files: request.uploads ?? {},
+        page: pageWindow((request.query as { page?: number }).page ?? 1),
       });
       if (endpoint.show) {
         const page = buildPath(endpoint.show.path, request.params as Record<string, string>);

@@ -54,7 +54,13 @@ export function bearerToken(request: FastifyRequest): string | null {
  */
 export async function authorize(
   request: FastifyRequest,
-  rule: { scope: Scope; access: Exclude<Access, 'test-helpers'>; organizationId: string | undefined },
+  rule: {
+    scope: Scope;
+    access: Exclude<Access, 'test-helpers'>;
+    organizationId: string | undefined;
+    /** The `:id` of the URL: for `admin-or-self`, the membership acted on. */
+    targetId?: string | undefined;
+  },
 ): Promise<Caller> {
   const token = bearerToken(request);
   if (!token || !isWellFormedToken(token)) throw new UnauthorizedError();
@@ -83,5 +89,11 @@ export async function authorize(
   if (!caller.membership) throw notFound();
   if (rule.access === 'admin' && caller.membership.role !== 'admin') throw forbidden();
   if (rule.access === 'owner' && !caller.membership.isOwner) throw forbidden();
+  if (
+    rule.access === 'admin-or-self' &&
+    caller.membership.role !== 'admin' &&
+    rule.targetId !== caller.membership.id
+  )
+    throw forbidden();
   return caller;
 }

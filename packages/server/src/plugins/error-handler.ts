@@ -38,7 +38,12 @@ export function installErrorHandler(app: FastifyInstance): void {
         .type('text/plain; charset=utf-8')
         .send(UNAUTHORIZED_TEXT);
     }
-    if (error instanceof HttpError) return sendHttpError(reply, error);
+    if (error instanceof HttpError) {
+      // The endpoint's declaration decides the body of its 404 (decisions.md: `GET /me/address.json`).
+      if (error.statusCode === 404 && request.routeOptions.config.emptyNotFound)
+        return reply.code(404).send();
+      return sendHttpError(reply, error);
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(422).send({ errors: validationErrors(error, request) });
     }

@@ -2,7 +2,7 @@ import { AddressComplete, type AddressUpdate, toFieldErrors } from '@app/schemas
 import type { z } from 'zod';
 import type { Em } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { notFound, notFoundEmpty, unprocessable } from '../../http/errors.js';
+import { notFound, unprocessable } from '../../http/errors.js';
 import { iso } from '../../http/present.js';
 import { Address } from './address.entity.js';
 
@@ -33,8 +33,8 @@ function fieldsOf(address: Address): Fields {
 
 export async function findAddress(em: Em, userId: string): Promise<Address> {
   const address = await em.findOne(Address, { user: userId });
-  // The spec's one bodiless 404: "no address yet" is not an error worth a message.
-  if (!address) throw notFoundEmpty();
+  // The body of this 404 (none, on the show) is the endpoint's declaration (`emptyNotFound`).
+  if (!address) throw notFound();
   return address;
 }
 

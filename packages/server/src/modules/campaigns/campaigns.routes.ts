@@ -1,6 +1,5 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
-import { pageWindow } from '../../plugins/pagination.js';
 import {
   createCampaign,
   deleteCampaign,
@@ -12,8 +11,7 @@ import {
 } from './campaigns.service.js';
 
 export const campaignRoutes = defineRoutes('campaigns', endpoints.campaigns, {
-  list: ({ em, config, params, query }) =>
-    listCampaigns(em, params.organization_id, pageWindow(query.page ?? 1), config.baseUrl),
+  list: ({ em, config, params, page }) => listCampaigns(em, params.organization_id, page, config.baseUrl),
   retrieve: async ({ em, config, params }) =>
     presentCampaign(await findCampaign(em, params.organization_id, params.id), config.baseUrl),
   create: ({ em, config, params, body, files }) =>

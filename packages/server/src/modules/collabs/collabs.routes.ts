@@ -1,6 +1,5 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
-import { pageWindow } from '../../plugins/pagination.js';
 import {
   createCollab,
   deleteCollab,
@@ -12,8 +11,7 @@ import {
 } from './collabs.service.js';
 
 export const collabRoutes = defineRoutes('collabs', endpoints.collabs, {
-  list: ({ em, config, params, query }) =>
-    listCollabs(em, params.organization_id, pageWindow(query.page ?? 1), config.baseUrl),
+  list: ({ em, config, params, page }) => listCollabs(em, params.organization_id, page, config.baseUrl),
   retrieve: async ({ em, config, params }) =>
     presentCollab(await findCollab(em, params.organization_id, params.id), config.baseUrl),
   create: ({ em, config, params, query, body, files }) =>

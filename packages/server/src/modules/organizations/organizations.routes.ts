@@ -1,6 +1,5 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
-import { pageWindow } from '../../plugins/pagination.js';
 import {
   createOrganization,
   deleteOrganization,
@@ -11,8 +10,7 @@ import {
 } from './organizations.service.js';
 
 export const organizationRoutes = defineRoutes('organizations', endpoints.organizations, {
-  list: ({ em, caller, query, config }) =>
-    listOrganizations(em, caller.user.id, pageWindow(query.page ?? 1), config.baseUrl),
+  list: ({ em, caller, page, config }) => listOrganizations(em, caller.user.id, page, config.baseUrl),
   retrieve: ({ em, params, config }) => showOrganization(em, params.id, config.baseUrl),
   create: ({ em, caller, body, files, config }) =>
     createOrganization(em, caller.user.id, body, files.logo, storageOf(config), config.limits),

@@ -1,6 +1,5 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
-import { pageWindow } from '../../plugins/pagination.js';
 import {
   createSocialAccount,
   deleteSocialAccount,
@@ -10,8 +9,8 @@ import {
 } from './social-accounts.service.js';
 
 export const socialAccountRoutes = defineRoutes('socialAccounts', endpoints.socialAccounts, {
-  list: async ({ em, caller, query, config }) => {
-    const [accounts, total] = await listSocialAccounts(em, caller.user.id, pageWindow(query.page ?? 1));
+  list: async ({ em, caller, page, config }) => {
+    const [accounts, total] = await listSocialAccounts(em, caller.user.id, page);
     return { items: accounts.map((a) => presentSocialAccount(config.baseUrl, a)), total };
   },
   retrieve: async ({ em, caller, params, config }) =>
