@@ -10,7 +10,7 @@ import type { components, paths } from './api.js';
 
 type Organization = components['schemas']['Organization'];
 
-const HELPERS_KEY = 'contract-client-helpers-key';
+const HELPERS_KEY = 'contract-client-helpers-key-0123456789';
 let server: ListeningServer;
 let url: string;
 let client: ReturnType<typeof createClient<paths>>;

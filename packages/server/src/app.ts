@@ -106,14 +106,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
 
   const random = options.random ?? Math.random;
+  const uploads = new UploadStore(config.dataDir);
   await app.register(async (api) => {
     api.setValidatorCompiler(validatorCompiler);
     api.setSerializerCompiler(serializerCompiler);
     const routes = config.testHelpersKey ? [...publicRoutes, ...testHelperRoutes] : publicRoutes;
-    for (const route of routes) registerRoute(api, route, { config, random });
+    for (const route of routes) registerRoute(api, route, { config, random, uploads });
   });
 
-  registerUploadRoutes(app, new UploadStore(config.dataDir));
+  registerUploadRoutes(app, uploads);
   app.get('/openapi', { schema: { hide: true } }, async () => app.swagger());
   await registerReferencePage(app);
   app.get('/health', { schema: { hide: true } }, async (request, reply) => {

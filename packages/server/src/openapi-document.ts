@@ -15,7 +15,7 @@ export async function openapiDocument(
 ): Promise<string> {
   const config = loadConfig({
     MARKETPLACE_BASE_URL: options.baseUrl ?? 'http://127.0.0.1:3000',
-    ...(options.testHelpers && { MARKETPLACE_TEST_HELPERS_KEY: 'openapi-document-key' }),
+    ...(options.testHelpers && { MARKETPLACE_TEST_HELPERS_KEY: 'openapi-document-key-0123456789abcdef' }),
   });
   const app = await buildApp({ config, orm: {} as Orm, logger: false });
   try {

@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
+import type { UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type Caller } from '../plugins/auth.js';
 import { conditionalGet } from '../plugins/conditional-get.js';
 import { requireJson } from '../plugins/json-selection.js';
@@ -48,6 +49,8 @@ export interface Context<E extends Endpoint, C> {
   body: BodyOf<E>;
   /** Files of a multipart request, by field name. */
   files: Partial<Record<string, UploadedFile>>;
+  /** Where logos and banners are stored (one store for the whole app). */
+  uploads: UploadStore;
   /** The page asked for (`page`, 1 when absent) as `limit`/`offset` (meaningful on lists). */
   page: { limit: number; offset: number };
 }
@@ -146,6 +149,8 @@ export interface RouteOptions {
   config: Config;
   /** Decides each request for `MARKETPLACE_CHAOS_503_RATE`; injectable for tests. */
   random: () => number;
+  /** The one upload store of the app. */
+  uploads: UploadStore;
 }
 
 /** Registers one endpoint of the table: hooks in the order of decisions.md, then the handler. */
@@ -216,6 +221,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         query: request.query as never,
         body: (body && body.key !== null ? raw?.[body.key] : raw) as never,
         files: request.uploads ?? {},
+        uploads: options.uploads,
         page: pageWindow((request.query as { page?: number }).page ?? 1),
       });
       if (endpoint.show) {

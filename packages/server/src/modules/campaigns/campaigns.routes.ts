@@ -14,11 +14,11 @@ export const campaignRoutes = defineRoutes('campaigns', endpoints.campaigns, {
   list: ({ em, config, params, page }) => listCampaigns(em, params.organization_id, page, config.baseUrl),
   retrieve: async ({ em, config, params }) =>
     presentCampaign(await findCampaign(em, params.organization_id, params.id), config.baseUrl),
-  create: ({ em, config, params, body, files }) =>
-    createCampaign(em, config, params.organization_id, body, files),
-  update: ({ em, config, params, body, files }) =>
-    updateCampaign(em, config, params.organization_id, params.id, body, files),
-  delete: ({ em, config, params }) => deleteCampaign(em, config, params.organization_id, params.id),
+  create: ({ em, config, uploads, params, body, files }) =>
+    createCampaign(em, config, uploads, params.organization_id, body, files),
+  update: ({ em, config, uploads, params, body, files }) =>
+    updateCampaign(em, config, uploads, params.organization_id, params.id, body, files),
+  delete: ({ em, uploads, params }) => deleteCampaign(em, uploads, params.organization_id, params.id),
   publish: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'publish'),
   pause: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'pause'),
   resume: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'resume'),

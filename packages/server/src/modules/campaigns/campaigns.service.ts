@@ -114,6 +114,7 @@ function assignFields(campaign: Campaign, input: UpdateInput): void {
 export async function createCampaign(
   em: Em,
   config: Config,
+  store: UploadStore,
   organizationId: string,
   input: CreateInput,
   files: Files,
@@ -123,7 +124,6 @@ export async function createCampaign(
   throwIfInvalid(errors);
 
   const briefHtml = await renderBrief(input.brief ?? CAMPAIGN_DEFAULTS.brief, config.briefRenderBudgetMs);
-  const store = new UploadStore(config.dataDir);
   const bannerImage = files.banner_image ? await store.save(files.banner_image) : null;
   const campaign = em.create(Campaign, {
     organization: organizationId,
@@ -160,6 +160,7 @@ export async function createCampaign(
 export async function updateCampaign(
   em: Em,
   config: Config,
+  store: UploadStore,
   organizationId: string,
   id: string,
   input: UpdateInput,
@@ -168,7 +169,6 @@ export async function updateCampaign(
   // Rendered before the row is locked: rendering may take up to its budget.
   const briefHtml =
     input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
-  const store = new UploadStore(config.dataDir);
   const banner = { file: files.banner_image, purge: input.purge_banner_image };
   const campaign = await updateWithBanner(em, store, banner, async (tem) => {
     const found = await tem.findOne(
@@ -198,7 +198,7 @@ export async function updateCampaign(
 }
 
 /** Deletes a draft without fundings (spec rule 4); the row is locked against a new funding. */
-export async function deleteCampaign(em: Em, config: Config, organizationId: string, id: string) {
+export async function deleteCampaign(em: Em, store: UploadStore, organizationId: string, id: string) {
   const banner = await em.transactional(async (tem) => {
     const campaign = await tem.findOne(
       Campaign,
@@ -212,7 +212,7 @@ export async function deleteCampaign(em: Em, config: Config, organizationId: str
     tem.remove(campaign);
     return campaign.bannerImage;
   });
-  await new UploadStore(config.dataDir).remove(banner);
+  await store.remove(banner);
 }
 
 /**

@@ -14,11 +14,11 @@ export const collabRoutes = defineRoutes('collabs', endpoints.collabs, {
   list: ({ em, config, params, page }) => listCollabs(em, params.organization_id, page, config.baseUrl),
   retrieve: async ({ em, config, params }) =>
     presentCollab(await findCollab(em, params.organization_id, params.id), config.baseUrl),
-  create: ({ em, config, params, query, body, files }) =>
-    createCollab(em, config, params.organization_id, body, files, query.website),
-  update: ({ em, config, params, body, files }) =>
-    updateCollab(em, config, params.organization_id, params.id, body, files),
-  delete: ({ em, config, params }) => deleteCollab(em, config, params.organization_id, params.id),
+  create: ({ em, config, uploads, params, query, body, files }) =>
+    createCollab(em, config, uploads, params.organization_id, body, files, query.website),
+  update: ({ em, config, uploads, params, body, files }) =>
+    updateCollab(em, config, uploads, params.organization_id, params.id, body, files),
+  delete: ({ em, uploads, params }) => deleteCollab(em, uploads, params.organization_id, params.id),
   submit: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'submit'),
   pause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'pause'),
   unpause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'unpause'),

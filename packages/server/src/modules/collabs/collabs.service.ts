@@ -78,6 +78,7 @@ export async function findCollab(em: Em, organizationId: string, id: string): Pr
 export async function createCollab(
   em: Em,
   config: Config,
+  store: UploadStore,
   organizationId: string,
   input: CollabInput | undefined,
   files: Files,
@@ -95,7 +96,6 @@ export async function createCollab(
     : null;
   const brief = input?.brief ?? prefill?.brief ?? COLLAB_DEFAULTS.brief;
   const briefHtml = await renderBrief(brief, config.briefRenderBudgetMs);
-  const store = new UploadStore(config.dataDir);
   const upload = files.banner_image ?? prefill?.banner;
   const bannerImage = upload ? await store.save(upload) : null;
   const collab = em.create(Collab, {
@@ -123,6 +123,7 @@ export async function createCollab(
 export async function updateCollab(
   em: Em,
   config: Config,
+  store: UploadStore,
   organizationId: string,
   id: string,
   input: CollabInput,
@@ -131,7 +132,6 @@ export async function updateCollab(
   // Rendered before the row is locked: rendering may take up to its budget.
   const briefHtml =
     input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
-  const store = new UploadStore(config.dataDir);
   const banner = { file: files.banner_image, purge: input.purge_banner_image };
   const collab = await updateWithBanner(em, store, banner, async (tem) => {
     const found = await tem.findOne(
@@ -159,7 +159,7 @@ export async function updateCollab(
 }
 
 /** Deletes a draft without submissions (spec rule 4); the row is locked against a new submission. */
-export async function deleteCollab(em: Em, config: Config, organizationId: string, id: string) {
+export async function deleteCollab(em: Em, store: UploadStore, organizationId: string, id: string) {
   const banner = await em.transactional(async (tem) => {
     const collab = await tem.findOne(
       Collab,
@@ -173,7 +173,7 @@ export async function deleteCollab(em: Em, config: Config, organizationId: strin
     tem.remove(collab);
     return collab.bannerImage;
   });
-  await new UploadStore(config.dataDir).remove(banner);
+  await store.remove(banner);
 }
 
 /** The collab transitions of the API: action → [from, to] (decisions.md §2). */

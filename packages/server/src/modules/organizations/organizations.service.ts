@@ -25,11 +25,6 @@ export interface Storage {
   uploads: UploadStore;
 }
 
-export const storageOf = (config: { baseUrl: string; dataDir: string }): Storage => ({
-  baseUrl: config.baseUrl,
-  uploads: new UploadStore(config.dataDir),
-});
-
 export function presentOrganization(organization: Organization, baseUrl: string) {
   return {
     id: organization.id,
