@@ -189,7 +189,6 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           scope: endpoint.scope,
           access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
           organizationId: organizationIdOf(endpoint, params),
-          targetId: params.id,
         });
       },
     ],
