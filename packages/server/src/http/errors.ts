@@ -37,3 +37,7 @@ export function throwIfInvalid(errors: FieldErrors): void {
 export class UnauthorizedError extends Error {
   readonly statusCode = 401;
 }
+
+/** The message of a body's missing or non-object wrapper key (decisions.md: "is missing"). */
+export const wrapperMessage = (value: unknown): string =>
+  value === undefined ? 'is missing' : 'must be an object';

@@ -19,7 +19,7 @@ import { requireJson } from '../plugins/json-selection.js';
 import { readMultipartForm, type UploadedFile } from '../plugins/multipart.js';
 import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
 import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
-import { HttpError, notFound, unavailable, unprocessable } from './errors.js';
+import { HttpError, notFound, unavailable, unprocessable, wrapperMessage } from './errors.js';
 
 type BodyOf<E extends Endpoint> =
   E['body'] extends BodySpec<string | null, infer S>
@@ -108,8 +108,7 @@ function organizationIdOf(endpoint: Endpoint, params: Record<string, string>): s
   return id !== undefined && hasNul(id) ? '' : id;
 }
 
-const wrapperError = (issue: { input?: unknown }) =>
-  issue.input === undefined ? 'is missing' : 'must be an object';
+const wrapperError = (issue: { input?: unknown }) => wrapperMessage(issue.input);
 
 /** The request-body schema: the payload inside its wrapper key (decisions.md: "is missing"). */
 function bodySchemaOf(spec: BodySpec): z.ZodType {

@@ -1,7 +1,7 @@
 import { toFieldErrors, UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpError, UnauthorizedError, unavailable } from '../http/errors.js';
+import { HttpError, UnauthorizedError, unavailable, wrapperMessage } from '../http/errors.js';
 import { isDatabaseUnavailable } from './availability.js';
 
 function sendHttpError(reply: FastifyReply, error: HttpError) {
@@ -19,10 +19,10 @@ function validationErrors(error: FastifyError, request: FastifyRequest) {
   const wrapper = request.routeOptions.config.bodyKey;
   if (error.validationContext !== 'body' || !wrapper) return toFieldErrors(issues);
   const body = request.body as Record<string, unknown> | undefined | null;
-  const wrapperMessage = body?.[wrapper] === undefined ? 'is missing' : 'must be an object';
+  const message = wrapperMessage(body?.[wrapper]);
   const rooted = issues.map((issue) =>
     issue.path.length === 0 || (issue.path.length === 1 && issue.path[0] === wrapper)
-      ? { path: [wrapper], message: wrapperMessage }
+      ? { path: [wrapper], message }
       : issue,
   );
   return toFieldErrors(rooted, wrapper);
