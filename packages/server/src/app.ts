@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '@app/schemas';
+import { NOT_FOUND_MESSAGE } from '@app/schemas';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -17,8 +16,11 @@ import {
   type OverloadOptions,
   registerOverloadProtection,
 } from './plugins/availability.js';
+import { registerDraining } from './plugins/draining.js';
+import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
+import { registerRequestId, requestIdOf } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
@@ -65,41 +67,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
     ...receiveTimeoutOptions(config.receiveTimeoutMs),
-    // The request id of log lines and of `X-Request-Id`: the client's when it is safe to log,
-    // ours otherwise (Fastify's own `requestIdHeader` would adopt any value unchecked).
     requestIdHeader: false,
-    genReqId: (request) => {
-      const sent = request.headers[REQUEST_ID_HEADER];
-      return typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : randomUUID();
-    },
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    return payload;
+    genReqId: requestIdOf,
   });
 
-  // While shutting down, answer in-flight requests with `Connection: close` so that keep-alive
-  // sockets do not hold the shutdown open.
-  let draining = false;
-  app.addHook('preClose', async () => {
-    draining = true;
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (draining) reply.header('connection', 'close');
-    return payload;
-  });
-
+  registerRequestId(app);
+  registerDraining(app);
   installErrorHandler(app);
   registerRequestIntake(app);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
 
-  app.decorateRequest('em');
+  registerEntityManager(app, orm);
   app.decorateRequest('caller');
   app.decorateRequest('uploads');
-  // One EntityManager per request: its own identity map, nothing shared between requests.
-  app.addHook('onRequest', async (request) => {
-    request.em = orm.em.fork();
-  });
 
   await registerOverloadProtection(app, options.overload);
   await app.register(swagger, openapiOptions(config));

@@ -1,6 +1,6 @@
 import type { Em } from '../db/database.js';
+import type { UploadedFile } from '../modules/uploads/uploads.js';
 import type { Caller } from '../plugins/auth.js';
-import type { UploadedFile } from '../plugins/multipart.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

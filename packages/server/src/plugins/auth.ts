@@ -1,7 +1,7 @@
 import type { Access, Role, Scope } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
-import { digestOf, isWellFormedToken } from '../modules/access-tokens/token.js';
+import { findCaller } from '../modules/access-tokens/caller.js';
 
 /** Who is calling, as established from the token (and the organization in the URL). */
 export interface Caller {
@@ -11,34 +11,6 @@ export interface Caller {
   /** The caller's membership in the organization the URL names, if any. */
   membership: { id: string; role: Role; isOwner: boolean } | null;
 }
-
-interface CallerRow {
-  token_id: string;
-  permission: 'read' | 'write';
-  user_id: string;
-  name: string;
-  email: string;
-  membership_id: string | null;
-  role: Role | null;
-  is_owner: boolean | null;
-}
-
-/*
- * One round trip: the token by digest, its user, the membership in the organization of the URL,
- * and the `last_used_at` touch (at most once a minute per token, in the same statement).
- */
-const CALLER_SQL = `
-with tok as (
-  select id, user_id, permission, last_used_at from access_tokens where digest = ?
-), touched as (
-  update access_tokens set last_used_at = now()
-  where id in (select id from tok where last_used_at is null or last_used_at < now() - interval '1 minute')
-  returning id
-)
-select tok.id as token_id, tok.permission, u.id as user_id, u.name, u.email,
-       m.id as membership_id, m.role, m.is_owner
-from tok join users u on u.id = tok.user_id
-left join memberships m on m.user_id = u.id and m.organization_id = ?`;
 
 /** The credential of `Authorization: Bearer <credential>`, or null. */
 export function bearerToken(request: FastifyRequest): string | null {
@@ -61,12 +33,7 @@ export async function authorize(
   },
 ): Promise<Caller> {
   const token = bearerToken(request);
-  if (!token || !isWellFormedToken(token)) throw new UnauthorizedError();
-  const rows = await request.em.execute<CallerRow[]>(CALLER_SQL, [
-    digestOf(token),
-    rule.organizationId ?? null,
-  ]);
-  const row = rows[0];
+  const row = token ? await findCaller(request.em, token, rule.organizationId) : null;
   if (!row) throw new UnauthorizedError();
   // The endpoint's declared scope decides (spec: a read token only for GET and HEAD, which are
   // exactly the endpoints declared `read`).

@@ -1,13 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { badRequest, HttpError, throwIfInvalid } from '../http/errors.js';
-
-/** A file received in a multipart request, held in memory (uploads are a few MiB at most). */
-export interface UploadedFile {
-  data: Buffer;
-  filename: string;
-  mimetype: string;
-}
+import type { UploadedFile } from '../modules/uploads/uploads.js';
 
 /** `organization[name]` → `['organization', 'name']`; `collab[countries][]` → `[..., 'countries', '']`. */
 export function parseFieldName(name: string): string[] {

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '@app/schemas';
 import type { Em } from '../../db/database.js';
-import type { UploadedFile } from '../../plugins/multipart.js';
+import type { UploadedFile } from '../uploads/uploads.js';
 import { IMAGE_TYPE_MESSAGE, sniffImage, type UploadStore } from '../uploads/uploads.js';
 
 /*

@@ -1,6 +1,6 @@
 import { COLLAB_DEFAULTS, isCountryCode } from '@app/schemas';
 import { Parser } from 'htmlparser2';
-import type { UploadedFile } from '../../plugins/multipart.js';
+import type { UploadedFile } from '../uploads/uploads.js';
 import { sniffImage } from '../uploads/uploads.js';
 import { type GuardedFetchOptions, guardedFetch } from './guarded-fetch.js';
 

@@ -4,11 +4,11 @@ import type { z } from 'zod';
 import type { Em } from '../../db/database.js';
 import { notFound, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
-import type { UploadedFile } from '../../plugins/multipart.js';
 import { organizationHasCampaigns } from '../campaigns/campaigns.service.js';
 import { organizationHasCollabs } from '../collabs/collabs.service.js';
 import { checkLimit, type Limits } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
+import type { UploadedFile } from '../uploads/uploads.js';
 import { IMAGE_TYPE_MESSAGE, sniffImage, UploadStore } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
 

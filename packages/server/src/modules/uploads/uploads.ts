@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { UploadedFile } from '../../plugins/multipart.js';
 
 /** Image types accepted for logos and banners, recognised by their first bytes. */
 const SIGNATURES: Array<{ ext: string; type: string; test: (b: Buffer) => boolean }> = [
@@ -25,6 +24,13 @@ const SIGNATURES: Array<{ ext: string; type: string; test: (b: Buffer) => boolea
 ];
 
 const NAME = /^[A-Za-z0-9_-]{32}\.(png|jpg|gif|webp)$/;
+
+/** A file received in a multipart request, held in memory (uploads are a few MiB at most). */
+export interface UploadedFile {
+  data: Buffer;
+  filename: string;
+  mimetype: string;
+}
 
 export const IMAGE_TYPE_MESSAGE = 'must be a PNG, JPEG, WebP or GIF image';
 
