@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup';
 // dependencies stay external.
 export default defineConfig({
   // The brief renderer's worker thread is loaded by file name, next to the bundle.
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'brief.worker': 'src/modules/collabs/brief.worker.ts' },
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'brief.worker': 'src/modules/briefs/brief.worker.ts' },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

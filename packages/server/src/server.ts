@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
-import { renderStoredBriefs } from './modules/collabs/brief.js';
+import { renderStoredBriefs } from './modules/briefs/brief.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -8,14 +8,15 @@ import {
   type PlatformId,
   payoutRangeError,
 } from '@app/schemas';
-import { LockMode, raw } from '@mikro-orm/core';
+import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
+import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { checkBanner, updateWithBanner } from '../collabs/banner.js';
-import { briefHtmlOf, renderBrief } from '../collabs/brief.js';
+import { findInOrganization } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import type { UploadedFile } from '../uploads/uploads.js';
 import { UploadStore } from '../uploads/uploads.js';
@@ -85,8 +86,7 @@ export async function listCampaigns(
 
 /** A campaign of the organization; another organization's id is a 404 like an unknown one. */
 export async function findCampaign(em: Em, organizationId: string, id: string): Promise<Campaign> {
-  const campaign = await em.findOne(Campaign, { id, organization: organizationId });
-  if (!campaign) throw notFound();
+  const campaign = await findInOrganization(em, Campaign, organizationId, id);
   return campaign;
 }
 
@@ -171,12 +171,7 @@ export async function updateCampaign(
     input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
   const banner = { file: files.banner_image, purge: input.purge_banner_image };
   const campaign = await updateWithBanner(em, store, banner, async (tem) => {
-    const found = await tem.findOne(
-      Campaign,
-      { id, organization: organizationId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!found) throw notFound();
+    const found = await findInOrganization(tem, Campaign, organizationId, id, { lock: true });
     const errors: FieldErrors = {};
     checkBanner(files.banner_image, errors);
     if (found.publishedAt) {
@@ -200,12 +195,7 @@ export async function updateCampaign(
 /** Deletes a draft without fundings (spec rule 4); the row is locked against a new funding. */
 export async function deleteCampaign(em: Em, store: UploadStore, organizationId: string, id: string) {
   const banner = await em.transactional(async (tem) => {
-    const campaign = await tem.findOne(
-      Campaign,
-      { id, organization: organizationId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!campaign) throw notFound();
+    const campaign = await findInOrganization(tem, Campaign, organizationId, id, { lock: true });
     if (campaign.status !== 'draft') throw forbidden();
     if ((await tem.count(Funding, { campaign: id })) > 0)
       throw unprocessable({ base: ['Cannot delete a campaign that has fundings'] });
@@ -284,12 +274,7 @@ export async function forceCampaignStatus(
   status: CampaignStatus,
 ) {
   const campaign = await em.transactional(async (tem) => {
-    const found = await tem.findOne(
-      Campaign,
-      { id, organization: organizationId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!found) throw notFound();
+    const found = await findInOrganization(tem, Campaign, organizationId, id, { lock: true });
     if (status === 'active') found.publishedAt ??= new Date();
     if (status !== 'paused') found.pausedAt = null;
     else if (found.status !== 'paused') found.pausedAt = new Date();

@@ -1,15 +1,16 @@
 import { COLLAB_DEFAULTS, type CollabState, type CollabUpdate, type FieldErrors } from '@app/schemas';
-import { LockMode, raw } from '@mikro-orm/core';
+import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
+import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
+import { findInOrganization } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import type { UploadedFile } from '../uploads/uploads.js';
 import { UploadStore } from '../uploads/uploads.js';
 import { checkBanner, updateWithBanner } from './banner.js';
-import { briefHtmlOf, renderBrief } from './brief.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
@@ -66,8 +67,7 @@ export async function listCollabs(
 
 /** A collab of the organization; another organization's id is a 404 like an unknown one. */
 export async function findCollab(em: Em, organizationId: string, id: string): Promise<Collab> {
-  const collab = await em.findOne(Collab, { id, organization: organizationId });
-  if (!collab) throw notFound();
+  const collab = await findInOrganization(em, Collab, organizationId, id);
   return collab;
 }
 
@@ -134,12 +134,7 @@ export async function updateCollab(
     input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
   const banner = { file: files.banner_image, purge: input.purge_banner_image };
   const collab = await updateWithBanner(em, store, banner, async (tem) => {
-    const found = await tem.findOne(
-      Collab,
-      { id, organization: organizationId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!found) throw notFound();
+    const found = await findInOrganization(tem, Collab, organizationId, id, { lock: true });
     const errors: FieldErrors = {};
     checkBanner(files.banner_image, errors);
     throwIfInvalid(errors);
@@ -161,12 +156,7 @@ export async function updateCollab(
 /** Deletes a draft without submissions (spec rule 4); the row is locked against a new submission. */
 export async function deleteCollab(em: Em, store: UploadStore, organizationId: string, id: string) {
   const banner = await em.transactional(async (tem) => {
-    const collab = await tem.findOne(
-      Collab,
-      { id, organization: organizationId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!collab) throw notFound();
+    const collab = await findInOrganization(tem, Collab, organizationId, id, { lock: true });
     if (collab.state !== 'draft') throw forbidden();
     if ((await tem.count(Submission, { collab: id })) > 0)
       throw unprocessable({ base: ['Cannot delete a collab that has submissions'] });
@@ -228,12 +218,7 @@ export async function forceCollabState(
   state: CollabState,
 ) {
   const collab = await em.transactional(async (tem) => {
-    const found = await tem.findOne(
-      Collab,
-      { id, organization: organizationId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!found) throw notFound();
+    const found = await findInOrganization(tem, Collab, organizationId, id, { lock: true });
     found.state = state;
     if (state === 'published') found.publishedAt ??= new Date();
     return found;
