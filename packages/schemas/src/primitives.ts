@@ -61,6 +61,10 @@ export const websiteInput = z
   .max(2048, { error: 'is too long (maximum is 2048 characters)' })
   .refine((value) => value === '' || isHttpUrl(value), { error: 'must be an http or https URL' })
   .transform((value) => (value === '' ? null : new URL(value).href))
+  // The stored form is the limit: each quote or angle bracket takes three characters there.
+  .refine((value) => value === null || value.length <= 2048, {
+    error: 'is too long (maximum is 2048 characters)',
+  })
   .nullable()
   .meta({ description: 'http(s) URL; "" or null clears it' });
 

@@ -53,6 +53,14 @@ describe('organization payloads', () => {
     expect(CollabCreateQuery.parse({ website: 'http://x/"><b>' }).website).toBe('http://x/%22%3E%3Cb%3E');
   });
 
+  it('measures the length on the stored form', () => {
+    const typed = `https://a.example/${'"'.repeat(1000)}`;
+    expect(typed.length).toBeLessThan(2048);
+    expect(errorsOf(OrganizationCreate, { name: 'A', website: typed })).toEqual({
+      website: ['is too long (maximum is 2048 characters)'],
+    });
+  });
+
   it('accepts only an http(s) website, and treats "" as none', () => {
     expect(OrganizationCreate.parse({ name: 'A', website: 'https://a.example' }).website).toBe(
       'https://a.example/',
