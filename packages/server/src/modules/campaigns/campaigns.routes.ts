@@ -3,17 +3,15 @@ import { defineRoutes } from '../../http/routes.js';
 import {
   createCampaign,
   deleteCampaign,
-  findCampaign,
   listCampaigns,
-  presentCampaign,
+  showCampaign,
   transitionCampaign,
   updateCampaign,
 } from './campaigns.service.js';
 
 export const campaignRoutes = defineRoutes('campaigns', endpoints.campaigns, {
   list: ({ em, config, params, page }) => listCampaigns(em, params.organization_id, page, config.baseUrl),
-  retrieve: async ({ em, config, params }) =>
-    presentCampaign(await findCampaign(em, params.organization_id, params.id), config.baseUrl),
+  retrieve: ({ em, config, params }) => showCampaign(em, params.organization_id, params.id, config.baseUrl),
   create: ({ em, config, uploads, params, body, files }) =>
     createCampaign(em, config, uploads, params.organization_id, body, files),
   update: ({ em, config, uploads, params, body, files }) =>

@@ -15,9 +15,10 @@ import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
-import { checkBanner, updateWithBanner } from '../collabs/banner.js';
+import { assignDefined, type FieldMap } from '../common/assign.js';
 import { findInOrganization } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
+import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
 import { UploadStore } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
@@ -85,27 +86,26 @@ export async function listCampaigns(
 }
 
 /** A campaign of the organization; another organization's id is a 404 like an unknown one. */
-export async function findCampaign(em: Em, organizationId: string, id: string): Promise<Campaign> {
-  const campaign = await findInOrganization(em, Campaign, organizationId, id);
-  return campaign;
+export async function showCampaign(em: Em, organizationId: string, id: string, baseUrl: string) {
+  return presentCampaign(await findInOrganization(em, Campaign, organizationId, id), baseUrl);
 }
 
-/** Writes the given payload fields onto the entity (budget fields are read-only and not here). */
-function assignFields(campaign: Campaign, input: UpdateInput): void {
-  if (input.name !== undefined) campaign.name = input.name;
-  if (input.website !== undefined) campaign.website = input.website;
-  if (input.content_type !== undefined) campaign.contentType = input.content_type;
-  if (input.category !== undefined) campaign.category = input.category;
-  if (input.currency !== undefined) campaign.currency = input.currency;
-  if (input.cpm_amount !== undefined) campaign.cpmAmount = input.cpm_amount;
-  if (input.min_payout_amount !== undefined) campaign.minPayoutAmount = input.min_payout_amount;
-  if (input.max_payout_amount !== undefined) campaign.maxPayoutAmount = input.max_payout_amount;
-  if (input.base_reward_amount !== undefined) campaign.baseRewardAmount = input.base_reward_amount;
-  if (input.platform_ids !== undefined) campaign.platformIds = input.platform_ids;
-  if (input.platform_music_id !== undefined) campaign.platformMusicId = input.platform_music_id;
-  if (input.countries !== undefined) campaign.countries = input.countries;
-  if (input.brief !== undefined) campaign.brief = input.brief;
-}
+/** Payload fields stored as they are (budget fields are read-only and not here). */
+const CAMPAIGN_FIELDS: FieldMap<UpdateInput, Campaign> = {
+  name: 'name',
+  website: 'website',
+  content_type: 'contentType',
+  category: 'category',
+  currency: 'currency',
+  cpm_amount: 'cpmAmount',
+  min_payout_amount: 'minPayoutAmount',
+  max_payout_amount: 'maxPayoutAmount',
+  base_reward_amount: 'baseRewardAmount',
+  platform_ids: 'platformIds',
+  platform_music_id: 'platformMusicId',
+  countries: 'countries',
+  brief: 'brief',
+};
 
 /**
  * Creates a draft from the form defaults and the payload; budget totals start at 0, and
@@ -120,36 +120,32 @@ export async function createCampaign(
   files: Files,
 ) {
   const errors: FieldErrors = {};
-  checkBanner(files.banner_image, errors);
+  checkImage('banner_image', files.banner_image, errors);
   throwIfInvalid(errors);
 
   const briefHtml = await renderBrief(input.brief ?? CAMPAIGN_DEFAULTS.brief, config.briefRenderBudgetMs);
-  const bannerImage = files.banner_image ? await store.save(files.banner_image) : null;
-  const campaign = em.create(Campaign, {
-    organization: organizationId,
-    name: CAMPAIGN_DEFAULTS.name,
-    contentType: CAMPAIGN_DEFAULTS.content_type,
-    category: CAMPAIGN_DEFAULTS.category,
-    cpmAmount: CAMPAIGN_DEFAULTS.cpm_amount,
-    minPayoutAmount: CAMPAIGN_DEFAULTS.min_payout_amount,
-    maxPayoutAmount: CAMPAIGN_DEFAULTS.max_payout_amount,
-    baseRewardAmount: CAMPAIGN_DEFAULTS.base_reward_amount,
-    platformIds: [...CAMPAIGN_DEFAULTS.platform_ids],
-    platformMusicId: CAMPAIGN_DEFAULTS.platform_music_id,
-    countries: [...CAMPAIGN_DEFAULTS.countries],
-    website: null,
-    brief: CAMPAIGN_DEFAULTS.brief,
-    briefHtml,
-    bannerImage,
-  });
-  assignFields(campaign, input);
-  try {
+  return createWithAttachment(store, files.banner_image, async (bannerImage) => {
+    const campaign = em.create(Campaign, {
+      organization: organizationId,
+      name: CAMPAIGN_DEFAULTS.name,
+      contentType: CAMPAIGN_DEFAULTS.content_type,
+      category: CAMPAIGN_DEFAULTS.category,
+      cpmAmount: CAMPAIGN_DEFAULTS.cpm_amount,
+      minPayoutAmount: CAMPAIGN_DEFAULTS.min_payout_amount,
+      maxPayoutAmount: CAMPAIGN_DEFAULTS.max_payout_amount,
+      baseRewardAmount: CAMPAIGN_DEFAULTS.base_reward_amount,
+      platformIds: [...CAMPAIGN_DEFAULTS.platform_ids],
+      platformMusicId: CAMPAIGN_DEFAULTS.platform_music_id,
+      countries: [...CAMPAIGN_DEFAULTS.countries],
+      website: null,
+      brief: CAMPAIGN_DEFAULTS.brief,
+      briefHtml,
+      bannerImage,
+    });
+    assignDefined(em, campaign, input, CAMPAIGN_FIELDS);
     await flushWithinLimit(em, 'campaignsPerOrganization', organizationId, config.limits);
-  } catch (error) {
-    await store.remove(bannerImage);
-    throw error;
-  }
-  return presentCampaign(campaign, config.baseUrl);
+    return presentCampaign(campaign, config.baseUrl);
+  });
 }
 
 /**
@@ -169,11 +165,11 @@ export async function updateCampaign(
   // Rendered before the row is locked: rendering may take up to its budget.
   const briefHtml =
     input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
-  const banner = { file: files.banner_image, purge: input.purge_banner_image };
-  const campaign = await updateWithBanner(em, store, banner, async (tem) => {
+  const change = { file: files.banner_image, purge: input.purge_banner_image };
+  const campaign = await updateWithAttachment(em, store, 'bannerImage', change, async (tem) => {
     const found = await findInOrganization(tem, Campaign, organizationId, id, { lock: true });
     const errors: FieldErrors = {};
-    checkBanner(files.banner_image, errors);
+    checkImage('banner_image', files.banner_image, errors);
     if (found.publishedAt) {
       for (const field of CAMPAIGN_FINANCIAL_FIELDS)
         if (input[field] !== undefined) errors[field] = ['cannot be changed after the campaign is published'];
@@ -185,7 +181,7 @@ export async function updateCampaign(
     if (payout && !errors.min_payout_amount) errors.min_payout_amount = [payout];
     throwIfInvalid(errors);
 
-    assignFields(found, input);
+    assignDefined(tem, found, input, CAMPAIGN_FIELDS);
     if (briefHtml !== undefined) found.briefHtml = briefHtml;
     return found;
   });
@@ -240,7 +236,7 @@ export async function transitionCampaign(
   }
   if (changed > 0) return;
 
-  const campaign = await findCampaign(em, organizationId, id);
+  const campaign = await findInOrganization(em, Campaign, organizationId, id);
   const from = { publish: 'draft', pause: 'active', resume: 'paused' }[action];
   if (campaign.status !== from) throw unprocessable({ status: [`must be ${from} to ${action}`] });
   // A draft that cannot be published for want of money: the error is on the budget field.

@@ -3,17 +3,15 @@ import { defineRoutes } from '../../http/routes.js';
 import {
   createCollab,
   deleteCollab,
-  findCollab,
   listCollabs,
-  presentCollab,
+  showCollab,
   transitionCollab,
   updateCollab,
 } from './collabs.service.js';
 
 export const collabRoutes = defineRoutes('collabs', endpoints.collabs, {
   list: ({ em, config, params, page }) => listCollabs(em, params.organization_id, page, config.baseUrl),
-  retrieve: async ({ em, config, params }) =>
-    presentCollab(await findCollab(em, params.organization_id, params.id), config.baseUrl),
+  retrieve: ({ em, config, params }) => showCollab(em, params.organization_id, params.id, config.baseUrl),
   create: ({ em, config, uploads, params, query, body, files }) =>
     createCollab(em, config, uploads, params.organization_id, body, files, query.website),
   update: ({ em, config, uploads, params, body, files }) =>

@@ -6,11 +6,12 @@ import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
+import { assignDefined, type FieldMap } from '../common/assign.js';
 import { findInOrganization } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
+import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
 import { UploadStore } from '../uploads/uploads.js';
-import { checkBanner, updateWithBanner } from './banner.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
@@ -18,6 +19,17 @@ import { prefillFromWebsite } from './website-prefill.js';
 /** The parsed `collab` payload (create fields, plus `purge_banner_image` on update). */
 type CollabInput = z.output<typeof CollabUpdate>;
 type Files = Partial<Record<string, UploadedFile>>;
+
+/** Payload fields an update stores as they are: payload name → entity property. */
+const COLLAB_FIELDS: FieldMap<CollabInput, Collab> = {
+  name: 'name',
+  website: 'website',
+  currency: 'currency',
+  countries: 'countries',
+  require_boosted_ads: 'requireBoostedAds',
+  requires_product_shipment: 'requiresProductShipment',
+  brief: 'brief',
+};
 
 /** Whether an organization still has any collab (it blocks the organization's deletion). */
 export async function organizationHasCollabs(em: Em, organizationId: string): Promise<boolean> {
@@ -66,9 +78,8 @@ export async function listCollabs(
 }
 
 /** A collab of the organization; another organization's id is a 404 like an unknown one. */
-export async function findCollab(em: Em, organizationId: string, id: string): Promise<Collab> {
-  const collab = await findInOrganization(em, Collab, organizationId, id);
-  return collab;
+export async function showCollab(em: Em, organizationId: string, id: string, baseUrl: string) {
+  return presentCollab(await findInOrganization(em, Collab, organizationId, id), baseUrl);
 }
 
 /**
@@ -85,7 +96,7 @@ export async function createCollab(
   website: string | undefined,
 ) {
   const errors: FieldErrors = {};
-  checkBanner(files.banner_image, errors);
+  checkImage('banner_image', files.banner_image, errors);
   throwIfInvalid(errors);
 
   const prefill = website
@@ -96,27 +107,22 @@ export async function createCollab(
     : null;
   const brief = input?.brief ?? prefill?.brief ?? COLLAB_DEFAULTS.brief;
   const briefHtml = await renderBrief(brief, config.briefRenderBudgetMs);
-  const upload = files.banner_image ?? prefill?.banner;
-  const bannerImage = upload ? await store.save(upload) : null;
-  const collab = em.create(Collab, {
-    organization: organizationId,
-    name: input?.name ?? prefill?.name ?? COLLAB_DEFAULTS.name,
-    countries: input?.countries ?? prefill?.countries ?? [...COLLAB_DEFAULTS.countries],
-    website: input?.website !== undefined ? input.website : (prefill?.website ?? null),
-    requireBoostedAds: input?.require_boosted_ads ?? COLLAB_DEFAULTS.require_boosted_ads,
-    requiresProductShipment: input?.requires_product_shipment ?? COLLAB_DEFAULTS.requires_product_shipment,
-    brief,
-    briefHtml,
-    bannerImage,
-    ...(input?.currency !== undefined && { currency: input.currency }),
-  });
-  try {
+  return createWithAttachment(store, files.banner_image ?? prefill?.banner, async (bannerImage) => {
+    const collab = em.create(Collab, {
+      organization: organizationId,
+      name: input?.name ?? prefill?.name ?? COLLAB_DEFAULTS.name,
+      countries: input?.countries ?? prefill?.countries ?? [...COLLAB_DEFAULTS.countries],
+      website: input?.website !== undefined ? input.website : (prefill?.website ?? null),
+      requireBoostedAds: input?.require_boosted_ads ?? COLLAB_DEFAULTS.require_boosted_ads,
+      requiresProductShipment: input?.requires_product_shipment ?? COLLAB_DEFAULTS.requires_product_shipment,
+      brief,
+      briefHtml,
+      bannerImage,
+      ...(input?.currency !== undefined && { currency: input.currency }),
+    });
     await flushWithinLimit(em, 'collabsPerOrganization', organizationId, config.limits);
-  } catch (error) {
-    await store.remove(bannerImage);
-    throw error;
-  }
-  return presentCollab(collab, config.baseUrl);
+    return presentCollab(collab, config.baseUrl);
+  });
 }
 
 /** Updates the given fields; the row is locked so that banner replacements do not interleave. */
@@ -132,21 +138,14 @@ export async function updateCollab(
   // Rendered before the row is locked: rendering may take up to its budget.
   const briefHtml =
     input.brief !== undefined ? await renderBrief(input.brief, config.briefRenderBudgetMs) : undefined;
-  const banner = { file: files.banner_image, purge: input.purge_banner_image };
-  const collab = await updateWithBanner(em, store, banner, async (tem) => {
+  const change = { file: files.banner_image, purge: input.purge_banner_image };
+  const collab = await updateWithAttachment(em, store, 'bannerImage', change, async (tem) => {
     const found = await findInOrganization(tem, Collab, organizationId, id, { lock: true });
     const errors: FieldErrors = {};
-    checkBanner(files.banner_image, errors);
+    checkImage('banner_image', files.banner_image, errors);
     throwIfInvalid(errors);
 
-    if (input.name !== undefined) found.name = input.name;
-    if (input.website !== undefined) found.website = input.website;
-    if (input.currency !== undefined) found.currency = input.currency;
-    if (input.countries !== undefined) found.countries = input.countries;
-    if (input.require_boosted_ads !== undefined) found.requireBoostedAds = input.require_boosted_ads;
-    if (input.requires_product_shipment !== undefined)
-      found.requiresProductShipment = input.requires_product_shipment;
-    if (input.brief !== undefined) found.brief = input.brief;
+    assignDefined(tem, found, input, COLLAB_FIELDS);
     if (briefHtml !== undefined) found.briefHtml = briefHtml;
     return found;
   });
@@ -190,7 +189,7 @@ export async function transitionCollab(
     { state: to, updatedAt: new Date() },
   );
   if (changed > 0) return;
-  await findCollab(em, organizationId, id);
+  await findInOrganization(em, Collab, organizationId, id);
   throw unprocessable({ state: [`must be ${from} to ${action}`] });
 }
 

@@ -11,17 +11,9 @@ import {
 export const organizationRoutes = defineRoutes('organizations', endpoints.organizations, {
   list: ({ em, caller, page, config }) => listOrganizations(em, caller.user.id, page, config.baseUrl),
   retrieve: ({ em, params, config }) => showOrganization(em, params.id, config.baseUrl),
-  create: ({ em, caller, body, files, config, uploads }) =>
-    createOrganization(
-      em,
-      caller.user.id,
-      body,
-      files.logo,
-      { baseUrl: config.baseUrl, uploads },
-      config.limits,
-    ),
-  update: ({ em, params, body, files, config, uploads }) =>
-    updateOrganization(em, params.id, body, files.logo, { baseUrl: config.baseUrl, uploads }),
-  delete: ({ em, params, config, uploads }) =>
-    deleteOrganization(em, params.id, { baseUrl: config.baseUrl, uploads }),
+  create: ({ em, config, uploads, caller, body, files }) =>
+    createOrganization(em, config, uploads, caller.user.id, body, files),
+  update: ({ em, config, uploads, params, body, files }) =>
+    updateOrganization(em, config, uploads, params.id, body, files),
+  delete: ({ em, uploads, params }) => deleteOrganization(em, uploads, params.id),
 });

@@ -1,15 +1,18 @@
-import type { OrganizationCreate, OrganizationUpdate } from '@app/schemas';
+import type { FieldErrors, OrganizationCreate, OrganizationUpdate } from '@app/schemas';
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
+import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import { notFound, unprocessable } from '../../http/errors.js';
+import { notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
 import { organizationHasCampaigns } from '../campaigns/campaigns.service.js';
 import { organizationHasCollabs } from '../collabs/collabs.service.js';
-import { checkLimit, type Limits } from '../common/limits.js';
+import { assignDefined, type FieldMap } from '../common/assign.js';
+import { checkLimit } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
+import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
-import { IMAGE_TYPE_MESSAGE, sniffImage, UploadStore } from '../uploads/uploads.js';
+import { UploadStore } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
 
 const ACTIVE_SUBSCRIPTION_MESSAGE = 'Cannot delete an organization with an active subscription';
@@ -18,11 +21,20 @@ const HAS_CAMPAIGNS_MESSAGE = 'Cannot delete an organization that still has camp
 
 type CreateInput = z.output<typeof OrganizationCreate>;
 type UpdateInput = z.output<typeof OrganizationUpdate>;
+type Files = Partial<Record<string, UploadedFile>>;
 
-/** Where the organization module reads and writes its files. */
-export interface Storage {
-  baseUrl: string;
-  uploads: UploadStore;
+/** Payload fields stored as they are: payload name → entity property. */
+const ORGANIZATION_FIELDS: FieldMap<UpdateInput, Organization> = {
+  name: 'name',
+  privacy_setting: 'privacySetting',
+  website: 'website',
+};
+
+/** The `logo` error when an uploaded logo is not an accepted image. */
+function imageErrors(logo: UploadedFile | undefined): FieldErrors {
+  const errors: FieldErrors = {};
+  checkImage('logo', logo, errors);
+  return errors;
 }
 
 export function presentOrganization(organization: Organization, baseUrl: string) {
@@ -36,30 +48,6 @@ export function presentOrganization(organization: Organization, baseUrl: string)
     url: resourceUrl(baseUrl, `/organizations/${organization.id}`),
     ...(organization.logo && { logo_url: UploadStore.urlOf(baseUrl, organization.logo) }),
   };
-}
-
-/** A `422` on `logo` unless the upload is an accepted image (checked by content). */
-function checkLogo(logo: UploadedFile | undefined): void {
-  if (logo && !sniffImage(logo.data)) throw unprocessable({ logo: [IMAGE_TYPE_MESSAGE] });
-}
-
-/**
- * Stores a new logo (if any) and runs `work`; when `work` fails, the stored file is removed again
- * so that a failed request leaves nothing behind.
- */
-async function withStoredLogo<T>(
-  storage: Storage,
-  logo: UploadedFile | undefined,
-  work: (stored: string | null) => Promise<T>,
-): Promise<T> {
-  checkLogo(logo);
-  const stored = logo ? await storage.uploads.save(logo) : null;
-  try {
-    return await work(stored);
-  } catch (error) {
-    await storage.uploads.remove(stored);
-    throw error;
-  }
 }
 
 export async function listOrganizations(
@@ -81,59 +69,51 @@ export async function showOrganization(em: Em, id: string, baseUrl: string) {
 /** Creates an organization whose owner is the creator, both rows in one transaction. */
 export async function createOrganization(
   em: Em,
+  config: Config,
+  uploads: UploadStore,
   userId: string,
   input: CreateInput,
-  logo: UploadedFile | undefined,
-  storage: Storage,
-  limits: Limits,
+  files: Files,
 ) {
-  return withStoredLogo(storage, logo, (stored) =>
+  throwIfInvalid(imageErrors(files.logo));
+  return createWithAttachment(uploads, files.logo, (logo) =>
     em.transactional(async (tem) => {
-      await checkLimit(tem, 'organizations', userId, limits);
+      await checkLimit(tem, 'organizations', userId, config.limits);
       const organization = tem.create(Organization, {
         name: input.name,
         privacySetting: input.privacy_setting,
         website: input.website ?? null,
-        logo: stored,
+        logo,
       });
       addOwner(tem, organization.id, userId);
       await tem.flush();
-      return presentOrganization(organization, storage.baseUrl);
+      return presentOrganization(organization, config.baseUrl);
     }),
   );
 }
 
 /**
- * Updates an organization. A new logo replaces the old one; `purge_logo: "1"` removes it. The old
- * file is deleted only once the change is committed. The row is locked so that two concurrent
- * logo changes cannot both keep the same old file and orphan one of the new ones.
+ * Updates an organization. A new logo replaces the old one; `purge_logo: "1"` removes it (the
+ * attachment rule, uploads/attachment.ts). The row is locked so that two concurrent logo changes
+ * cannot both keep the same old file and orphan one of the new ones.
  */
 export async function updateOrganization(
   em: Em,
+  config: Config,
+  uploads: UploadStore,
   id: string,
   input: UpdateInput,
-  logo: UploadedFile | undefined,
-  storage: Storage,
+  files: Files,
 ) {
-  const { result, replaced } = await withStoredLogo(storage, logo, (stored) =>
-    em.transactional(async (tem) => {
-      const organization = await tem.findOne(Organization, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!organization) throw notFound();
-      const previous = organization.logo ?? null;
-      if (input.name !== undefined) organization.name = input.name;
-      if (input.privacy_setting !== undefined) organization.privacySetting = input.privacy_setting;
-      if (input.website !== undefined) organization.website = input.website;
-      if (input.purge_logo === '1') organization.logo = null;
-      if (stored) organization.logo = stored;
-      await tem.flush();
-      return {
-        result: presentOrganization(organization, storage.baseUrl),
-        replaced: previous !== organization.logo ? previous : null,
-      };
-    }),
-  );
-  await storage.uploads.remove(replaced);
-  return result;
+  const change = { file: files.logo, purge: input.purge_logo };
+  const organization = await updateWithAttachment(em, uploads, 'logo', change, async (tem) => {
+    const found = await tem.findOne(Organization, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!found) throw notFound();
+    throwIfInvalid(imageErrors(files.logo));
+    assignDefined(tem, found, input, ORGANIZATION_FIELDS);
+    return found;
+  });
+  return presentOrganization(organization, config.baseUrl);
 }
 
 /**
@@ -141,7 +121,7 @@ export async function updateOrganization(
  * or campaign remains. The row lock makes a concurrent collab or campaign insert wait (its foreign
  * key check needs the row), so nothing can slip in between the checks and the delete.
  */
-export async function deleteOrganization(em: Em, id: string, storage: Storage): Promise<void> {
+export async function deleteOrganization(em: Em, uploads: UploadStore, id: string): Promise<void> {
   const logo = await em.transactional(async (tem) => {
     const organization = await tem.findOne(Organization, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!organization) throw notFound();
@@ -154,7 +134,7 @@ export async function deleteOrganization(em: Em, id: string, storage: Storage): 
     await tem.nativeDelete(Organization, { id });
     return organization.logo ?? null;
   });
-  await storage.uploads.remove(logo);
+  await uploads.remove(logo);
 }
 
 /** Sets whether the organization has an active subscription (test helpers). */
