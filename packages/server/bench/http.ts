@@ -1,0 +1,250 @@
+/**
+ * `pnpm bench`, the server half: starts side by side on loopback, each in its own process,
+ *   1. bare Fastify serving the show's body from memory (targets/bare.ts),
+ *   2. the hand-written Fastify + node-postgres anchor (targets/anchor.ts), on the same database,
+ *   3. the server itself (the built `dist/cli.js serve`, `LOG_LEVEL=warn`),
+ * then drives each with autocannon (10 connections) in alternating rounds, so drift hits all
+ * alike, and prints req/s, p50/p99 and the ratios of docs/performance.md. It runs on PostgreSQL
+ * (`BENCH_DATABASE_URL`, default the local one; a fresh database is created and dropped) and on
+ * embedded PGlite. `--short`: one round of one second, for CI (no thresholds there).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const short = process.argv.includes('--short');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (short ? 1 : 3));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (short ? 1 : 5));
+const CONNECTIONS = 10;
+const HELPERS_KEY = 'bench-test-helpers-key-0123456789abcdef';
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const only = process.env.BENCH_ONLY; // 'postgres' | 'pglite'
+
+interface Target {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Starts `node <args>` with `env` and waits until `GET url + probe` answers. */
+async function start(args: string[], env: Record<string, string>, probe: string): Promise<Target> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url + probe, { headers: { authorization: 'Bearer x' } });
+      await res.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { url, stop };
+}
+
+const tsx = ['--import', 'tsx'];
+const serverCli = join(here, '..', 'dist', 'cli.js');
+
+async function json(res: Response) {
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** A user with a token, an organization and 40 collabs (two pages) on the server. */
+async function seed(url: string) {
+  const created = await json(
+    await fetch(`${url}/test_helpers/users.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${HELPERS_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { name: 'Bench', email: `bench-${Date.now()}@example.com` } }),
+    }),
+  );
+  const token = created.access_token.token as string;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const org = await json(
+    await fetch(`${url}/organizations.json`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ organization: { name: 'Bench' } }),
+    }),
+  );
+  for (let i = 0; i < 40; i++)
+    await json(
+      await fetch(`${url}/organizations/${org.id}/collabs.json`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ collab: { name: `Collab ${i}`, brief: `# Collab ${i}\n\nA **brief**.` } }),
+      }),
+    );
+  const showPath = `/organizations/${org.id}.json`;
+  const show = await fetch(url + showPath, { headers });
+  const body = await show.text();
+  return {
+    token,
+    showPath,
+    listPath: `/organizations/${org.id}/collabs.json?page=2`,
+    body,
+    etag: show.headers.get('etag') as string,
+  };
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function drive(url: string, headers: Record<string, string>, expectStatus: number): Promise<Figures> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const bad = result.non2xx - (expectStatus === 304 ? result['3xx'] : 0);
+  if (result.errors > 0 || bad > 0 || result.requests.total === 0)
+    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: bad };
+}
+
+/** Runs each case once per round, in turn, and keeps each case's mean over the rounds. */
+async function measure(cases: Array<{ name: string; run: () => Promise<Figures> }>) {
+  const all = new Map<string, Figures[]>();
+  for (let round = 0; round < ROUNDS; round++)
+    for (const c of cases) {
+      const figures = await c.run();
+      all.set(c.name, [...(all.get(c.name) ?? []), figures]);
+    }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return new Map(
+    [...all].map(([name, runs]) => [
+      name,
+      {
+        rps: mean(runs.map((r) => r.rps)),
+        p50: mean(runs.map((r) => r.p50)),
+        p99: Math.max(...runs.map((r) => r.p99)),
+        non2xx: 0,
+      },
+    ]),
+  );
+}
+
+function print(title: string, results: Map<string, Figures>, ratios: Array<[string, number, string]>) {
+  console.log(`\n## ${title} (${ROUNDS} × ${SECONDS} s, ${CONNECTIONS} connections)\n`);
+  console.log('| route | req/s | p50 ms | p99 ms |\n|---|---|---|---|');
+  for (const [name, f] of results)
+    console.log(`| ${name} | ${Math.round(f.rps)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} |`);
+  console.log('\n| ratio | value | target |\n|---|---|---|');
+  for (const [name, value, target] of ratios) console.log(`| ${name} | ${value.toFixed(3)} | ${target} |`);
+}
+
+async function onPostgres() {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  const name = `bench_${process.pid}_${Date.now()}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const targets: Target[] = [];
+  try {
+    const server = await start(
+      [serverCli, 'serve'],
+      { DATABASE_URL: url.href, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
+      '/health',
+    );
+    targets.push(server);
+    const data = await seed(server.url);
+    const bare = await start([...tsx, join(here, 'targets', 'bare.ts')], { BENCH_BODY: data.body }, '/');
+    targets.push(bare);
+    const anchor = await start(
+      [...tsx, join(here, 'targets', 'anchor.ts')],
+      { DATABASE_URL: url.href, MARKETPLACE_BASE_URL: server.url },
+      '/',
+    );
+    targets.push(anchor);
+    const auth = { authorization: `Bearer ${data.token}` };
+    const results = await measure([
+      { name: 'bare Fastify, same body', run: () => drive(bare.url + data.showPath, {}, 200) },
+      { name: 'anchor: Fastify + pg by hand', run: () => drive(anchor.url + data.showPath, auth, 200) },
+      { name: 'GET /organizations/:id.json', run: () => drive(server.url + data.showPath, auth, 200) },
+      { name: 'GET …/collabs.json?page=2', run: () => drive(server.url + data.listPath, auth, 200) },
+      {
+        name: 'the same show answered 304',
+        run: () => drive(server.url + data.showPath, { ...auth, 'if-none-match': data.etag }, 304),
+      },
+    ]);
+    const rps = (n: string) => results.get(n)?.rps ?? 0;
+    const bareRps = rps('bare Fastify, same body');
+    const anchorRps = rps('anchor: Fastify + pg by hand');
+    const showRps = rps('GET /organizations/:id.json');
+    print('PostgreSQL', results, [
+      ['anchor / bare', anchorRps / bareRps, ''],
+      ['show / bare', showRps / bareRps, ''],
+      ['show / anchor', showRps / anchorRps, '≥ 1.0'],
+      ['list page / anchor show', rps('GET …/collabs.json?page=2') / anchorRps, '≥ 0.6'],
+      ['304 / our 200 show', rps('the same show answered 304') / showRps, '≥ 1.3'],
+    ]);
+  } finally {
+    for (const t of targets) await t.stop();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function onPglite() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
+  const targets: Target[] = [];
+  try {
+    const server = await start(
+      [serverCli, 'serve'],
+      { MARKETPLACE_DATA_DIR: dataDir, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
+      '/health',
+    );
+    targets.push(server);
+    const data = await seed(server.url);
+    const bare = await start([...tsx, join(here, 'targets', 'bare.ts')], { BENCH_BODY: data.body }, '/');
+    targets.push(bare);
+    const auth = { authorization: `Bearer ${data.token}` };
+    const results = await measure([
+      { name: 'bare Fastify, same body', run: () => drive(bare.url + data.showPath, {}, 200) },
+      { name: 'GET /organizations/:id.json', run: () => drive(server.url + data.showPath, auth, 200) },
+      { name: 'GET …/collabs.json?page=2', run: () => drive(server.url + data.listPath, auth, 200) },
+    ]);
+    const rps = (n: string) => results.get(n)?.rps ?? 0;
+    const bareRps = rps('bare Fastify, same body');
+    print('PGlite (embedded, on disk)', results, [
+      ['show / bare', rps('GET /organizations/:id.json') / bareRps, '≥ 3 × 0.014 (issue baseline)'],
+      ['list page / bare', rps('GET …/collabs.json?page=2') / bareRps, ''],
+    ]);
+  } finally {
+    for (const t of targets) await t.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (only !== 'pglite') await onPostgres();
+if (only !== 'postgres') await onPglite();
