@@ -1,11 +1,16 @@
 import type { Em } from '../db/database.js';
+import type { Row, Statements } from '../db/statements.js';
 import type { UploadedFile } from '../modules/uploads/uploads.js';
 import type { Caller } from '../plugins/auth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** This request's EntityManager fork. */
+    /** This request's EntityManager fork (forked on first use). */
     em: Em;
+    /** The prepared-statement runner of the database (db/statements.ts). */
+    statements: () => Promise<Statements>;
+    /** Rows of the route's read, fetched with the caller (the endpoint's `CallerRead`). */
+    readRows: Row[] | undefined;
     /** Set by authentication on API routes. */
     caller: Caller;
     /** Files of a multipart request, by field. */

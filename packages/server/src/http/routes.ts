@@ -12,6 +12,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
+import type { Row } from '../db/statements.js';
+import type { CallerRead } from '../modules/access-tokens/caller.js';
 import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type Caller } from '../plugins/auth.js';
 import { conditionalGet } from '../plugins/conditional-get.js';
@@ -53,6 +55,8 @@ export interface Context<E extends Endpoint, C> {
   uploads: UploadStore;
   /** The page asked for (`page`, 1 when absent) as `limit`/`offset` (meaningful on lists). */
   page: { limit: number; offset: number };
+  /** Rows of the route's read, fetched in the caller's statement (empty when it declares none). */
+  rows: Row[];
 }
 
 /** A handler; those of 204 and 303 endpoints resolve to nothing in particular. */
@@ -65,22 +69,37 @@ export type Handlers<G extends Record<string, Endpoint>, C = Caller> = { [K in k
 /** Handlers of the test-helper endpoints: no caller (they are guarded by the sandbox key). */
 export type TestHelperHandlers = Handlers<TestHelperTable, null>;
 
+/**
+ * A read of a route that travels with the caller lookup (one statement for authentication,
+ * tenancy and the resource): given the request's parameters and its page, the rows to select.
+ */
+export type RouteRead<E extends Endpoint> = (
+  params: z.output<E['params']>,
+  page: { limit: number; offset: number },
+) => CallerRead;
+
 export interface Route {
   endpoint: Endpoint;
   name: string;
   handler: Handler<Endpoint, Caller | null>;
+  read?: RouteRead<Endpoint>;
 }
 
-/** Binds a group of the endpoint table to its handlers; TypeScript checks each against its endpoint. */
+/**
+ * Binds a group of the endpoint table to its handlers (and, for hot reads, the rows each fetches
+ * with the caller); TypeScript checks each against its endpoint.
+ */
 export function defineRoutes<G extends Record<string, Endpoint>, C extends Caller | null = Caller>(
   group: string,
   endpoints: G,
   handlers: Handlers<G, C>,
+  reads: { [K in keyof G]?: RouteRead<G[K]> } = {},
 ): Route[] {
   return Object.entries(endpoints).map(([action, endpoint]) => ({
     endpoint,
     name: `${group}.${action}`,
     handler: handlers[action as keyof G] as unknown as Handler<Endpoint, Caller | null>,
+    ...(reads[action as keyof G] && { read: reads[action as keyof G] as unknown as RouteRead<Endpoint> }),
   }));
 }
 
@@ -106,6 +125,23 @@ function organizationIdOf(endpoint: Endpoint, params: Record<string, string>): s
   const id = endpoint.organizationParam ? params[endpoint.organizationParam] : undefined;
   // No organization has such an id: the caller is a member of none (404 after the token check).
   return id !== undefined && hasNul(id) ? '' : id;
+}
+
+/**
+ * The route's read for this request, or none when its parameters or query are not valid (the
+ * request is then refused by validation, after authentication, without reading anything).
+ */
+function readOf(
+  read: RouteRead<Endpoint>,
+  endpoint: Endpoint,
+  params: Record<string, string>,
+  query: unknown,
+) {
+  if (Object.values(params).some(hasNul)) return undefined;
+  const validParams = endpoint.params.safeParse(params);
+  const validQuery = endpoint.query.safeParse(query);
+  if (!validParams.success || !validQuery.success) return undefined;
+  return read(validParams.data, pageWindow((validQuery.data as { page?: number }).page ?? 1));
 }
 
 const wrapperError = (issue: { input?: unknown }) => wrapperMessage(issue.input);
@@ -184,11 +220,15 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       async (request) => {
         if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
         const params = request.params as Record<string, string>;
-        await authorize(request, {
-          scope: endpoint.scope,
-          access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
-          organizationId: organizationIdOf(endpoint, params),
-        });
+        await authorize(
+          request,
+          {
+            scope: endpoint.scope,
+            access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
+            organizationId: organizationIdOf(endpoint, params),
+          },
+          route.read && readOf(route.read, endpoint, params, request.query),
+        );
       },
     ],
     ...(body &&
@@ -221,6 +261,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         files: request.uploads ?? {},
         uploads: options.uploads,
         page: pageWindow((request.query as { page?: number }).page ?? 1),
+        rows: request.readRows ?? [],
       });
       if (endpoint.show) {
         const page = buildPath(endpoint.show.path, request.params as Record<string, string>);

@@ -1,7 +1,7 @@
 import type { Access, Role, Scope } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
-import { findCaller } from '../modules/access-tokens/caller.js';
+import { type CallerRead, findCaller } from '../modules/access-tokens/caller.js';
 
 /** Who is calling, as established from the token (and the organization in the URL). */
 export interface Caller {
@@ -22,7 +22,8 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /**
  * Authenticates the request and checks its organization role, in the order of decisions.md:
- * token (401) → tenancy (404) → role (403). Sets `request.caller`.
+ * token (401) → tenancy (404) → role (403). Sets `request.caller`, and with `read` (the route's
+ * own rows, fetched in the same statement) `request.readRows`.
  */
 export async function authorize(
   request: FastifyRequest,
@@ -31,10 +32,13 @@ export async function authorize(
     access: Exclude<Access, 'test-helpers'>;
     organizationId: string | undefined;
   },
+  read?: CallerRead,
 ): Promise<Caller> {
   const token = bearerToken(request);
-  const row = token ? await findCaller(request.em, token, rule.organizationId) : null;
-  if (!row) throw new UnauthorizedError();
+  const found = token ? await findCaller(await request.statements(), token, rule.organizationId, read) : null;
+  if (!found) throw new UnauthorizedError();
+  const row = found.caller;
+  if (read) request.readRows = found.rows;
   // The endpoint's declared scope decides (spec: a read token only for GET and HEAD, which are
   // exactly the endpoints declared `read`).
   if (rule.scope === 'write' && row.permission !== 'write') throw new UnauthorizedError();

@@ -1,10 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import type { Orm } from '../db/database.js';
+import type { Em, Orm } from '../db/database.js';
+import { type Statements, statementsOf } from '../db/statements.js';
 
-/** One EntityManager per request (`request.em`): its own identity map, nothing shared between requests. */
+const forks = new WeakMap<object, Em>();
+
+/**
+ * One EntityManager per request (`request.em`): its own identity map, nothing shared between
+ * requests. It is forked on first use, so a request answered from prepared statements alone (a
+ * show, a `304`) never pays for one. `request.statements()` gives the prepared-statement runner of
+ * the same connection (db/statements.ts).
+ */
 export function registerEntityManager(app: FastifyInstance, orm: Orm): void {
-  app.decorateRequest('em');
-  app.addHook('onRequest', async (request) => {
-    request.em = orm.em.fork();
+  app.decorateRequest('em', {
+    getter() {
+      let em = forks.get(this);
+      if (!em) {
+        em = orm.em.fork();
+        forks.set(this, em);
+      }
+      return em;
+    },
   });
+  const statements = (): Promise<Statements> => statementsOf(orm);
+  app.decorateRequest('statements', { getter: () => statements });
 }

@@ -1,5 +1,6 @@
 import type { Role } from '@app/schemas';
-import type { Em } from '../../db/database.js';
+import type { MetadataStorage } from '@mikro-orm/core';
+import type { Row, Statement, Statements } from '../../db/statements.js';
 import { digestOf, isWellFormedToken } from './token.js';
 
 /** The token of a request, its user, and that user's membership in the organization of the URL. */
@@ -14,33 +15,100 @@ export interface CallerRow {
   is_owner: boolean | null;
 }
 
+/**
+ * A read that travels with the caller lookup in the same statement: the rows of `entity` that
+ * `where` selects, in `orderBy` order, which may use `$2` (the organization of the URL) and `$3`…
+ * (its own `values`). It runs only for a member of that organization. Its
+ * columns are the entity's, named, so a column added by a migration cannot break a prepared
+ * statement of a running instance. With `page`, it selects one page and each row carries the
+ * total of the selection as `total_count`.
+ */
+export interface CallerRead {
+  name: string;
+  /** The entity's name (`'Collab'`): its table and columns come from its metadata. */
+  entity: string;
+  where: string;
+  orderBy?: string;
+  values: unknown[];
+  page?: { limit: number; offset: number };
+}
+
 /*
  * One round trip: the token by digest, its user, the membership in the organization of the URL,
- * and the `last_used_at` touch (at most once a minute per token, in the same statement).
+ * the `last_used_at` touch (at most once a minute per token), and the route's own read, if any.
  */
 const CALLER_SQL = `
 with tok as (
-  select id, user_id, permission, last_used_at from access_tokens where digest = ?
+  select id, user_id, permission, last_used_at from access_tokens where digest = $1
 ), touched as (
   update access_tokens set last_used_at = now()
   where id in (select id from tok where last_used_at is null or last_used_at < now() - interval '1 minute')
   returning id
 )
-select tok.id as token_id, tok.permission, u.id as user_id, u.name, u.email,
-       m.id as membership_id, m.role, m.is_owner
+select tok.id as caller_token_id, tok.permission as caller_permission, u.id as caller_user_id,
+       u.name as caller_name, u.email as caller_email, m.id as caller_membership_id,
+       m.role as caller_role, m.is_owner as caller_is_owner`;
+const CALLER_FROM = `
 from tok join users u on u.id = tok.user_id
-left join memberships m on m.user_id = u.id and m.organization_id = ?`;
+left join memberships m on m.user_id = u.id and m.organization_id = $2`;
+
+const CALLER: Statement = { name: 'caller', text: `${CALLER_SQL}${CALLER_FROM}` };
+const withRead = new Map<string, Statement>();
+
+/** The caller statement joined with `read` (built once per read). */
+function statementOf(metadata: MetadataStorage, read: CallerRead): Statement {
+  let found = withRead.get(read.name);
+  if (!found) {
+    const meta = metadata.getByClassName(read.entity);
+    const columns = meta.props.flatMap((prop) => prop.fieldNames ?? []).map((c) => `"${c}"`);
+    const limit = read.page ? ` limit $${3 + read.values.length} offset $${4 + read.values.length}` : '';
+    const total = read.page ? ', count(*) over () as total_count' : '';
+    found = {
+      name: `caller+${read.name}`,
+      text: `${CALLER_SQL}, r.*${CALLER_FROM}
+left join lateral (
+  select ${columns.join(', ')}${total} from "${meta.tableName}"
+  where m.id is not null and (${read.where})${read.orderBy ? ` order by ${read.orderBy}` : ''}${limit}
+) r on true`,
+    };
+    withRead.set(read.name, found);
+  }
+  return found;
+}
+
+const callerOf = (row: Row): CallerRow => ({
+  token_id: row.caller_token_id as string,
+  permission: row.caller_permission as CallerRow['permission'],
+  user_id: row.caller_user_id as string,
+  name: row.caller_name as string,
+  email: row.caller_email as string,
+  membership_id: (row.caller_membership_id as string | null) ?? null,
+  role: (row.caller_role as Role | null) ?? null,
+  is_owner: (row.caller_is_owner as boolean | null) ?? null,
+});
 
 /**
  * Looks up the caller of a bearer token: null when the token is malformed (refused offline, by
- * its checksum), unknown or revoked. Touches `last_used_at` in the same statement.
+ * its checksum), unknown or revoked. Touches `last_used_at` in the same statement. With `read`,
+ * also returns the rows it selects (none for a non-member; for a member, one row per item, or a
+ * single row of nulls when it selects nothing).
  */
 export async function findCaller(
-  em: Em,
+  statements: Statements,
   token: string,
   organizationId: string | undefined,
-): Promise<CallerRow | null> {
+  read?: CallerRead,
+): Promise<{ caller: CallerRow; rows: Row[] } | null> {
   if (!isWellFormedToken(token)) return null;
-  const rows = await em.execute<CallerRow[]>(CALLER_SQL, [digestOf(token), organizationId ?? null]);
-  return rows[0] ?? null;
+  const values = [digestOf(token), organizationId ?? null];
+  const rows = read
+    ? await statements.run(statementOf(statements.metadata, read), [
+        ...values,
+        ...read.values,
+        ...(read.page ? [read.page.limit, read.page.offset] : []),
+      ])
+    : await statements.run(CALLER, values);
+  const first = rows[0];
+  if (!first) return null;
+  return { caller: callerOf(first), rows: read && first.caller_membership_id ? rows : [] };
 }

@@ -1,6 +1,8 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
 import {
+  campaignRead,
+  campaignsRead,
   createCampaign,
   deleteCampaign,
   listCampaigns,
@@ -9,15 +11,21 @@ import {
   updateCampaign,
 } from './campaigns.service.js';
 
-export const campaignRoutes = defineRoutes('campaigns', endpoints.campaigns, {
-  list: ({ em, config, params, page }) => listCampaigns(em, params.organization_id, page, config.baseUrl),
-  retrieve: ({ em, config, params }) => showCampaign(em, params.organization_id, params.id, config.baseUrl),
-  create: ({ em, config, uploads, params, body, files }) =>
-    createCampaign(em, config, uploads, params.organization_id, body, files),
-  update: ({ em, config, uploads, params, body, files }) =>
-    updateCampaign(em, config, uploads, params.organization_id, params.id, body, files),
-  delete: ({ em, uploads, params }) => deleteCampaign(em, uploads, params.organization_id, params.id),
-  publish: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'publish'),
-  pause: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'pause'),
-  resume: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'resume'),
-});
+export const campaignRoutes = defineRoutes(
+  'campaigns',
+  endpoints.campaigns,
+  {
+    list: ({ em, rows, config, params, page }) =>
+      listCampaigns(em, rows, params.organization_id, page, config.baseUrl),
+    retrieve: ({ em, rows, config }) => showCampaign(em, rows, config.baseUrl),
+    create: ({ em, config, uploads, params, body, files }) =>
+      createCampaign(em, config, uploads, params.organization_id, body, files),
+    update: ({ em, config, uploads, params, body, files }) =>
+      updateCampaign(em, config, uploads, params.organization_id, params.id, body, files),
+    delete: ({ em, uploads, params }) => deleteCampaign(em, uploads, params.organization_id, params.id),
+    publish: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'publish'),
+    pause: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'pause'),
+    resume: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'resume'),
+  },
+  { list: campaignsRead, retrieve: campaignRead },
+);

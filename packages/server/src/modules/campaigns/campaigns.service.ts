@@ -12,11 +12,13 @@ import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
+import type { Row } from '../../db/statements.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
+import type { CallerRead } from '../access-tokens/caller.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { findInOrganization } from '../common/find.js';
+import { findInOrganization, mapOneOrNotFound, mapPage } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
@@ -70,24 +72,43 @@ export const presentCampaign = (campaign: Campaign, baseUrl: string) => ({
   brief: briefHtmlOf(campaign),
 });
 
-/** Members and admins see every campaign of the organization (the role policy); newest first. */
+/** The campaigns of the organization (members and admins see all), newest first. */
+export const campaignsRead = (
+  params: { organization_id: string },
+  page: { limit: number; offset: number },
+): CallerRead => ({
+  name: 'campaigns',
+  entity: 'Campaign',
+  where: 'organization_id = $2',
+  orderBy: 'created_at desc, id desc',
+  values: [],
+  page,
+});
+
+/** A page of the organization's campaigns as read with the caller, and the total. */
 export async function listCampaigns(
   em: Em,
+  rows: Row[],
   organizationId: string,
-  window: { limit: number; offset: number },
+  page: { offset: number },
   baseUrl: string,
 ) {
-  const [campaigns, total] = await em.findAndCount(
-    Campaign,
-    { organization: organizationId },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, ...window },
+  const { entities, total } = await mapPage(em, Campaign, rows, page, () =>
+    em.count(Campaign, { organization: organizationId }),
   );
-  return { items: campaigns.map((c) => presentCampaignSummary(c, baseUrl)), total };
+  return { items: entities.map((c) => presentCampaignSummary(c, baseUrl)), total };
 }
 
-/** A campaign of the organization; another organization's id is a 404 like an unknown one. */
-export async function showCampaign(em: Em, organizationId: string, id: string, baseUrl: string) {
-  return presentCampaign(await findInOrganization(em, Campaign, organizationId, id), baseUrl);
+/** A campaign of the organization, read with the caller; another organization's id is a 404. */
+export const campaignRead = (params: { id: string }): CallerRead => ({
+  name: 'campaign',
+  entity: 'Campaign',
+  where: 'organization_id = $2 and id = $3',
+  values: [params.id],
+});
+
+export async function showCampaign(em: Em, rows: Row[], baseUrl: string) {
+  return presentCampaign(mapOneOrNotFound(em, Campaign, rows), baseUrl);
 }
 
 /** Payload fields stored as they are (budget fields are read-only and not here). */

@@ -1,6 +1,8 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
 import {
+  collabRead,
+  collabsRead,
   createCollab,
   deleteCollab,
   listCollabs,
@@ -9,15 +11,21 @@ import {
   updateCollab,
 } from './collabs.service.js';
 
-export const collabRoutes = defineRoutes('collabs', endpoints.collabs, {
-  list: ({ em, config, params, page }) => listCollabs(em, params.organization_id, page, config.baseUrl),
-  retrieve: ({ em, config, params }) => showCollab(em, params.organization_id, params.id, config.baseUrl),
-  create: ({ em, config, uploads, params, query, body, files }) =>
-    createCollab(em, config, uploads, params.organization_id, body, files, query.website),
-  update: ({ em, config, uploads, params, body, files }) =>
-    updateCollab(em, config, uploads, params.organization_id, params.id, body, files),
-  delete: ({ em, uploads, params }) => deleteCollab(em, uploads, params.organization_id, params.id),
-  submit: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'submit'),
-  pause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'pause'),
-  unpause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'unpause'),
-});
+export const collabRoutes = defineRoutes(
+  'collabs',
+  endpoints.collabs,
+  {
+    list: ({ em, rows, config, params, page }) =>
+      listCollabs(em, rows, params.organization_id, page, config.baseUrl),
+    retrieve: ({ em, rows, config }) => showCollab(em, rows, config.baseUrl),
+    create: ({ em, config, uploads, params, query, body, files }) =>
+      createCollab(em, config, uploads, params.organization_id, body, files, query.website),
+    update: ({ em, config, uploads, params, body, files }) =>
+      updateCollab(em, config, uploads, params.organization_id, params.id, body, files),
+    delete: ({ em, uploads, params }) => deleteCollab(em, uploads, params.organization_id, params.id),
+    submit: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'submit'),
+    pause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'pause'),
+    unpause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'unpause'),
+  },
+  { list: collabsRead, retrieve: collabRead },
+);

@@ -3,11 +3,13 @@ import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
+import type { Row } from '../../db/statements.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
+import type { CallerRead } from '../access-tokens/caller.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { findInOrganization } from '../common/find.js';
+import { findInOrganization, mapOneOrNotFound, mapPage } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
@@ -62,24 +64,43 @@ export const presentCollab = (collab: Collab, baseUrl: string) => ({
   brief: briefHtmlOf(collab),
 });
 
-/** Members and admins see every collab of the organization (the role policy); newest first. */
+/** The collabs of the organization (members and admins see all), newest first. */
+export const collabsRead = (
+  params: { organization_id: string },
+  page: { limit: number; offset: number },
+): CallerRead => ({
+  name: 'collabs',
+  entity: 'Collab',
+  where: 'organization_id = $2',
+  orderBy: 'created_at desc, id desc',
+  values: [],
+  page,
+});
+
+/** A page of the organization's collabs as read with the caller, and the total. */
 export async function listCollabs(
   em: Em,
+  rows: Row[],
   organizationId: string,
-  window: { limit: number; offset: number },
+  page: { offset: number },
   baseUrl: string,
 ) {
-  const [collabs, total] = await em.findAndCount(
-    Collab,
-    { organization: organizationId },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, ...window },
+  const { entities, total } = await mapPage(em, Collab, rows, page, () =>
+    em.count(Collab, { organization: organizationId }),
   );
-  return { items: collabs.map((c) => presentCollabSummary(c, baseUrl)), total };
+  return { items: entities.map((c) => presentCollabSummary(c, baseUrl)), total };
 }
 
-/** A collab of the organization; another organization's id is a 404 like an unknown one. */
-export async function showCollab(em: Em, organizationId: string, id: string, baseUrl: string) {
-  return presentCollab(await findInOrganization(em, Collab, organizationId, id), baseUrl);
+/** A collab of the organization, read with the caller; another organization's id is a 404. */
+export const collabRead = (params: { id: string }): CallerRead => ({
+  name: 'collab',
+  entity: 'Collab',
+  where: 'organization_id = $2 and id = $3',
+  values: [params.id],
+});
+
+export async function showCollab(em: Em, rows: Row[], baseUrl: string) {
+  return presentCollab(mapOneOrNotFound(em, Collab, rows), baseUrl);
 }
 
 /**

@@ -4,16 +4,22 @@ import {
   createOrganization,
   deleteOrganization,
   listOrganizations,
+  organizationRead,
   showOrganization,
   updateOrganization,
 } from './organizations.service.js';
 
-export const organizationRoutes = defineRoutes('organizations', endpoints.organizations, {
-  list: ({ em, caller, page, config }) => listOrganizations(em, caller.user.id, page, config.baseUrl),
-  retrieve: ({ em, params, config }) => showOrganization(em, params.id, config.baseUrl),
-  create: ({ em, config, uploads, caller, body, files }) =>
-    createOrganization(em, config, uploads, caller.user.id, body, files),
-  update: ({ em, config, uploads, params, body, files }) =>
-    updateOrganization(em, config, uploads, params.id, body, files),
-  delete: ({ em, uploads, params }) => deleteOrganization(em, uploads, params.id),
-});
+export const organizationRoutes = defineRoutes(
+  'organizations',
+  endpoints.organizations,
+  {
+    list: ({ em, caller, page, config }) => listOrganizations(em, caller.user.id, page, config.baseUrl),
+    retrieve: ({ em, rows, config }) => showOrganization(em, rows, config.baseUrl),
+    create: ({ em, config, uploads, caller, body, files }) =>
+      createOrganization(em, config, uploads, caller.user.id, body, files),
+    update: ({ em, config, uploads, params, body, files }) =>
+      updateOrganization(em, config, uploads, params.id, body, files),
+    delete: ({ em, uploads, params }) => deleteOrganization(em, uploads, params.id),
+  },
+  { retrieve: organizationRead },
+);

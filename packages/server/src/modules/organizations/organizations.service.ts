@@ -3,11 +3,14 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
+import type { Row } from '../../db/statements.js';
 import { notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
+import type { CallerRead } from '../access-tokens/caller.js';
 import { organizationHasCampaigns } from '../campaigns/campaigns.service.js';
 import { organizationHasCollabs } from '../collabs/collabs.service.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
+import { mapOneOrNotFound } from '../common/find.js';
 import { checkLimit } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
@@ -60,10 +63,16 @@ export async function listOrganizations(
   return { items: organizations.map((o) => presentOrganization(o, baseUrl)), total };
 }
 
-export async function showOrganization(em: Em, id: string, baseUrl: string) {
-  const organization = await em.findOne(Organization, id);
-  if (!organization) throw notFound();
-  return presentOrganization(organization, baseUrl);
+/** The organization of the URL, read with the caller (one statement; its members only). */
+export const organizationRead = (): CallerRead => ({
+  name: 'organization',
+  entity: 'Organization',
+  where: 'id = $2',
+  values: [],
+});
+
+export async function showOrganization(em: Em, rows: Row[], baseUrl: string) {
+  return presentOrganization(mapOneOrNotFound(em, Organization, rows), baseUrl);
 }
 
 /** Creates an organization whose owner is the creator, both rows in one transaction. */
