@@ -108,7 +108,13 @@ export function useTestServer(
     stop = db.stop;
     config = testConfig(dataDir, TEST_HELPERS_KEY, overrides);
     // No event-loop-delay 503s here: WASM start-up and parallel files would trip them at random.
-    app = await buildApp({ config, orm, logger: false, overload: { maxEventLoopDelay: 0 }, ...appOptions });
+    app = await buildApp({
+      config,
+      orm,
+      logger: process.env.TEST_LOG ? { level: 'error' } : false,
+      overload: { maxEventLoopDelay: 0 },
+      ...appOptions,
+    });
     await app.ready();
   });
 

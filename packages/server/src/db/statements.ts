@@ -21,6 +21,42 @@ export interface Statements {
   run(statement: Statement, values: unknown[]): Promise<Row[]>;
   /** The entities' metadata (table and column names for statements built from an entity). */
   readonly metadata: MetadataStorage;
+  /**
+   * Rows of an entity's table as plain objects shaped like the entity (its property names, dates
+   * as `Date`, a many-to-one as `{ id }`), for presenting: no hydration, no identity map.
+   */
+  toEntities<T>(entity: string, rows: Row[]): T[];
+}
+
+type RowMapper = (row: Row) => object;
+
+/** Compiles, once per entity, the mapping of a row's columns to the entity's properties. */
+function rowMapper(orm: Orm, entity: string): RowMapper {
+  const platform = orm.em.getPlatform();
+  const steps = orm
+    .getMetadata()
+    .getByClassName(entity)
+    .props.filter((prop) => prop.fieldNames?.length === 1)
+    .map((prop) => {
+      const column = prop.fieldNames[0] as string;
+      const name = prop.name as string;
+      if (prop.kind === 'm:1') return (row: Row, out: Row) => void (out[name] = { id: row[column] });
+      if (prop.runtimeType === 'Date')
+        return (row: Row, out: Row) => {
+          const value = row[column];
+          // The ORM's own connections return timestamps as text; a PGlite given to it may not.
+          out[name] = value == null || value instanceof Date ? value : platform.parseDate(value as string);
+        };
+      const type = prop.customType;
+      if (type)
+        return (row: Row, out: Row) => void (out[name] = type.convertToJSValue(row[column], platform));
+      return (row: Row, out: Row) => void (out[name] = row[column]);
+    });
+  return (row) => {
+    const out: Row = {};
+    for (const step of steps) step(row, out);
+    return out;
+  };
 }
 
 interface PgPool {
@@ -33,6 +69,22 @@ interface Pglite {
 }
 
 const cache = new WeakMap<Orm, Promise<Statements>>();
+
+/** The shared parts of both drivers' runners. */
+function common(orm: Orm): Pick<Statements, 'metadata' | 'toEntities'> {
+  const mappers = new Map<string, RowMapper>();
+  return {
+    metadata: orm.getMetadata(),
+    toEntities<T>(entity: string, rows: Row[]): T[] {
+      let mapper = mappers.get(entity);
+      if (!mapper) {
+        mapper = rowMapper(orm, entity);
+        mappers.set(entity, mapper);
+      }
+      return rows.map(mapper) as T[];
+    },
+  };
+}
 
 /** The prepared-statement runner of an ORM's connection (one per ORM). */
 export function statementsOf(orm: Orm): Promise<Statements> {
@@ -52,7 +104,7 @@ async function open(orm: Orm): Promise<Statements> {
   if ('totalCount' in client) {
     const pool = client;
     return {
-      metadata: orm.getMetadata(),
+      ...common(orm),
       async run(statement, values) {
         log(statement.text);
         return (await pool.query({ name: statement.name, text: statement.text, values })).rows;
@@ -61,7 +113,7 @@ async function open(orm: Orm): Promise<Statements> {
   }
   const pglite = client;
   return {
-    metadata: orm.getMetadata(),
+    ...common(orm),
     async run(statement, values) {
       log(statement.text);
       return (await pglite.query(statement.text, values)).rows;

@@ -1,5 +1,6 @@
 import type { Em } from '../db/database.js';
-import type { Row, Statements } from '../db/statements.js';
+import type { Statements } from '../db/statements.js';
+import type { ReadResult } from '../modules/access-tokens/caller.js';
 import type { UploadedFile } from '../modules/uploads/uploads.js';
 import type { Caller } from '../plugins/auth.js';
 
@@ -9,8 +10,8 @@ declare module 'fastify' {
     em: Em;
     /** The prepared-statement runner of the database (db/statements.ts). */
     statements: () => Promise<Statements>;
-    /** Rows of the route's read, fetched with the caller (the endpoint's `CallerRead`). */
-    readRows: Row[] | undefined;
+    /** What the route's read selected, fetched with the caller (http/routes.ts, `RouteRead`). */
+    readResult: ReadResult | undefined;
     /** Set by authentication on API routes. */
     caller: Caller;
     /** Files of a multipart request, by field. */

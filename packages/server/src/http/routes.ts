@@ -12,8 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
-import type { Row } from '../db/statements.js';
-import type { CallerRead } from '../modules/access-tokens/caller.js';
+import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js';
 import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type Caller } from '../plugins/auth.js';
 import { conditionalGet } from '../plugins/conditional-get.js';
@@ -55,8 +54,8 @@ export interface Context<E extends Endpoint, C> {
   uploads: UploadStore;
   /** The page asked for (`page`, 1 when absent) as `limit`/`offset` (meaningful on lists). */
   page: { limit: number; offset: number };
-  /** Rows of the route's read, fetched in the caller's statement (empty when it declares none). */
-  rows: Row[];
+  /** What the route's read selected with the caller (nothing when it declares none). */
+  read: ReadResult;
 }
 
 /** A handler; those of 204 and 303 endpoints resolve to nothing in particular. */
@@ -261,7 +260,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         files: request.uploads ?? {},
         uploads: options.uploads,
         page: pageWindow((request.query as { page?: number }).page ?? 1),
-        rows: request.readRows ?? [],
+        read: request.readResult ?? { entities: [], total: null },
       });
       if (endpoint.show) {
         const page = buildPath(endpoint.show.path, request.params as Record<string, string>);

@@ -23,7 +23,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 /**
  * Authenticates the request and checks its organization role, in the order of decisions.md:
  * token (401) → tenancy (404) → role (403). Sets `request.caller`, and with `read` (the route's
- * own rows, fetched in the same statement) `request.readRows`.
+ * own rows, fetched in the same statement) `request.readResult`.
  */
 export async function authorize(
   request: FastifyRequest,
@@ -38,7 +38,7 @@ export async function authorize(
   const found = token ? await findCaller(await request.statements(), token, rule.organizationId, read) : null;
   if (!found) throw new UnauthorizedError();
   const row = found.caller;
-  if (read) request.readRows = found.rows;
+  if (read) request.readResult = found.read;
   // The endpoint's declared scope decides (spec: a read token only for GET and HEAD, which are
   // exactly the endpoints declared `read`).
   if (rule.scope === 'write' && row.permission !== 'write') throw new UnauthorizedError();

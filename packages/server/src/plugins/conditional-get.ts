@@ -2,8 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Weak validator of a response body: the same body gives the same tag on every instance. */
-export const etagOf = (body: string): string =>
-  `W/"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
+export const etagOf = (body: string): string => `W/"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
 
 /** Weak comparison of `If-None-Match` (a list, or `*`) with a tag. */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {

@@ -33,6 +33,15 @@ export interface CallerRead {
   page?: { limit: number; offset: number };
 }
 
+/**
+ * What a {@link CallerRead} selected: entity-shaped objects and, for a page, the total of all
+ * pages (null when the page is empty: past the last page it is not known).
+ */
+export interface ReadResult {
+  entities: object[];
+  total: number | null;
+}
+
 /*
  * One round trip: the token by digest, its user, the membership in the organization of the URL,
  * the `last_used_at` touch (at most once a minute per token), and the route's own read, if any.
@@ -90,15 +99,14 @@ const callerOf = (row: Row): CallerRow => ({
 /**
  * Looks up the caller of a bearer token: null when the token is malformed (refused offline, by
  * its checksum), unknown or revoked. Touches `last_used_at` in the same statement. With `read`,
- * also returns the rows it selects (none for a non-member; for a member, one row per item, or a
- * single row of nulls when it selects nothing).
+ * also returns what it selects, shaped like the entity (nothing for a non-member).
  */
 export async function findCaller(
   statements: Statements,
   token: string,
   organizationId: string | undefined,
   read?: CallerRead,
-): Promise<{ caller: CallerRow; rows: Row[] } | null> {
+): Promise<{ caller: CallerRow; read: ReadResult } | null> {
   if (!isWellFormedToken(token)) return null;
   const values = [digestOf(token), organizationId ?? null];
   const rows = read
@@ -110,5 +118,12 @@ export async function findCaller(
     : await statements.run(CALLER, values);
   const first = rows[0];
   if (!first) return null;
-  return { caller: callerOf(first), rows: read && first.caller_membership_id ? rows : [] };
+  const selected = read && first.caller_membership_id ? rows.filter((row) => row.id != null) : [];
+  return {
+    caller: callerOf(first),
+    read: {
+      entities: read ? statements.toEntities(read.entity, selected) : [],
+      total: selected[0] ? Number(selected[0].total_count) : null,
+    },
+  };
 }

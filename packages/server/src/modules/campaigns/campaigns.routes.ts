@@ -15,9 +15,9 @@ export const campaignRoutes = defineRoutes(
   'campaigns',
   endpoints.campaigns,
   {
-    list: ({ em, rows, config, params, page }) =>
-      listCampaigns(em, rows, params.organization_id, page, config.baseUrl),
-    retrieve: ({ em, rows, config }) => showCampaign(em, rows, config.baseUrl),
+    list: ({ em, read, config, params, page }) =>
+      listCampaigns(em, read, params.organization_id, page, config.baseUrl),
+    retrieve: ({ read, config }) => showCampaign(read, config.baseUrl),
     create: ({ em, config, uploads, params, body, files }) =>
       createCampaign(em, config, uploads, params.organization_id, body, files),
     update: ({ em, config, uploads, params, body, files }) =>

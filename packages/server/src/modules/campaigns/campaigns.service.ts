@@ -12,13 +12,12 @@ import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import type { Row } from '../../db/statements.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
-import type { CallerRead } from '../access-tokens/caller.js';
+import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { findInOrganization, mapOneOrNotFound, mapPage } from '../common/find.js';
+import { findInOrganization, readOneOrNotFound, readPage } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
@@ -88,12 +87,12 @@ export const campaignsRead = (
 /** A page of the organization's campaigns as read with the caller, and the total. */
 export async function listCampaigns(
   em: Em,
-  rows: Row[],
+  read: ReadResult,
   organizationId: string,
   page: { offset: number },
   baseUrl: string,
 ) {
-  const { entities, total } = await mapPage(em, Campaign, rows, page, () =>
+  const { entities, total } = await readPage<Campaign>(read, page, () =>
     em.count(Campaign, { organization: organizationId }),
   );
   return { items: entities.map((c) => presentCampaignSummary(c, baseUrl)), total };
@@ -107,8 +106,8 @@ export const campaignRead = (params: { id: string }): CallerRead => ({
   values: [params.id],
 });
 
-export async function showCampaign(em: Em, rows: Row[], baseUrl: string) {
-  return presentCampaign(mapOneOrNotFound(em, Campaign, rows), baseUrl);
+export async function showCampaign(read: ReadResult, baseUrl: string) {
+  return presentCampaign(readOneOrNotFound<Campaign>(read), baseUrl);
 }
 
 /** Payload fields stored as they are (budget fields are read-only and not here). */

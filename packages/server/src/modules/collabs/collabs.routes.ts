@@ -15,9 +15,9 @@ export const collabRoutes = defineRoutes(
   'collabs',
   endpoints.collabs,
   {
-    list: ({ em, rows, config, params, page }) =>
-      listCollabs(em, rows, params.organization_id, page, config.baseUrl),
-    retrieve: ({ em, rows, config }) => showCollab(em, rows, config.baseUrl),
+    list: ({ em, read, config, params, page }) =>
+      listCollabs(em, read, params.organization_id, page, config.baseUrl),
+    retrieve: ({ read, config }) => showCollab(read, config.baseUrl),
     create: ({ em, config, uploads, params, query, body, files }) =>
       createCollab(em, config, uploads, params.organization_id, body, files, query.website),
     update: ({ em, config, uploads, params, body, files }) =>

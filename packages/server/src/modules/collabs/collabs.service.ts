@@ -3,13 +3,12 @@ import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import type { Row } from '../../db/statements.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
-import type { CallerRead } from '../access-tokens/caller.js';
+import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { findInOrganization, mapOneOrNotFound, mapPage } from '../common/find.js';
+import { findInOrganization, readOneOrNotFound, readPage } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
@@ -80,12 +79,12 @@ export const collabsRead = (
 /** A page of the organization's collabs as read with the caller, and the total. */
 export async function listCollabs(
   em: Em,
-  rows: Row[],
+  read: ReadResult,
   organizationId: string,
   page: { offset: number },
   baseUrl: string,
 ) {
-  const { entities, total } = await mapPage(em, Collab, rows, page, () =>
+  const { entities, total } = await readPage<Collab>(read, page, () =>
     em.count(Collab, { organization: organizationId }),
   );
   return { items: entities.map((c) => presentCollabSummary(c, baseUrl)), total };
@@ -99,8 +98,8 @@ export const collabRead = (params: { id: string }): CallerRead => ({
   values: [params.id],
 });
 
-export async function showCollab(em: Em, rows: Row[], baseUrl: string) {
-  return presentCollab(mapOneOrNotFound(em, Collab, rows), baseUrl);
+export async function showCollab(read: ReadResult, baseUrl: string) {
+  return presentCollab(readOneOrNotFound<Collab>(read), baseUrl);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { type EntityDictionary, type EntityName, LockMode } from '@mikro-orm/core';
+import { type EntityName, LockMode } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
-import type { Row } from '../../db/statements.js';
 import { notFound } from '../../http/errors.js';
+import type { ReadResult } from '../access-tokens/caller.js';
 
 /**
  * A row of an organization by its id, or `404`: another organization's id is answered like an
@@ -24,31 +24,24 @@ export async function findInOrganization<T extends object>(
 }
 
 /**
- * The entity of the row a route read with its caller (http/routes.ts, `RouteRead`), or `404`:
- * no row, or a row of nulls, is a resource that does not exist in the caller's organization.
+ * The resource a route read with its caller (http/routes.ts, `RouteRead`), or `404`: nothing
+ * selected is a resource that does not exist in the caller's organization.
  */
-export function mapOneOrNotFound<T extends object>(em: Em, entity: EntityName<T>, rows: Row[]): T {
-  const row = rows[0];
-  if (!row || row.id == null) throw notFound();
-  return em.map(entity, row as EntityDictionary<T>);
+export function readOneOrNotFound<T>(read: ReadResult): T {
+  const [found] = read.entities;
+  if (!found) throw notFound();
+  return found as T;
 }
 
 /**
- * The entities of a page a route read with its caller, and the total of all pages (`total_count`
- * of any row; past the last page there is none, and `countAll` counts).
+ * The page a route read with its caller, and the total of all pages (read with the page; past the
+ * last page, `countAll` counts).
  */
-export async function mapPage<T extends object>(
-  em: Em,
-  entity: EntityName<T>,
-  rows: Row[],
+export async function readPage<T>(
+  read: ReadResult,
   page: { offset: number },
   countAll: () => Promise<number>,
 ): Promise<{ entities: T[]; total: number }> {
-  const found = rows.filter((row) => row.id != null);
-  const first = found[0];
-  if (!first) return { entities: [], total: page.offset === 0 ? 0 : await countAll() };
-  return {
-    entities: found.map((row) => em.map(entity, row as EntityDictionary<T>)),
-    total: Number(first.total_count),
-  };
+  const total = read.total ?? (page.offset === 0 ? 0 : await countAll());
+  return { entities: read.entities as T[], total };
 }

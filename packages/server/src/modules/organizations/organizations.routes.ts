@@ -14,7 +14,7 @@ export const organizationRoutes = defineRoutes(
   endpoints.organizations,
   {
     list: ({ em, caller, page, config }) => listOrganizations(em, caller.user.id, page, config.baseUrl),
-    retrieve: ({ em, rows, config }) => showOrganization(em, rows, config.baseUrl),
+    retrieve: ({ read, config }) => showOrganization(read, config.baseUrl),
     create: ({ em, config, uploads, caller, body, files }) =>
       createOrganization(em, config, uploads, caller.user.id, body, files),
     update: ({ em, config, uploads, params, body, files }) =>

@@ -3,14 +3,13 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import type { Row } from '../../db/statements.js';
 import { notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
-import type { CallerRead } from '../access-tokens/caller.js';
+import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
 import { organizationHasCampaigns } from '../campaigns/campaigns.service.js';
 import { organizationHasCollabs } from '../collabs/collabs.service.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { mapOneOrNotFound } from '../common/find.js';
+import { readOneOrNotFound } from '../common/find.js';
 import { checkLimit } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
@@ -71,8 +70,8 @@ export const organizationRead = (): CallerRead => ({
   values: [],
 });
 
-export async function showOrganization(em: Em, rows: Row[], baseUrl: string) {
-  return presentOrganization(mapOneOrNotFound(em, Organization, rows), baseUrl);
+export async function showOrganization(read: ReadResult, baseUrl: string) {
+  return presentOrganization(readOneOrNotFound<Organization>(read), baseUrl);
 }
 
 /** Creates an organization whose owner is the creator, both rows in one transaction. */
