@@ -37,24 +37,26 @@ function rowMapper(orm: Orm, entity: string): RowMapper {
     .getMetadata()
     .getByClassName(entity)
     .props.filter((prop) => prop.fieldNames?.length === 1)
-    .map((prop) => {
+    .map((prop): [string, (row: Row) => unknown] => {
       const column = prop.fieldNames[0] as string;
       const name = prop.name as string;
-      if (prop.kind === 'm:1') return (row: Row, out: Row) => void (out[name] = { id: row[column] });
+      if (prop.kind === 'm:1') return [name, (row) => ({ id: row[column] })];
       if (prop.runtimeType === 'Date')
-        return (row: Row, out: Row) => {
-          const value = row[column];
-          // The ORM's own connections return timestamps as text; a PGlite given to it may not.
-          out[name] = value == null || value instanceof Date ? value : platform.parseDate(value as string);
-        };
+        return [
+          name,
+          (row) => {
+            const value = row[column];
+            // The ORM's own connections return timestamps as text; a PGlite given to it may not.
+            return value == null || value instanceof Date ? value : platform.parseDate(value as string);
+          },
+        ];
       const type = prop.customType;
-      if (type)
-        return (row: Row, out: Row) => void (out[name] = type.convertToJSValue(row[column], platform));
-      return (row: Row, out: Row) => void (out[name] = row[column]);
+      if (type) return [name, (row) => type.convertToJSValue(row[column], platform)];
+      return [name, (row) => row[column]];
     });
   return (row) => {
     const out: Row = {};
-    for (const step of steps) step(row, out);
+    for (const [name, value] of steps) out[name] = value(row);
     return out;
   };
 }

@@ -8,6 +8,9 @@ import {
   ValidationErrorBody,
 } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+type OnSendDone = (error: Error | null, payload?: unknown) => void;
+
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
@@ -16,7 +19,7 @@ import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js'
 import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type Caller } from '../plugins/auth.js';
 import { conditionalGet } from '../plugins/conditional-get.js';
-import { requireJson } from '../plugins/json-selection.js';
+import { isJsonRequest, refuseNotJson } from '../plugins/json-selection.js';
 import { readMultipartForm } from '../plugins/multipart.js';
 import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
 import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
@@ -173,9 +176,10 @@ function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {
 function cacheControl(endpoint: Endpoint) {
   const value =
     endpoint.access === 'test-helpers' || endpoint.path.startsWith('/me/') ? 'no-store' : 'private';
-  return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const etag = endpoint.etag === true;
+  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: OnSendDone) => {
     reply.header('cache-control', value);
-    return payload;
+    done(null, etag ? conditionalGet(request, reply, payload) : payload);
   };
 }
 
@@ -210,26 +214,23 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       ...(isTestHelper && { security: [{ testHelpersKey: [] }] }),
     },
     config: { bodyKey: body?.key ?? null, emptyNotFound: endpoint.emptyNotFound },
-    onRequest: [
-      async () => {
-        if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
-          throw unavailable();
-      },
-      requireJson,
-      async (request) => {
-        if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
-        const params = request.params as Record<string, string>;
-        await authorize(
-          request,
-          {
-            scope: endpoint.scope,
-            access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
-            organizationId: organizationIdOf(endpoint, params),
-          },
-          route.read && readOf(route.read, endpoint, params, request.query),
-        );
-      },
-    ],
+    // One hook, in the order of decisions.md: chaos 503, JSON only (406), then the caller.
+    onRequest: async (request, reply) => {
+      if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
+        throw unavailable();
+      if (!isJsonRequest(request)) return refuseNotJson(reply);
+      if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
+      const params = request.params as Record<string, string>;
+      await authorize(
+        request,
+        {
+          scope: endpoint.scope,
+          access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
+          organizationId: organizationIdOf(endpoint, params),
+        },
+        route.read && readOf(route.read, endpoint, params, request.query),
+      );
+    },
     ...(body &&
       body.files.length > 0 && {
         preValidation: async (request: FastifyRequest) => {
@@ -239,7 +240,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           request.uploads = form.files;
         },
       }),
-    onSend: endpoint.etag ? [cacheControl(endpoint), conditionalGet] : [cacheControl(endpoint)],
+    onSend: cacheControl(endpoint),
     handler: async (request, reply) => {
       if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();
       const nul = nulPath(request.body);
@@ -251,7 +252,9 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       const result = await handler({
         request,
         reply,
-        em: request.em,
+        get em() {
+          return request.em;
+        },
         config,
         caller: isTestHelper ? null : request.caller,
         params: request.params as never,

@@ -17,11 +17,7 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
  * body when `If-None-Match` matches. It runs after authentication and tenancy, so a 304 never
  * tells a caller about something it may not see.
  */
-export async function conditionalGet(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-): Promise<unknown> {
+export function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
   const etag = etagOf(payload);
   reply.header('etag', etag);

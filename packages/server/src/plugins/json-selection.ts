@@ -29,8 +29,11 @@ export function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
-/** `onRequest` hook: JSON only, selected by the suffix or by `Accept`; otherwise `406`. */
-export async function requireJson(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (suffixed.has(request.raw) || acceptsJson(request.headers.accept)) return;
-  await reply.code(406).type('text/plain; charset=utf-8').send(NOT_ACCEPTABLE_TEXT);
+/** JSON only: selected by the `.json` suffix or by `Accept`. */
+export const isJsonRequest = (request: FastifyRequest): boolean =>
+  suffixed.has(request.raw) || acceptsJson(request.headers.accept);
+
+/** The `406` of a request that does not ask for JSON. */
+export function refuseNotJson(reply: FastifyReply) {
+  return reply.code(406).type('text/plain; charset=utf-8').send(NOT_ACCEPTABLE_TEXT);
 }

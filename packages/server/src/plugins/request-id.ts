@@ -14,8 +14,8 @@ export function requestIdOf(request: IncomingMessage): string {
 
 /** Every answer carries its request's id in `X-Request-Id`. */
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    return payload;
+    done(null, payload);
   });
 }
