@@ -10,7 +10,6 @@ export default defineProject(
       // Files share a worker's loaded modules (zod, Fastify, MikroORM): most of the time of a file
       // was loading them again. Each file still gets its own database and app.
       isolate: false,
-      benchmark: { include: ['bench/**/*.bench.ts'] },
     },
   }),
 );

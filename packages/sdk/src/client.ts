@@ -27,10 +27,43 @@ import { VERSION } from './version.js';
 export type { ClientOptions, ListOptions, RequestOptions, TestHelperOptions } from './internal/options.js';
 
 /** One HTTP answer, its body read as text. */
+/**
+ * One exchange, read: its status, headers and body text. `response` (a readable copy for
+ * `withResponse()`) is made only when asked for.
+ */
 interface Answer {
   status: number;
-  response: Response;
+  headers: Headers;
   text: string;
+  readonly response: Response;
+}
+
+/** An answer whose readable copy is made on first use. */
+function answerOf(received: Response, status: number, text: string): Answer {
+  let copy: Response | undefined;
+  return {
+    status,
+    headers: received.headers,
+    text,
+    get response() {
+      copy ??= readableCopy(received, status, text);
+      return copy;
+    },
+  };
+}
+
+/** The parsed result of a call with its answer (the response copy still made only on use). */
+function resultOf(
+  data: unknown,
+  answer: Answer,
+): { data: unknown; answer: Answer; readonly response: Response } {
+  return {
+    data,
+    answer,
+    get response() {
+      return answer.response;
+    },
+  };
 }
 
 /**
@@ -121,17 +154,12 @@ export class Marketplace {
     { concurrency = 1, ...options }: ListOptions = {},
   ): PagePromise<Item<E>> {
     const fetchPage = async (page: number): Promise<Page<Item<E>>> => {
-      const { data, response } = await this.#call(
+      const { data, answer } = await this.#call(
         endpoint,
         { ...input, query: { ...input.query, page } },
         options,
       );
-      return new Page(
-        data as Item<E>[],
-        pageInfo(response.headers, response.status),
-        fetchPage,
-        response.headers,
-      );
+      return new Page(data as Item<E>[], pageInfo(answer.headers, answer.status), fetchPage, answer.headers);
     };
     const { page = 1 } = (input.query ?? {}) as { page?: number };
     return new PagePromise(fetchPage, page, concurrency);
@@ -159,17 +187,18 @@ export class Marketplace {
     endpoint: Endpoint,
     input: RequestInput<Endpoint>,
     options: CallOptions,
-  ): Promise<{ data: unknown; response: Response }> {
+  ): Promise<{ data: unknown; answer: Answer; readonly response: Response }> {
     const { params, query, body } = validateRequest(endpoint, input);
     const url = this.#url(buildPath(endpoint.path, params), query);
     const slot = endpoint.etag && options.cache !== false ? await this.#cache?.lookup(url) : undefined;
     try {
-      const { status, response, text } = await this.#send(endpoint, url, body, slot?.cached, options);
+      const answer = await this.#send(endpoint, url, body, slot?.cached, options);
+      const { status, text } = answer;
       if (status === 304 && slot?.cached)
-        return { data: parseResponse(endpoint, slot.cached.body, status), response };
+        return resultOf(parseResponse(endpoint, slot.cached.body, status), answer);
       const { json, data } = readResponse(endpoint, url, status, text);
-      if (slot) await this.#cache?.save(slot, response.headers.get('etag'), json);
-      return { data, response };
+      if (slot) await this.#cache?.save(slot, answer.headers.get('etag'), json);
+      return resultOf(data, answer);
     } catch (error) {
       if (slot) await this.#cache?.drop(slot);
       throw error;
@@ -210,14 +239,13 @@ export class Marketplace {
       const received = await pending;
       // Browsers hide a manual redirect behind an opaque response.
       const status = received.type === 'opaqueredirect' ? 303 : received.status;
-      const text = await pending.text();
-      return { status, response: readableCopy(received, status, text), text };
+      return answerOf(received, status, await received.text());
     } catch (error) {
       if (isHTTPError(error)) {
         const { status, headers } = error.response;
         // An earlier attempt deleted it and its answer was lost (spec, "Retry guidance").
         if (endpoint.method === 'DELETE' && status === 404 && attempts > 1)
-          return { status: endpoint.status, response: readableCopy(error.response, status, ''), text: '' };
+          return answerOf(error.response, endpoint.status, '');
         throw makeAPIError(status, headers, error.data);
       }
       if (isTimeoutError(error))

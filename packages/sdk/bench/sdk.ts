@@ -1,0 +1,163 @@
+/**
+ * `pnpm bench`, the SDK half: what the SDK costs over hand-written `fetch` code against the same
+ * server (stub-server.ts, in its own process), in alternating rounds:
+ *   - `retrieve` vs `fetch` + `JSON.parse` (no ETag on that resource, so every call is a 200);
+ *   - a cached `304` (the SDK's ETag cache) vs a raw conditional `fetch` keeping its own copy;
+ *   - iterating a list vs a hand-written page loop;
+ *   - `concurrency: 4` vs sequential with 20 ms of latency per page;
+ *   - heap growth while iterating 10 000 items.
+ * `--short`: fewer calls, for CI (no thresholds there).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OrganizationId, PAGINATION_HEADERS } from '@app/schemas';
+import { Marketplace } from '@app/sdk';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const short = process.argv.includes('--short');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (short ? 1 : 5));
+const CALLS = short ? 200 : 2_000;
+const token = 'mkt_bench';
+const ORG = OrganizationId.parse('OrgBench00000001');
+const PLAIN_ORG = OrganizationId.parse('OrgBench00000002');
+const children: ChildProcess[] = [];
+
+async function stub(env: Record<string, string>): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@app/source', join(here, 'stub-server.ts')],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const match = /listening on (\S+)/.exec(chunk.toString());
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`stub exited with ${code}`)));
+  });
+}
+
+/** Milliseconds per call of `run`, the best of `ROUNDS` rounds of `calls` calls. */
+async function timed(calls: number, run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < calls; i++) await run();
+  return (performance.now() - start) / calls;
+}
+
+/** Runs the two sides in alternating rounds; keeps each side's best round (least disturbed). */
+async function compare(calls: number, a: () => Promise<unknown>, b: () => Promise<unknown>) {
+  await timed(Math.ceil(calls / 4), a); // warm-up
+  await timed(Math.ceil(calls / 4), b);
+  let bestA = Number.POSITIVE_INFINITY;
+  let bestB = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < ROUNDS; round++) {
+    bestA = Math.min(bestA, await timed(calls, a));
+    bestB = Math.min(bestB, await timed(calls, b));
+  }
+  return { a: bestA, b: bestB, ratio: bestB / bestA };
+}
+
+const rows: Array<[string, string, string, string]> = [];
+const row = (name: string, raw: number, sdk: number, unit: string, target: string) =>
+  rows.push([
+    name,
+    `${raw.toFixed(unit === 'ms' ? 1 : 3)} / ${sdk.toFixed(unit === 'ms' ? 1 : 3)} ${unit}`,
+    (sdk / raw).toFixed(3),
+    target,
+  ]);
+
+try {
+  const base = await stub({ BENCH_ITEMS: short ? '400' : '2000' });
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  const client = new Marketplace({ baseUrl: base, token, cache: false });
+  const cached = new Marketplace({ baseUrl: base, token });
+
+  // retrieve vs raw fetch
+  const plain = `${base}/organizations/OrgBench00000002.json`;
+  const r1 = await compare(
+    CALLS,
+    async () => JSON.parse(await (await fetch(plain, { headers })).text()),
+    () => client.organizations.retrieve(PLAIN_ORG),
+  );
+  row('retrieve vs fetch + JSON.parse', r1.a, r1.b, 'ms/call', '≤ 1.05');
+
+  // cached 304 vs raw conditional fetch
+  const tagged = `${base}/organizations/OrgBench00000001.json`;
+  const first = await fetch(tagged, { headers });
+  const etag = first.headers.get('etag') as string;
+  const copy = JSON.parse(await first.text());
+  await cached.organizations.retrieve(ORG);
+  const r2 = await compare(
+    CALLS,
+    async () => {
+      const res = await fetch(tagged, { headers: { ...headers, 'if-none-match': etag } });
+      await res.arrayBuffer();
+      return res.status === 304 ? copy : null;
+    },
+    () => cached.organizations.retrieve(ORG),
+  );
+  row('cached 304 vs raw conditional fetch', r2.a, r2.b, 'ms/call', '≤ 1.05');
+
+  // iterating vs a hand loop
+  const listUrl = `${base}/organizations/OrgBench00000001/collabs.json`;
+  const handLoop = async () => {
+    let n = 0;
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const res = await fetch(`${listUrl}?page=${page}`, { headers });
+      pages = Number(res.headers.get(PAGINATION_HEADERS.totalPages));
+      n += (JSON.parse(await res.text()) as unknown[]).length;
+    }
+    return n;
+  };
+  const iterate = async () => {
+    let n = 0;
+    for await (const _ of client.collabs.list(ORG)) n++;
+    return n;
+  };
+  const r3 = await compare(short ? 2 : 5, handLoop, iterate);
+  row('iterating a list vs a hand loop', r3.a, r3.b, 'ms/list', '≤ 1.05');
+
+  // concurrency 4 vs sequential at 20 ms per page
+  const slow = await stub({ BENCH_ITEMS: '400', BENCH_LATENCY_MS: '20' });
+  const slowClient = new Marketplace({ baseUrl: slow, token });
+  const all = (concurrency: number) => async () => {
+    let n = 0;
+    for await (const _ of slowClient.collabs.list(ORG, {}, { concurrency })) n++;
+    return n;
+  };
+  const r4 = await compare(1, all(1), all(4));
+  rows.push([
+    'concurrency 4 vs sequential, 20 pages at 20 ms',
+    `${r4.a.toFixed(0)} / ${r4.b.toFixed(0)} ms`,
+    `${(r4.a / r4.b).toFixed(2)}× faster`,
+    '≥ 3× faster',
+  ]);
+
+  // heap growth over 10 000 items
+  const big = await stub({ BENCH_ITEMS: '10000' });
+  const bigClient = new Marketplace({ baseUrl: big, token });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  let peak = before;
+  let n = 0;
+  for await (const _ of bigClient.collabs.list(ORG)) {
+    if (++n % 1000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }
+  gc?.();
+  const after = process.memoryUsage().heapUsed;
+  rows.push([
+    `heap while iterating ${n} items${gc ? '' : ' (no --expose-gc: not collected)'}`,
+    `peak +${((peak - before) / 2 ** 20).toFixed(1)} MB, after +${((after - before) / 2 ** 20).toFixed(1)} MB`,
+    '',
+    '< 30 MB',
+  ]);
+
+  console.log(`\n## SDK (best of ${ROUNDS} rounds, raw / SDK)\n`);
+  console.log('| case | raw / SDK | ratio | target |\n|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+} finally {
+  for (const child of children) child.kill();
+}
