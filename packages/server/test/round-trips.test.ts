@@ -61,13 +61,25 @@ describe('round trips of an authenticated show', () => {
   it('is one for a non-member (404 from the token statement alone)', async () => {
     const { org } = await organizationWithCollab();
     const stranger = await server.createUser();
+    await server.get('/organizations.json', { token: stranger.token }); // its first use: touched
     expect(
       await statementsOf(() => server.get(`/organizations/${org.id}.json`, { token: stranger.token }), 404),
     ).toHaveLength(1);
   });
 
+  it("adds the token's last_used_at touch as a second statement only when it is due (first use, then once a minute)", async () => {
+    const { org } = await organizationWithCollab();
+    const stranger = await server.createUser();
+    const url = `/organizations/${org.id}.json`;
+    const first = await statementsOf(() => server.get(url, { token: stranger.token }), 404);
+    expect(first).toHaveLength(2);
+    expect(first[1]).toMatch(/^update access_tokens set last_used_at/);
+    expect(await statementsOf(() => server.get(url, { token: stranger.token }), 404)).toHaveLength(1);
+  });
+
   it('is at most two for a user-scoped show', async () => {
     const { token } = await server.createUser();
+    await server.get('/organizations.json', { token }); // its first use: touched
     expect(
       (await statementsOf(() => server.get('/me/notification_settings.json', { token }), 200)).length,
     ).toBeLessThanOrEqual(2);

@@ -44,24 +44,27 @@ export interface ReadResult {
 
 /*
  * One round trip: the token by digest, its user, the membership in the organization of the URL,
- * the `last_used_at` touch (at most once a minute per token), and the route's own read, if any.
+ * and the route's own read, if any. Whether the token's `last_used_at` is due for its touch (at
+ * most once a minute) comes with it; the touch is a second statement only then.
  */
 const CALLER_SQL = `
-with tok as (
-  select id, user_id, permission, last_used_at from access_tokens where digest = $1
-), touched as (
-  update access_tokens set last_used_at = now()
-  where id in (select id from tok where last_used_at is null or last_used_at < now() - interval '1 minute')
-  returning id
-)
 select tok.id as caller_token_id, tok.permission as caller_permission, u.id as caller_user_id,
        u.name as caller_name, u.email as caller_email, m.id as caller_membership_id,
-       m.role as caller_role, m.is_owner as caller_is_owner`;
+       m.role as caller_role, m.is_owner as caller_is_owner,
+       (tok.last_used_at is null or tok.last_used_at < now() - interval '1 minute') as caller_touch_due`;
 const CALLER_FROM = `
-from tok join users u on u.id = tok.user_id
+from access_tokens tok join users u on u.id = tok.user_id
 left join memberships m on m.user_id = u.id and m.organization_id = $2`;
+const CALLER_WHERE = `
+where tok.digest = $1`;
 
-const CALLER: Statement = { name: 'caller', text: `${CALLER_SQL}${CALLER_FROM}` };
+const TOUCH: Statement = {
+  name: 'caller_touch',
+  text: `update access_tokens set last_used_at = now()
+where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+};
+
+const CALLER: Statement = { name: 'caller', text: `${CALLER_SQL}${CALLER_FROM}${CALLER_WHERE}` };
 const withRead = new Map<string, Statement>();
 
 /** The caller statement joined with `read` (built once per read). */
@@ -78,7 +81,7 @@ function statementOf(metadata: MetadataStorage, read: CallerRead): Statement {
 left join lateral (
   select ${columns.join(', ')}${total} from "${meta.tableName}"
   where m.id is not null and (${read.where})${read.orderBy ? ` order by ${read.orderBy}` : ''}${limit}
-) r on true`,
+) r on true${CALLER_WHERE}`,
     };
     withRead.set(read.name, found);
   }
@@ -98,7 +101,7 @@ const callerOf = (row: Row): CallerRow => ({
 
 /**
  * Looks up the caller of a bearer token: null when the token is malformed (refused offline, by
- * its checksum), unknown or revoked. Touches `last_used_at` in the same statement. With `read`,
+ * its checksum), unknown or revoked. Touches `last_used_at` when it is due. With `read`,
  * also returns what it selects, shaped like the entity (nothing for a non-member).
  */
 export async function findCaller(
@@ -118,6 +121,7 @@ export async function findCaller(
     : await statements.run(CALLER, values);
   const first = rows[0];
   if (!first) return null;
+  if (first.caller_touch_due === true) await statements.run(TOUCH, [first.caller_token_id]);
   const selected = read && first.caller_membership_id ? rows.filter((row) => row.id != null) : [];
   return {
     caller: callerOf(first),
