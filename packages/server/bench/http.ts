@@ -71,7 +71,8 @@ async function start(args: string[], env: Record<string, string>, probe: string)
 }
 
 const tsx = ['--import', 'tsx'];
-const serverCli = join(here, '..', 'dist', 'cli.js');
+// `BENCH_SERVER`: another build's `dist/cli.js`, to compare two versions with the same instrument.
+const serverCli = process.env.BENCH_SERVER ?? join(here, '..', 'dist', 'cli.js');
 
 async function json(res: Response) {
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
