@@ -6,10 +6,11 @@ import { notFound, unprocessable } from '../../http/errors.js';
 import { iso } from '../../http/present.js';
 import { Address } from './address.entity.js';
 
-/** The address fields; wire names and column names are the same. */
-const FIELDS = ['address_one', 'address_two', 'city', 'state', 'postal_code', 'country_code'] as const;
 type Fields = z.output<typeof AddressComplete>;
 type Patch = z.output<typeof AddressUpdate>;
+
+/** The address fields, as the contract names them (the columns have the same names). */
+const FIELDS = Object.keys(AddressComplete.shape) as Array<keyof Fields>;
 
 export function presentAddress(address: Address) {
   return {
@@ -20,15 +21,18 @@ export function presentAddress(address: Address) {
   };
 }
 
+/** Each field's entity property: checked against both types, so neither side can drift. */
+const PROPERTIES = {
+  address_one: 'addressOne',
+  address_two: 'addressTwo',
+  city: 'city',
+  state: 'state',
+  postal_code: 'postalCode',
+  country_code: 'countryCode',
+} as const satisfies Record<keyof Fields, keyof Address>;
+
 function fieldsOf(address: Address): Fields {
-  return {
-    address_one: address.addressOne,
-    address_two: address.addressTwo ?? null,
-    city: address.city,
-    state: address.state,
-    postal_code: address.postalCode,
-    country_code: address.countryCode,
-  };
+  return Object.fromEntries(FIELDS.map((field) => [field, address[PROPERTIES[field]] ?? null])) as Fields;
 }
 
 export async function findAddress(em: Em, userId: string): Promise<Address> {
