@@ -1,12 +1,9 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
 import {
-  campaignRead,
-  campaignsRead,
+  campaignReads,
   createCampaign,
   deleteCampaign,
-  listCampaigns,
-  showCampaign,
   transitionCampaign,
   updateCampaign,
 } from './campaigns.service.js';
@@ -16,8 +13,8 @@ export const campaignRoutes = defineRoutes(
   endpoints.campaigns,
   {
     list: ({ em, read, config, params, page }) =>
-      listCampaigns(em, read, params.organization_id, page, config.baseUrl),
-    retrieve: ({ read, config }) => showCampaign(read, config.baseUrl),
+      campaignReads.list(em, read, params.organization_id, page, config.baseUrl),
+    retrieve: ({ read, config }) => campaignReads.show(read, config.baseUrl),
     create: ({ em, config, uploads, params, body, files }) =>
       createCampaign(em, config, uploads, params.organization_id, body, files),
     update: ({ em, config, uploads, params, body, files }) =>
@@ -27,5 +24,5 @@ export const campaignRoutes = defineRoutes(
     pause: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'pause'),
     resume: ({ em, params }) => transitionCampaign(em, params.organization_id, params.id, 'resume'),
   },
-  { list: campaignsRead, retrieve: campaignRead },
+  { list: campaignReads.listRead, retrieve: campaignReads.showRead },
 );

@@ -14,10 +14,9 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
-import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { findInOrganization, readOneOrNotFound, readPage } from '../common/find.js';
+import { findInOrganization, organizationReads } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
@@ -71,44 +70,13 @@ export const presentCampaign = (campaign: Campaign, baseUrl: string) => ({
   brief: briefHtmlOf(campaign),
 });
 
-/** The campaigns of the organization (members and admins see all), newest first. */
-export const campaignsRead = (
-  params: { organization_id: string },
-  page: { limit: number; offset: number },
-): CallerRead => ({
-  name: 'campaigns',
-  entity: 'Campaign',
-  where: 'organization_id = $2',
-  orderBy: 'created_at desc, id desc',
-  values: [],
-  page,
+/**
+ * The list (members and admins see all, newest first) and the show, each read with the caller.
+ */
+export const campaignReads = organizationReads(Campaign, {
+  summary: presentCampaignSummary,
+  show: presentCampaign,
 });
-
-/** A page of the organization's campaigns as read with the caller, and the total. */
-export async function listCampaigns(
-  em: Em,
-  read: ReadResult,
-  organizationId: string,
-  page: { offset: number },
-  baseUrl: string,
-) {
-  const { entities, total } = await readPage<Campaign>(read, page, () =>
-    em.count(Campaign, { organization: organizationId }),
-  );
-  return { items: entities.map((c) => presentCampaignSummary(c, baseUrl)), total };
-}
-
-/** A campaign of the organization, read with the caller; another organization's id is a 404. */
-export const campaignRead = (params: { id: string }): CallerRead => ({
-  name: 'campaign',
-  entity: 'Campaign',
-  where: 'organization_id = $2 and id = $3',
-  values: [params.id],
-});
-
-export async function showCampaign(read: ReadResult, baseUrl: string) {
-  return presentCampaign(readOneOrNotFound<Campaign>(read), baseUrl);
-}
 
 /** Payload fields stored as they are (budget fields are read-only and not here). */
 const CAMPAIGN_FIELDS: FieldMap<UpdateInput, Campaign> = {

@@ -1,12 +1,9 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
 import {
-  collabRead,
-  collabsRead,
+  collabReads,
   createCollab,
   deleteCollab,
-  listCollabs,
-  showCollab,
   transitionCollab,
   updateCollab,
 } from './collabs.service.js';
@@ -16,8 +13,8 @@ export const collabRoutes = defineRoutes(
   endpoints.collabs,
   {
     list: ({ em, read, config, params, page }) =>
-      listCollabs(em, read, params.organization_id, page, config.baseUrl),
-    retrieve: ({ read, config }) => showCollab(read, config.baseUrl),
+      collabReads.list(em, read, params.organization_id, page, config.baseUrl),
+    retrieve: ({ read, config }) => collabReads.show(read, config.baseUrl),
     create: ({ em, config, uploads, params, query, body, files }) =>
       createCollab(em, config, uploads, params.organization_id, body, files, query.website),
     update: ({ em, config, uploads, params, body, files }) =>
@@ -27,5 +24,5 @@ export const collabRoutes = defineRoutes(
     pause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'pause'),
     unpause: ({ em, params }) => transitionCollab(em, params.organization_id, params.id, 'unpause'),
   },
-  { list: collabsRead, retrieve: collabRead },
+  { list: collabReads.listRead, retrieve: collabReads.showRead },
 );

@@ -5,10 +5,9 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
-import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
 import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { findInOrganization, readOneOrNotFound, readPage } from '../common/find.js';
+import { findInOrganization, organizationReads } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
@@ -63,44 +62,10 @@ export const presentCollab = (collab: Collab, baseUrl: string) => ({
   brief: briefHtmlOf(collab),
 });
 
-/** The collabs of the organization (members and admins see all), newest first. */
-export const collabsRead = (
-  params: { organization_id: string },
-  page: { limit: number; offset: number },
-): CallerRead => ({
-  name: 'collabs',
-  entity: 'Collab',
-  where: 'organization_id = $2',
-  orderBy: 'created_at desc, id desc',
-  values: [],
-  page,
-});
-
-/** A page of the organization's collabs as read with the caller, and the total. */
-export async function listCollabs(
-  em: Em,
-  read: ReadResult,
-  organizationId: string,
-  page: { offset: number },
-  baseUrl: string,
-) {
-  const { entities, total } = await readPage<Collab>(read, page, () =>
-    em.count(Collab, { organization: organizationId }),
-  );
-  return { items: entities.map((c) => presentCollabSummary(c, baseUrl)), total };
-}
-
-/** A collab of the organization, read with the caller; another organization's id is a 404. */
-export const collabRead = (params: { id: string }): CallerRead => ({
-  name: 'collab',
-  entity: 'Collab',
-  where: 'organization_id = $2 and id = $3',
-  values: [params.id],
-});
-
-export async function showCollab(read: ReadResult, baseUrl: string) {
-  return presentCollab(readOneOrNotFound<Collab>(read), baseUrl);
-}
+/**
+ * The list (members and admins see all, newest first) and the show, each read with the caller.
+ */
+export const collabReads = organizationReads(Collab, { summary: presentCollabSummary, show: presentCollab });
 
 /**
  * Creates a draft. Each field comes from the payload, else from the `website` page (prefill),

@@ -1,7 +1,7 @@
 import { type EntityName, LockMode } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import type { ReadResult } from '../access-tokens/caller.js';
+import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
 
 /**
  * A row of an organization by its id, or `404`: another organization's id is answered like an
@@ -44,4 +44,49 @@ export async function readPage<T>(
 ): Promise<{ entities: T[]; total: number }> {
   const total = read.total ?? (page.offset === 0 ? 0 : await countAll());
   return { entities: read.entities as T[], total };
+}
+
+/**
+ * The hot reads of a resource that lives in an organization (collabs, campaigns): the list,
+ * newest first, and the show, each read with the caller in one statement (http/routes.ts,
+ * `RouteRead`), and the presenting of what they read.
+ */
+export function organizationReads<T extends { id: string }, Summary, Shown>(
+  em: EntityName<T> & { meta: { className: string } },
+  present: { summary: (row: T, baseUrl: string) => Summary; show: (row: T, baseUrl: string) => Shown },
+) {
+  const entity = em.meta.className;
+  return {
+    listRead: (_params: unknown, page: { limit: number; offset: number }): CallerRead => ({
+      name: `${entity}.list`,
+      entity,
+      where: 'organization_id = $2',
+      orderBy: 'created_at desc, id desc',
+      values: [],
+      page,
+    }),
+    showRead: (params: { id: string }): CallerRead => ({
+      name: `${entity}.show`,
+      entity,
+      where: 'organization_id = $2 and id = $3',
+      values: [params.id],
+    }),
+    /** A page as read with the caller, and the total (counted past the last page). */
+    async list(
+      manager: Em,
+      read: ReadResult,
+      organizationId: string,
+      page: { offset: number },
+      baseUrl: string,
+    ) {
+      const { entities, total } = await readPage<T>(read, page, () =>
+        manager.count(em, { organization: organizationId } as never),
+      );
+      return { items: entities.map((row) => present.summary(row, baseUrl)), total };
+    },
+    /** The resource as read with the caller; another organization's id is a 404. */
+    async show(read: ReadResult, baseUrl: string) {
+      return present.show(readOneOrNotFound<T>(read), baseUrl);
+    },
+  };
 }
