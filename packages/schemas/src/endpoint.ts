@@ -197,13 +197,14 @@ export function transition<Params extends z.ZodObject, Show extends Endpoint>(
 /** A call of the reference server's sandbox API (decisions.md §4), keyed by `MARKETPLACE_TEST_HELPERS_KEY`. */
 export function testHelper<
   Body extends BodySpec | undefined,
-  Response extends z.ZodType,
+  Response extends z.ZodType | undefined,
   Params extends z.ZodObject,
 >(o: {
   path: string;
   params: Params;
   body: Body;
-  status: 200 | 201;
+  /** `204` exactly when there is no response body. */
+  status: Response extends z.ZodType ? 200 | 201 : 204;
   response: Response;
   summary: string;
 }): Endpoint<Params, typeof noQuery, Body, Response> {

@@ -438,6 +438,14 @@ export const testHelperEndpoints = {
     response: TestPushSubscription,
     summary: 'Register a push device for a user',
   }),
+  reset: testHelper({
+    path: '/reset',
+    params: z.object({}),
+    body: undefined,
+    status: 204,
+    response: undefined,
+    summary: 'Empty the sandbox: every user, organization, token and stored upload',
+  }),
 } as const;
 
 export type EndpointTable = typeof endpoints;

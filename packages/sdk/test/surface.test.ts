@@ -95,6 +95,7 @@ const calls: Record<string, (c: Marketplace) => Promise<unknown>> = {
   'testHelpers.createNotification': (c) =>
     c.testHelpers.createNotification(USER_ID, { type: 'X', record_type: 'Y', record_id: 'z' }),
   'testHelpers.createPushSubscription': (c) => c.testHelpers.createPushSubscription(USER_ID),
+  'testHelpers.reset': (c) => c.testHelpers.reset(),
 };
 
 /** Any response body a schema of the table may ask for; the server mock picks the one that fits. */

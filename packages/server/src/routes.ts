@@ -13,6 +13,7 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { notificationTestHelpers } from './modules/notifications/notifications.sandbox.js';
 import { organizationRoutes } from './modules/organizations/organizations.routes.js';
 import { organizationTestHelpers } from './modules/organizations/organizations.sandbox.js';
+import { sandboxTestHelpers } from './modules/sandbox/sandbox.sandbox.js';
 import { socialAccountRoutes } from './modules/social-accounts/social-accounts.routes.js';
 import { socialAccountTestHelpers } from './modules/social-accounts/social-accounts.sandbox.js';
 import { userTestHelpers } from './modules/users/users.sandbox.js';
@@ -42,5 +43,6 @@ export const testHelperRoutes: Route[] = defineRoutes<typeof testHelperEndpoints
     ...campaignTestHelpers,
     ...socialAccountTestHelpers,
     ...notificationTestHelpers,
+    ...sandboxTestHelpers,
   },
 );

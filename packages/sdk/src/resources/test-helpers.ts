@@ -114,4 +114,9 @@ export class TestHelpers extends APIResource {
   ): APIPromise<Result<typeof h.createPushSubscription>> {
     return this._client.request(h.createPushSubscription, { params: { user_id: userId } }, options);
   }
+
+  /** Empties the sandbox: every user, organization and token (theirs stop working) and every upload. */
+  reset(options?: TestHelperOptions): APIPromise<void> {
+    return this._client.request(h.reset, {}, options);
+  }
 }

@@ -481,6 +481,18 @@ describe('client behaviour', () => {
   });
 });
 
+// Last before the tally: it empties the sandbox every test above built on.
+test('testHelpers.reset() empties the sandbox: earlier tokens are refused, lists are empty', async () => {
+  const { data: before } = await alice.client.organizations.list();
+  expect(before.length).toBeGreaterThan(0);
+  expect(await server.admin.testHelpers.reset()).toBeUndefined();
+  await caught(alice.client.organizations.list(), AuthenticationError);
+  await caught(bob.client.me.accessTokens.list(), AuthenticationError);
+  const dave = await server.newUser('Dave');
+  expect((await dave.client.organizations.list()).data).toEqual([]);
+  await caught(dave.client.organizations.retrieve(org.id), NotFoundError);
+});
+
 test('every endpoint of the table was called through the SDK and answered its success status', () => {
   const answered = new Set(server.traffic.map((x) => `${x.endpoint} ${x.status}`));
   const missing = table.filter((e) => !answered.has(`${e.name} ${e.status}`)).map((e) => e.name);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Image types accepted for logos and banners, recognised by their first bytes. */
@@ -57,6 +57,17 @@ export class UploadStore {
 
   async remove(name: string | null | undefined): Promise<void> {
     if (name && NAME.test(name)) await rm(join(this.dir, name), { force: true });
+  }
+
+  /** Removes every stored upload (the sandbox reset); files this store did not name are left alone. */
+  async clear(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return;
+    }
+    await Promise.all(names.filter((name) => NAME.test(name)).map((name) => this.remove(name)));
   }
 
   /** The bytes and type of a stored upload, or null (also for any name we never produced). */

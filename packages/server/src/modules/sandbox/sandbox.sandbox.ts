@@ -1,0 +1,7 @@
+import type { TestHelperHandlers } from '../../http/routes.js';
+import { resetSandbox } from './reset.js';
+
+/** Test-helper handlers that act on the whole sandbox (decisions.md §4). */
+export const sandboxTestHelpers = {
+  reset: ({ em, uploads }) => resetSandbox(em, uploads),
+} satisfies Partial<TestHelperHandlers>;

@@ -1,0 +1,107 @@
+/**
+ * The test kit, imported the way an integrator imports it (`@app/server/testing`; in this
+ * workspace the `@app/source` condition resolves it to the TypeScript source).
+ */
+import { AuthenticationError, Marketplace } from '@app/sdk';
+import { startTestServer, type TestServer } from '@app/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('startTestServer()', () => {
+  it('listens on a loopback port with a test-helpers key of its own', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.helpersKey.length).toBeGreaterThanOrEqual(32);
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    // The helpers are on, keyed by that key.
+    const refused = await fetch(`${server.url}/test_helpers/reset.json`, { method: 'POST' });
+    expect(refused.status).toBe(401);
+  });
+
+  it('createUser() makes a user through the test helpers and resolves to a write token', async () => {
+    const token = await server.createUser();
+    expect(token).toMatch(/^mkt_/);
+    const client = server.client(token);
+    expect(client).toBeInstanceOf(Marketplace);
+    const org = await client.organizations.create({ name: 'Acme' });
+    expect(org).toMatchObject({ name: 'Acme' });
+    expect((await client.organizations.list()).data.map((o) => o.id)).toEqual([org.id]);
+    const [listed] = (await client.me.accessTokens.list()).data;
+    expect(listed).toMatchObject({ permission: 'write' });
+  });
+
+  it('createUser() takes a name, an address and a permission', async () => {
+    const token = await server.createUser({
+      name: 'Reader',
+      email: 'reader@example.com',
+      permission: 'read',
+    });
+    const client = server.client(token);
+    expect((await client.me.accessTokens.list()).data).toMatchObject([{ permission: 'read' }]);
+    await expect(client.organizations.create({ name: 'Nope' })).rejects.toBeInstanceOf(AuthenticationError);
+    // The address is taken now.
+    await expect(server.createUser({ email: 'reader@example.com' })).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('client(token) carries the test-helpers key, and takes client options', async () => {
+    const token = await server.createUser();
+    const client = server.client(token, { maxRetries: 0, userAgent: 'kit-test/1.0' });
+    const org = await client.organizations.create({ name: 'Acme' });
+    await client.testHelpers.setSubscription(org.id, { active: true });
+    expect(await client.organizations.retrieve(org.id)).toMatchObject({ id: org.id });
+  });
+
+  it('reset() empties the sandbox: earlier tokens are refused and lists are empty', async () => {
+    const before = await server.createUser();
+    await server.client(before).organizations.create({ name: 'Gone' });
+    await server.reset();
+    await expect(server.client(before).organizations.list()).rejects.toBeInstanceOf(AuthenticationError);
+    const after = server.client(await server.createUser());
+    expect((await after.organizations.list()).data).toEqual([]);
+    expect((await after.me.accessTokens.list()).data).toHaveLength(1);
+  });
+
+  it('gives each server its own database', async () => {
+    const other = await startTestServer();
+    try {
+      expect(other.url).not.toBe(server.url);
+      expect(other.helpersKey).not.toBe(server.helpersKey);
+      const token = await server.createUser();
+      await server.client(token).organizations.create({ name: 'Only here' });
+      await expect(other.client(token).organizations.list()).rejects.toBeInstanceOf(AuthenticationError);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('takes a key and settings of its own', async () => {
+    const helpersKey = 'my-own-test-helpers-key-0123456789abcdef';
+    const other = await startTestServer({ helpersKey, env: { MARKETPLACE_LIMIT_ORGANIZATIONS: '1' } });
+    try {
+      expect(other.helpersKey).toBe(helpersKey);
+      const client = other.client(await other.createUser());
+      await client.organizations.create({ name: 'One' });
+      await expect(client.organizations.create({ name: 'Two' })).rejects.toMatchObject({ status: 422 });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('close() stops the server for good, and may be called again', async () => {
+    const other = await startTestServer();
+    const token = await other.createUser();
+    await other.close();
+    await expect(fetch(`${other.url}/health`)).rejects.toThrow();
+    await expect(other.client(token, { maxRetries: 0 }).organizations.list()).rejects.toThrow();
+    await other.close();
+  });
+});
