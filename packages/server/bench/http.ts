@@ -9,7 +9,7 @@
  * embedded PGlite. `--short`: one round of one second, for CI (no thresholds there).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,7 +28,21 @@ const only = process.env.BENCH_ONLY; // 'postgres' | 'pglite'
 
 interface Target {
   url: string;
+  /** CPU time (user + system) the target's process has used so far, in ms (Linux `/proc`). */
+  cpuMs: () => number;
   stop: () => Promise<void>;
+}
+
+const TICKS_PER_SECOND = 100;
+
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -67,7 +81,7 @@ async function start(args: string[], env: Record<string, string>, probe: string)
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { url, stop };
+  return { url, cpuMs: () => cpuMsOf(child.pid), stop };
 }
 
 const tsx = ['--import', 'tsx'];
@@ -121,15 +135,24 @@ interface Figures {
   rps: number;
   p50: number;
   p99: number;
-  non2xx: number;
+  /** CPU time of the target's process per request, in µs (steadier than req/s on a busy machine). */
+  cpuUs: number;
 }
 
-async function drive(url: string, headers: Record<string, string>, expectStatus: number): Promise<Figures> {
+async function drive(
+  target: Target,
+  path: string,
+  headers: Record<string, string>,
+  expectStatus: number,
+): Promise<Figures> {
+  const url = target.url + path;
+  const cpuBefore = target.cpuMs();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const cpuUs = ((target.cpuMs() - cpuBefore) * 1000) / result.requests.total;
   const bad = result.non2xx - (expectStatus === 304 ? result['3xx'] : 0);
   if (result.errors > 0 || bad > 0 || result.requests.total === 0)
     throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: bad };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs };
 }
 
 /** Runs each case once per round, in turn, and keeps each case's mean over the rounds. */
@@ -148,7 +171,7 @@ async function measure(cases: Array<{ name: string; run: () => Promise<Figures> 
         rps: mean(runs.map((r) => r.rps)),
         p50: mean(runs.map((r) => r.p50)),
         p99: Math.max(...runs.map((r) => r.p99)),
-        non2xx: 0,
+        cpuUs: mean(runs.map((r) => r.cpuUs)),
       },
     ]),
   );
@@ -156,9 +179,11 @@ async function measure(cases: Array<{ name: string; run: () => Promise<Figures> 
 
 function print(title: string, results: Map<string, Figures>, ratios: Array<[string, number, string]>) {
   console.log(`\n## ${title} (${ROUNDS} × ${SECONDS} s, ${CONNECTIONS} connections)\n`);
-  console.log('| route | req/s | p50 ms | p99 ms |\n|---|---|---|---|');
+  console.log('| route | req/s | p50 ms | p99 ms | CPU µs/request |\n|---|---|---|---|---|');
   for (const [name, f] of results)
-    console.log(`| ${name} | ${Math.round(f.rps)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} |`);
+    console.log(
+      `| ${name} | ${Math.round(f.rps)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${Math.round(f.cpuUs)} |`,
+    );
   console.log('\n| ratio | value | target |\n|---|---|---|');
   for (const [name, value, target] of ratios) console.log(`| ${name} | ${value.toFixed(3)} | ${target} |`);
 }
@@ -189,13 +214,13 @@ async function onPostgres() {
     targets.push(anchor);
     const auth = { authorization: `Bearer ${data.token}` };
     const results = await measure([
-      { name: 'bare Fastify, same body', run: () => drive(bare.url + data.showPath, {}, 200) },
-      { name: 'anchor: Fastify + pg by hand', run: () => drive(anchor.url + data.showPath, auth, 200) },
-      { name: 'GET /organizations/:id.json', run: () => drive(server.url + data.showPath, auth, 200) },
-      { name: 'GET …/collabs.json?page=2', run: () => drive(server.url + data.listPath, auth, 200) },
+      { name: 'bare Fastify, same body', run: () => drive(bare, data.showPath, {}, 200) },
+      { name: 'anchor: Fastify + pg by hand', run: () => drive(anchor, data.showPath, auth, 200) },
+      { name: 'GET /organizations/:id.json', run: () => drive(server, data.showPath, auth, 200) },
+      { name: 'GET …/collabs.json?page=2', run: () => drive(server, data.listPath, auth, 200) },
       {
         name: 'the same show answered 304',
-        run: () => drive(server.url + data.showPath, { ...auth, 'if-none-match': data.etag }, 304),
+        run: () => drive(server, data.showPath, { ...auth, 'if-none-match': data.etag }, 304),
       },
     ]);
     const rps = (n: string) => results.get(n)?.rps ?? 0;
@@ -231,9 +256,9 @@ async function onPglite() {
     targets.push(bare);
     const auth = { authorization: `Bearer ${data.token}` };
     const results = await measure([
-      { name: 'bare Fastify, same body', run: () => drive(bare.url + data.showPath, {}, 200) },
-      { name: 'GET /organizations/:id.json', run: () => drive(server.url + data.showPath, auth, 200) },
-      { name: 'GET …/collabs.json?page=2', run: () => drive(server.url + data.listPath, auth, 200) },
+      { name: 'bare Fastify, same body', run: () => drive(bare, data.showPath, {}, 200) },
+      { name: 'GET /organizations/:id.json', run: () => drive(server, data.showPath, auth, 200) },
+      { name: 'GET …/collabs.json?page=2', run: () => drive(server, data.listPath, auth, 200) },
     ]);
     const rps = (n: string) => results.get(n)?.rps ?? 0;
     const bareRps = rps('bare Fastify, same body');
