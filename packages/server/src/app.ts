@@ -63,7 +63,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         return reply.code(400).send({ error: 'The request URL is malformed' });
       return reply.code(500).send({ error: 'Internal server error' });
     },
-    return503OnClosing: true,
+    // Requests that arrive while closing are answered by the draining plugin, in the documented shape.
+    return503OnClosing: false,
     handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
     ...receiveTimeoutOptions(config.receiveTimeoutMs),

@@ -1,13 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import { unavailable } from '../http/errors.js';
 
 /**
  * While shutting down, in-flight requests are answered with `Connection: close`, so that
- * keep-alive sockets do not hold the shutdown open.
+ * keep-alive sockets do not hold the shutdown open; a request that arrives then (on a keep-alive
+ * connection still open) gets the documented transient `503` with `Retry-After: 1` before any work
+ * is done, so that its client retries on another instance. Fastify's own answer to those
+ * (`return503OnClosing`, turned off in app.ts) has neither the documented body nor `Retry-After`.
  */
 export function registerDraining(app: FastifyInstance): void {
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!draining) return;
+    const error = unavailable();
+    return reply.code(error.statusCode).headers(error.headers).send(error.body);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (draining) reply.header('connection', 'close');
