@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
-import { loggerOptions } from './http/logging.js';
+import { logFormatFor, loggerOptions } from './http/logging.js';
 import { openapiOptions } from './http/openapi.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
@@ -28,7 +28,10 @@ import { publicRoutes, testHelperRoutes } from './routes.js';
 export interface AppOptions {
   config: Config;
   orm: Orm;
-  /** Fastify/pino logger settings; defaults to `config.logLevel` with the token redacted. */
+  /**
+   * Fastify/pino logger settings; defaults to `config.logLevel` and `config.logFormat` (for
+   * stdout), with the token redacted.
+   */
   logger?: FastifyServerOptions['logger'];
   /** Random source of the chaos 503s (tests make it deterministic). */
   random?: () => number;
@@ -49,7 +52,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, orm } = options;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config.logLevel),
+    logger: options.logger ?? loggerOptions(config.logLevel, logFormatFor(config.logFormat, process.stdout)),
     rewriteUrl: (raw) => stripJsonSuffix(raw),
     bodyLimit: 1024 * 1024,
     // An over-long id is just an unknown id (404), not a 414.

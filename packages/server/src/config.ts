@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { LogFormat } from './http/logging.js';
 import { DEFAULT_LIMITS, type Limits } from './modules/common/limits.js';
 
 /** The server's settings (decisions.md §3), read from the environment. */
@@ -16,6 +17,8 @@ export interface Config {
   /** Fraction of API requests answered with a transient 503 before any work is done. */
   chaos503Rate: number;
   logLevel: string;
+  /** `json`, `pretty`, or `auto`: pretty when stdout is a terminal. */
+  logFormat: LogFormat;
   maxUploadBytes: number;
   /**
    * Milliseconds a client has to send a whole request (head and body); a body still arriving
@@ -67,6 +70,7 @@ const Env = z.object({
     .default(DEFAULT_LIMITS.campaignsPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 });
 
 export class ConfigError extends Error {}
@@ -91,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testHelpersKey: e.MARKETPLACE_TEST_HELPERS_KEY,
     chaos503Rate: e.MARKETPLACE_CHAOS_503_RATE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
     receiveTimeoutMs: e.MARKETPLACE_RECEIVE_TIMEOUT_MS,
     briefRenderBudgetMs: e.MARKETPLACE_BRIEF_RENDER_BUDGET_MS,

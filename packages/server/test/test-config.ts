@@ -12,6 +12,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     testHelpersKey,
     chaos503Rate: 0,
     logLevel: 'silent',
+    logFormat: 'json',
     maxUploadBytes: 64 * 1024,
     receiveTimeoutMs: 10_000,
     briefRenderBudgetMs: 1_000,
