@@ -16,6 +16,7 @@ import {
   type OverloadOptions,
   registerOverloadProtection,
 } from './plugins/availability.js';
+import { registerCors } from './plugins/cors.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
@@ -76,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerRequestId(app);
+  await registerCors(app, config.corsOrigins);
   registerDraining(app);
   installErrorHandler(app);
   registerRequestIntake(app);

@@ -29,8 +29,21 @@ export interface Config {
   briefRenderBudgetMs: number;
   /** How much one account may create (organizations, tokens, social accounts, collabs, campaigns). */
   limits: Limits;
+  /** Origins allowed to call the API from a browser (CORS); empty: CORS off; `*`: any origin. */
+  corsOrigins: string[];
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
   prefillAllowPrivate: boolean;
+}
+
+/** `*`, or an origin as browsers send it: scheme, host and port, nothing else. */
+function isOrigin(value: string): boolean {
+  if (value === '*') return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
 }
 
 const Env = z.object({
@@ -69,6 +82,15 @@ const Env = z.object({
     .positive()
     .default(DEFAULT_LIMITS.campaignsPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  MARKETPLACE_CORS_ORIGINS: z
+    .string()
+    .transform((list) => list.split(',').map((origin) => origin.trim().replace(/\/+$/, '')))
+    .pipe(
+      z.array(
+        z.string().refine(isOrigin, 'must be a comma-separated list of origins (https://host[:port]) or *'),
+      ),
+    )
+    .default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 });
@@ -107,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       campaignsPerOrganization: e.MARKETPLACE_LIMIT_CAMPAIGNS,
     },
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
+    corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
   };
 }
