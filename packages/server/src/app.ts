@@ -21,6 +21,7 @@ import { registerDraining } from './plugins/draining.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
+import { registerMetrics } from './plugins/metrics.js';
 import { registerRequestId, requestIdOf } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
@@ -86,8 +87,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerEntityManager(app, orm);
   app.decorateRequest('caller');
   app.decorateRequest('uploads');
+  app.decorateRequest('unavailableCause');
 
   await registerOverloadProtection(app, options.overload);
+  await registerMetrics(app, { orm, token: config.metricsToken });
   await app.register(swagger, openapiOptions(config));
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
 
@@ -109,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return { status: 'ok' };
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
+      request.unavailableCause = 'database';
       return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
     }
   });

@@ -29,6 +29,8 @@ export interface Config {
   briefRenderBudgetMs: number;
   /** How much one account may create (organizations, tokens, social accounts, collabs, campaigns). */
   limits: Limits;
+  /** Bearer token `GET /metrics` requires; undefined: the metrics are open. */
+  metricsToken: string | undefined;
   /** Origins allowed to call the API from a browser (CORS); empty: CORS off; `*`: any origin. */
   corsOrigins: string[];
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
@@ -82,6 +84,7 @@ const Env = z.object({
     .positive()
     .default(DEFAULT_LIMITS.campaignsPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MARKETPLACE_CORS_ORIGINS: z
     .string()
     .transform((list) => list.split(',').map((origin) => origin.trim().replace(/\/+$/, '')))
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       campaignsPerOrganization: e.MARKETPLACE_LIMIT_CAMPAIGNS,
     },
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
+    metricsToken: e.MARKETPLACE_METRICS_TOKEN,
     corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
   };
 }

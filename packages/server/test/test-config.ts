@@ -18,6 +18,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     briefRenderBudgetMs: 1_000,
     limits: { ...DEFAULT_LIMITS },
     prefillAllowPrivate: false,
+    metricsToken: undefined,
     corsOrigins: [],
     ...overrides,
   };

@@ -1,6 +1,7 @@
 import type { Em } from '../db/database.js';
 import type { UploadedFile } from '../modules/uploads/uploads.js';
 import type { Caller } from '../plugins/auth.js';
+import type { UnavailableCause } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,6 +11,8 @@ declare module 'fastify' {
     caller: Caller;
     /** Files of a multipart request, by field. */
     uploads: Partial<Record<string, UploadedFile>> | undefined;
+    /** Why this request was answered `503`, when it was (see `sendHttpError`). */
+    unavailableCause: UnavailableCause | undefined;
   }
   interface FastifyContextConfig {
     /** Wrapper key of the route's request body, for the `errors` map. */

@@ -178,7 +178,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     onRequest: [
       async () => {
         if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
-          throw unavailable();
+          throw unavailable('chaos');
       },
       requireJson,
       async (request) => {

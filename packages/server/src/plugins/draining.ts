@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { unavailable } from '../http/errors.js';
+import { sendHttpError, unavailable } from '../http/errors.js';
 
 /**
  * While shutting down, in-flight requests are answered with `Connection: close`, so that
@@ -15,8 +15,7 @@ export function registerDraining(app: FastifyInstance): void {
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!draining) return;
-    const error = unavailable();
-    return reply.code(error.statusCode).headers(error.headers).send(error.body);
+    return sendHttpError(reply, unavailable('shutdown'));
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (draining) reply.header('connection', 'close');
