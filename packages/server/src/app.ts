@@ -26,6 +26,7 @@ import { registerRequestId, requestIdOf } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
+import type { Tracing } from './tracing.js';
 
 export interface AppOptions {
   config: Config;
@@ -39,6 +40,8 @@ export interface AppOptions {
   random?: () => number;
   /** Overload protection: event-loop delay and requests in progress past which requests get a 503. */
   overload?: OverloadOptions;
+  /** OpenTelemetry tracing (`startTracing`), when on: its Fastify plugin is registered first. */
+  tracing?: Pick<Tracing, 'fastifyPlugin'>;
   /** Milliseconds a request may take before it is answered `503` (default {@link REQUEST_TIMEOUT_MS}). */
   requestTimeout?: number;
 }
@@ -77,6 +80,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdOf,
   });
 
+  // Before any hook or route: @fastify/otel wraps the hooks and routes added after it.
+  if (options.tracing) await app.register(options.tracing.fastifyPlugin);
   registerRequestId(app);
   await registerCors(app, config.corsOrigins);
   registerDraining(app);
