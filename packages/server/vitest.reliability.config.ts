@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 // The reliability suite (`pnpm test:reliability`): database faults, two instances on one
 // PostgreSQL, and load over loopback. Not part of `pnpm test` (the root projects list only
 // `packages/*/vitest.config.ts`, whose `*.test.ts` pattern does not match these files).
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
+// Not `module`: with it @opentelemetry/api (which the server's metrics, prom-client, load)
+// resolves to its ESM build, whose extensionless imports Node cannot load.
+const conditions = ['@app/source', 'node', 'development|production'];
 
 export default defineConfig({
   // Paths below are relative to this package, wherever the command is run from.

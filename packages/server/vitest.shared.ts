@@ -1,8 +1,10 @@
 import type { UserWorkspaceConfig } from 'vitest/config';
 
 // Resolve `@app/schemas` to its TypeScript source, as the type-checker does (tsconfig customConditions).
-// The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop.
-export const conditions = ['@app/source', 'module', 'node', 'development|production'];
+// The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop,
+// except `module`: Node does not know it, and with it @opentelemetry/api resolved to its ESM
+// build, which Node then loads as CommonJS (and fails), where Node itself takes the CommonJS one.
+export const conditions = ['@app/source', 'node', 'development|production'];
 
 /** What every test project of the server shares: source resolution, the database set-up, timeouts. */
 export const serverProject = {
@@ -15,5 +17,8 @@ export const serverProject = {
   },
 } satisfies UserWorkspaceConfig;
 
-/** Test files that replace modules with `vi.mock`: they need a module graph of their own. */
-export const mockingFiles = ['src/modules/collabs/website-prefill.ssrf.test.ts'];
+/**
+ * Test files that replace modules (`vi.mock`) or patch them as they load (OpenTelemetry's `pg`
+ * instrumentation): they need a module graph of their own.
+ */
+export const mockingFiles = ['src/modules/collabs/website-prefill.ssrf.test.ts', 'test/tracing.test.ts'];

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
-import { loggerOptions } from './http/logging.js';
+import { logFormatFor, loggerOptions } from './http/logging.js';
 import { openapiOptions } from './http/openapi.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
@@ -16,24 +16,32 @@ import {
   type OverloadOptions,
   registerOverloadProtection,
 } from './plugins/availability.js';
+import { registerCors } from './plugins/cors.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
+import { registerMetrics } from './plugins/metrics.js';
 import { registerRequestId, requestIdOf } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
+import type { Tracing } from './tracing.js';
 
 export interface AppOptions {
   config: Config;
   orm: Orm;
-  /** Fastify/pino logger settings; defaults to `config.logLevel` with the token redacted. */
+  /**
+   * Fastify/pino logger settings; defaults to `config.logLevel` and `config.logFormat` (for
+   * stdout), with the token redacted.
+   */
   logger?: FastifyServerOptions['logger'];
   /** Random source of the chaos 503s (tests make it deterministic). */
   random?: () => number;
   /** Overload protection: event-loop delay and requests in progress past which requests get a 503. */
   overload?: OverloadOptions;
+  /** OpenTelemetry tracing (`startTracing`), when on: its Fastify plugin is registered first. */
+  tracing?: Pick<Tracing, 'fastifyPlugin'>;
   /** Milliseconds a request may take before it is answered `503` (default {@link REQUEST_TIMEOUT_MS}). */
   requestTimeout?: number;
 }
@@ -49,7 +57,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, orm } = options;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config.logLevel),
+    logger: options.logger ?? loggerOptions(config.logLevel, logFormatFor(config.logFormat, process.stdout)),
     rewriteUrl: (raw) => stripJsonSuffix(raw),
     bodyLimit: 1024 * 1024,
     // An over-long id is just an unknown id (404), not a 414.
@@ -63,7 +71,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         return reply.code(400).send({ error: 'The request URL is malformed' });
       return reply.code(500).send({ error: 'Internal server error' });
     },
-    return503OnClosing: true,
+    // Requests that arrive while closing are answered by the draining plugin, in the documented shape.
+    return503OnClosing: false,
     handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
     ...receiveTimeoutOptions(config.receiveTimeoutMs),
@@ -71,7 +80,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdOf,
   });
 
+  // Before any hook or route: @fastify/otel wraps the hooks and routes added after it.
+  if (options.tracing) await app.register(options.tracing.fastifyPlugin);
   registerRequestId(app);
+  await registerCors(app, config.corsOrigins);
   registerDraining(app);
   installErrorHandler(app);
   registerRequestIntake(app);
@@ -80,8 +92,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerEntityManager(app, orm);
   app.decorateRequest('caller');
   app.decorateRequest('uploads');
+  app.decorateRequest('unavailableCause');
 
   await registerOverloadProtection(app, options.overload);
+  await registerMetrics(app, { orm, token: config.metricsToken });
   await app.register(swagger, openapiOptions(config));
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
 
@@ -105,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return { status: 'ok' };
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
+      request.unavailableCause = 'database';
       return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
     }
   });

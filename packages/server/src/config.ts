@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { LogFormat } from './http/logging.js';
 import { DEFAULT_LIMITS, type Limits } from './modules/common/limits.js';
 
 /** The server's settings (decisions.md §3), read from the environment. */
@@ -16,6 +17,8 @@ export interface Config {
   /** Fraction of API requests answered with a transient 503 before any work is done. */
   chaos503Rate: number;
   logLevel: string;
+  /** `json`, `pretty`, or `auto`: pretty when stdout is a terminal. */
+  logFormat: LogFormat;
   maxUploadBytes: number;
   /**
    * Milliseconds a client has to send a whole request (head and body); a body still arriving
@@ -26,8 +29,23 @@ export interface Config {
   briefRenderBudgetMs: number;
   /** How much one account may create (organizations, tokens, social accounts, collabs, campaigns). */
   limits: Limits;
+  /** Bearer token `GET /metrics` requires; undefined: the metrics are open. */
+  metricsToken: string | undefined;
+  /** Origins allowed to call the API from a browser (CORS); empty: CORS off; `*`: any origin. */
+  corsOrigins: string[];
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
   prefillAllowPrivate: boolean;
+}
+
+/** `*`, or an origin as browsers send it: scheme, host and port, nothing else. */
+function isOrigin(value: string): boolean {
+  if (value === '*') return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
 }
 
 const Env = z.object({
@@ -66,7 +84,18 @@ const Env = z.object({
     .positive()
     .default(DEFAULT_LIMITS.campaignsPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  MARKETPLACE_CORS_ORIGINS: z
+    .string()
+    .transform((list) => list.split(',').map((origin) => origin.trim().replace(/\/+$/, '')))
+    .pipe(
+      z.array(
+        z.string().refine(isOrigin, 'must be a comma-separated list of origins (https://host[:port]) or *'),
+      ),
+    )
+    .default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 });
 
 export class ConfigError extends Error {}
@@ -91,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testHelpersKey: e.MARKETPLACE_TEST_HELPERS_KEY,
     chaos503Rate: e.MARKETPLACE_CHAOS_503_RATE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
     receiveTimeoutMs: e.MARKETPLACE_RECEIVE_TIMEOUT_MS,
     briefRenderBudgetMs: e.MARKETPLACE_BRIEF_RENDER_BUDGET_MS,
@@ -102,5 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       campaignsPerOrganization: e.MARKETPLACE_LIMIT_CAMPAIGNS,
     },
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
+    metricsToken: e.MARKETPLACE_METRICS_TOKEN,
+    corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
   };
 }

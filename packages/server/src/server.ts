@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
 import { renderStoredBriefs } from './modules/briefs/brief.js';
+import type { Tracing } from './tracing.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -28,8 +29,18 @@ export async function prepareDatabase(orm: Orm): Promise<string[]> {
  * Opens the database, applies pending migrations, and listens. With `demo`, an empty database
  * gets a demo user and organization first, and the token and a working `curl` line are printed.
  */
-export async function startServer(config: Config, options: { demo?: boolean; handleSignals?: boolean } = {}) {
-  const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+export async function startServer(
+  config: Config,
+  options: { demo?: boolean; handleSignals?: boolean; tracing?: Tracing } = {},
+) {
+  const { tracing } = options;
+  // PostgreSQL's statements are traced by the pg instrumentation; PGlite's from MikroORM's reports.
+  const pglite = !config.databaseUrl?.startsWith('postgres');
+  const orm = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(tracing && pglite && { onQuery: tracing.statementSpan }),
+  });
   // Migrate before building the app: start-up work must not count as event-loop delay for the
   // overload protection, or the first requests would get 503s.
   let applied: string[];
@@ -39,7 +50,7 @@ export async function startServer(config: Config, options: { demo?: boolean; han
     await orm.close(true);
     throw error;
   }
-  const app = await buildApp({ config, orm });
+  const app = await buildApp({ config, orm, ...(tracing && { tracing }) });
   try {
     if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
     await app.listen({ port: config.port, host: config.host });
@@ -56,7 +67,10 @@ export async function startServer(config: Config, options: { demo?: boolean; han
   let closing: Promise<void> | undefined;
   const close = () => {
     // Stop accepting connections, finish in-flight requests, then close the database.
-    closing ??= app.close().then(() => orm.close(true));
+    closing ??= app
+      .close()
+      .then(() => orm.close(true))
+      .then(() => tracing?.shutdown());
     return closing;
   };
   if (options.handleSignals) {

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       testHelpersKey: undefined,
       chaos503Rate: 0,
       logLevel: 'info',
+      logFormat: 'auto',
       maxUploadBytes: 5 * 1024 * 1024,
       prefillAllowPrivate: false,
     });
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       MARKETPLACE_TEST_HELPERS_KEY: 'a-key-of-32-characters-or-longer',
       MARKETPLACE_CHAOS_503_RATE: '0.3',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'pretty',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -36,6 +38,7 @@ describe('loadConfig', () => {
       testHelpersKey: 'a-key-of-32-characters-or-longer',
       chaos503Rate: 0.3,
       logLevel: 'warn',
+      logFormat: 'pretty',
     });
   });
 
@@ -45,6 +48,7 @@ describe('loadConfig', () => {
     ['MARKETPLACE_TEST_HELPERS_KEY', 'k'.repeat(31)],
     ['MARKETPLACE_CHAOS_503_RATE', '1.5'],
     ['PORT', 'eighty'],
+    ['LOG_FORMAT', 'xml'],
   ])('refuses a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { type Orm, openDatabase } from '../src/db/database.js';
+import { type Orm, openDatabase, type QueryListener } from '../src/db/database.js';
 import { createUserWithToken } from '../src/modules/users/users.service.js';
 import { databaseUrlWith } from './global-setup.js';
 import { testConfig } from './test-config.js';
@@ -53,7 +53,7 @@ export interface TestServer {
   stopDatabase(): Promise<void>;
 }
 
-async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void) {
+async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
   const database = inject('database');
   if (database.kind === 'pglite') {
     const blob = new Blob([readFileSync(database.snapshot)]);
@@ -86,9 +86,12 @@ async function openTestDatabase(dataDir: string, onQuery: (sql: string) => void)
 /** Starts a test server for the calling test file; settings may be overridden. */
 export function useTestServer(
   overrides: Partial<Config> = {},
-  appOptions: Pick<AppOptions, 'random' | 'overload'> = {},
-  /** `keepData`: fixtures built once in `beforeAll` stay for every test of the file. */
-  options: { keepData?: boolean } = {},
+  appOptions: Pick<AppOptions, 'random' | 'overload' | 'tracing'> = {},
+  /**
+   * `keepData`: fixtures built once in `beforeAll` stay for every test of the file; `onQuery`
+   * also sees every statement (as `queries` does), with the time it took.
+   */
+  options: { keepData?: boolean; onQuery?: QueryListener } = {},
 ): TestServer {
   const queries: string[] = [];
   let app: FastifyInstance;
@@ -102,7 +105,10 @@ export function useTestServer(
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mkt-server-'));
-    const db = await openTestDatabase(dataDir, (sql) => queries.push(sql));
+    const db = await openTestDatabase(dataDir, (sql, detail) => {
+      queries.push(sql);
+      options.onQuery?.(sql, detail);
+    });
     orm = db.orm;
     drop = db.drop;
     stop = db.stop;

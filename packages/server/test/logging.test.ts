@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loggerOptions, redactUrl } from '../src/http/logging.js';
+import { logFormatFor, loggerOptions, redactUrl } from '../src/http/logging.js';
 import { useTestServer } from './harness.js';
 
 const server = useTestServer();
@@ -44,5 +44,20 @@ describe('request log lines', () => {
     expect(redactUrl('/organizations?page=2')).toBe('/organizations?page=2');
     expect(redactUrl('/x?tokens=1&my_token=2')).toBe('/x?tokens=1&my_token=2');
     expect(redactUrl('/x?token=a#frag')).toBe('/x?token=[REDACTED]#frag');
+  });
+});
+
+describe('the log format', () => {
+  it('is human-readable at a terminal and JSON lines otherwise, unless LOG_FORMAT says', () => {
+    expect(logFormatFor('auto', { isTTY: true })).toBe('pretty');
+    expect(logFormatFor('auto', { isTTY: false })).toBe('json');
+    expect(logFormatFor('auto', {})).toBe('json');
+    expect(logFormatFor('json', { isTTY: true })).toBe('json');
+    expect(logFormatFor('pretty', {})).toBe('pretty');
+  });
+
+  it('pretty: lines go through pino-pretty; json: pino writes JSON lines itself', () => {
+    expect(loggerOptions('info', 'pretty')).toHaveProperty('stream');
+    expect(loggerOptions('info', 'json')).not.toHaveProperty('stream');
   });
 });

@@ -12,11 +12,14 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     testHelpersKey,
     chaos503Rate: 0,
     logLevel: 'silent',
+    logFormat: 'json',
     maxUploadBytes: 64 * 1024,
     receiveTimeoutMs: 10_000,
     briefRenderBudgetMs: 1_000,
     limits: { ...DEFAULT_LIMITS },
     prefillAllowPrivate: false,
+    metricsToken: undefined,
+    corsOrigins: [],
     ...overrides,
   };
 }

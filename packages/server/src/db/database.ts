@@ -16,8 +16,11 @@ export interface DatabaseOptions {
   /** `postgres://…`, `pglite://memory`, or undefined for PGlite persisted in `dataDir/pglite`. */
   url: string | undefined;
   dataDir: string;
-  /** Sees every statement sent (begin/commit included): for round-trip counts in tests. */
-  onQuery?: (sql: string) => void;
+  /**
+   * Sees every statement sent (begin/commit included), once it has finished (with the time it
+   * took, when MikroORM measured it): for round-trip counts in tests, PGlite's trace spans.
+   */
+  onQuery?: QueryListener;
   /** An already started PGlite instance to use (tests boot one from a prepared snapshot). */
   pglite?: PGlite;
   /** Size of the PostgreSQL connection pool. */
@@ -27,13 +30,16 @@ export interface DatabaseOptions {
 /** Statements that wait longer than this for a pooled connection fail, and the request gets a 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
+export type QueryListener = (sql: string, detail: { tookMs?: number; failed?: boolean }) => void;
+
 class QueryObserver implements Logger {
-  constructor(private readonly onQuery: (sql: string) => void) {}
+  constructor(private readonly onQuery: QueryListener) {}
   log() {}
   error() {}
   warn() {}
   logQuery(context: LogContext) {
-    if (context.query) this.onQuery(context.query);
+    if (context.query)
+      this.onQuery(context.query, { tookMs: context.took, failed: context.level === 'error' });
   }
   setDebugMode() {}
   isEnabled() {
@@ -49,7 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
     migrations: { migrationsList: migrations, snapshot: false, silent: true, transactional: true },
     debug: false,
     ...(options.onQuery && {
-      loggerFactory: () => new QueryObserver(options.onQuery as (sql: string) => void),
+      loggerFactory: () => new QueryObserver(options.onQuery as QueryListener),
     }),
   };
   if (options.url?.startsWith('postgres')) {

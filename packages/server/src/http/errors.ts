@@ -4,6 +4,7 @@ import {
   NOT_FOUND_MESSAGE,
   SERVICE_UNAVAILABLE_MESSAGE,
 } from '@app/schemas';
+import type { FastifyReply } from 'fastify';
 
 /**
  * An answer other than success, thrown from anywhere in a request and written by the one error
@@ -22,8 +23,24 @@ export class HttpError extends Error {
 export const notFound = () => new HttpError(404, { error: NOT_FOUND_MESSAGE });
 export const forbidden = () => new HttpError(403, { error: FORBIDDEN_MESSAGE });
 export const badRequest = (message: string) => new HttpError(400, { error: message });
-export const unavailable = () =>
-  new HttpError(503, { error: SERVICE_UNAVAILABLE_MESSAGE }, { 'retry-after': '1' });
+/** Why a request got the transient `503` (counted by cause in `/metrics`). */
+export type UnavailableCause = 'overload' | 'database' | 'chaos' | 'timeout' | 'shutdown';
+
+/** `503 {"error"}` with `Retry-After: 1`: transient, the client should retry. */
+export class UnavailableError extends HttpError {
+  constructor(readonly reason: UnavailableCause) {
+    super(503, { error: SERVICE_UNAVAILABLE_MESSAGE }, { 'retry-after': '1' });
+  }
+}
+
+export const unavailable = (reason: UnavailableCause) => new UnavailableError(reason);
+
+/** Writes an {@link HttpError}; a `503` records its cause on the request (`unavailableCause`). */
+export function sendHttpError(reply: FastifyReply, error: HttpError) {
+  if (error instanceof UnavailableError) reply.request.unavailableCause = error.reason;
+  reply.code(error.statusCode).headers(error.headers);
+  return error.body === undefined ? reply.send() : reply.send(error.body);
+}
 
 /** `422 {"errors": {...}}`: a validation failure or a guard that blocked the operation. */
 export const unprocessable = (errors: FieldErrors) => new HttpError(422, { errors });

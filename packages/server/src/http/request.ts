@@ -3,6 +3,7 @@ import type { Statements } from '../db/statements.js';
 import type { ReadResult } from '../modules/access-tokens/caller.js';
 import type { UploadedFile } from '../modules/uploads/uploads.js';
 import type { Caller } from '../plugins/auth.js';
+import type { UnavailableCause } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,6 +17,8 @@ declare module 'fastify' {
     caller: Caller;
     /** Files of a multipart request, by field. */
     uploads: Partial<Record<string, UploadedFile>> | undefined;
+    /** Why this request was answered `503`, when it was (see `sendHttpError`). */
+    unavailableCause: UnavailableCause | undefined;
   }
   interface FastifyContextConfig {
     /** Wrapper key of the route's request body, for the `errors` map. */

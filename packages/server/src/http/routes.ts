@@ -217,7 +217,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     // One hook, in the order of decisions.md: chaos 503, JSON only (406), then the caller.
     onRequest: async (request, reply) => {
       if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
-        throw unavailable();
+        throw unavailable('chaos');
       if (!isJsonRequest(request)) return refuseNotJson(reply);
       if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
       const params = request.params as Record<string, string>;

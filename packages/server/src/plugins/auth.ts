@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Access, Role, Scope } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
@@ -18,6 +19,17 @@ export function bearerToken(request: FastifyRequest): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? (match[1] as string) : null;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Whether the request carries `Authorization: Bearer <secret>`. The SHA-256 digests of the two
+ * are compared in constant time, so neither the secret's content nor its length shows in the time
+ * an answer takes.
+ */
+export function bearerMatches(request: FastifyRequest, secret: string): boolean {
+  return timingSafeEqual(digest(bearerToken(request) ?? ''), digest(secret));
 }
 
 /**

@@ -1,7 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import { ConnectionException } from '@mikro-orm/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { unavailable } from '../http/errors.js';
+import { sendHttpError, unavailable } from '../http/errors.js';
 
 /** Codes of a PostgreSQL that is gone, starting, stopping or out of connections. */
 const UNAVAILABLE_CODES = new Set([
@@ -69,8 +69,7 @@ export async function registerOverloadProtection(
   options: OverloadOptions = { maxEventLoopDelay: 1_000, maxConcurrentRequests: MAX_CONCURRENT_REQUESTS },
 ): Promise<void> {
   const shed = (reply: FastifyReply) => {
-    const error = unavailable();
-    void reply.code(error.statusCode).headers(error.headers).send(error.body);
+    void sendHttpError(reply, unavailable('overload'));
   };
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelay,

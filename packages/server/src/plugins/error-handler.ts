@@ -1,13 +1,8 @@
 import { toFieldErrors, UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpError, UnauthorizedError, unavailable, wrapperMessage } from '../http/errors.js';
+import { HttpError, sendHttpError, UnauthorizedError, unavailable, wrapperMessage } from '../http/errors.js';
 import { isDatabaseUnavailable } from './availability.js';
-
-function sendHttpError(reply: FastifyReply, error: HttpError) {
-  reply.code(error.statusCode).headers(error.headers);
-  return error.body === undefined ? reply.send() : reply.send(error.body);
-}
 
 /** Validation issues → the `errors` map; a body's wrapper key is dropped, or named "is missing". */
 function validationErrors(error: FastifyError, request: FastifyRequest) {
@@ -65,11 +60,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     // The request timeout (`handlerTimeout`) fired: transient, the client should retry.
     if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
       request.log.warn({ err: error }, 'request timed out');
-      return sendHttpError(reply, unavailable());
+      return sendHttpError(reply, unavailable('timeout'));
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return sendHttpError(reply, unavailable());
+      return sendHttpError(reply, unavailable('database'));
     }
     if (isResponseSerializationError(error))
       request.log.error({ err: error, cause: error.cause }, 'response does not match its schema');

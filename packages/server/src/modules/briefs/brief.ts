@@ -37,7 +37,7 @@ class BriefRenderer {
   #nextId = 1;
 
   render(source: string, budgetMs: number): Promise<BriefResult> {
-    if (this.#queue.length >= MAX_WAITING) throw unavailable();
+    if (this.#queue.length >= MAX_WAITING) throw unavailable('overload');
     return new Promise((resolve) => {
       this.#queue.push({ job: { id: this.#nextId++, source }, budgetMs, resolve });
       this.#pump();

@@ -1,0 +1,160 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Orm } from '../db/database.js';
+import { UnauthorizedError } from '../http/errors.js';
+import { bearerMatches } from './auth.js';
+
+/** Label of requests no route matched (unknown paths): one series, not one per path sent. */
+const UNMATCHED = '(unmatched)';
+
+/** Seconds; from a cached show (~1 ms) to the request timeout (10 s). */
+const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What the metrics can read of the database's connections. */
+interface PoolFigures {
+  max: number;
+  inUse: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The `pg` pool's own counters (pg-pool), the shape MikroORM's PostgreSQL driver hands out. */
+interface PgPool {
+  options: { max?: number };
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+const isPgPool = (client: unknown): client is PgPool =>
+  typeof (client as PgPool | null)?.waitingCount === 'number' &&
+  typeof (client as PgPool).totalCount === 'number';
+
+/**
+ * How busy the database connections are. PostgreSQL: the pool's counters. PGlite is one
+ * in-process connection whose queue is not observable: one connection, none reported in use or
+ * waiting.
+ */
+async function poolFigures(orm: Orm): Promise<() => PoolFigures> {
+  const client: unknown = await orm.em.getConnection().getNativeClient();
+  if (!isPgPool(client)) return () => ({ max: 1, inUse: 0, idle: 0, waiting: 0 });
+  return () => ({
+    max: client.options.max ?? 10,
+    inUse: client.totalCount - client.idleCount,
+    idle: client.idleCount,
+    waiting: client.waitingCount,
+  });
+}
+
+/**
+ * `GET /metrics` in Prometheus' text format (prom-client), one registry per app:
+ * - `http_requests_total` and the `http_request_duration_seconds` histogram, by method, route
+ *   template (`/organizations/:id`, never the id itself) and status;
+ * - `http_unavailable_responses_total` by cause of the `503` (overload, database, chaos, timeout,
+ *   shutdown; see `UnavailableError`);
+ * - the database connections (`db_pool_*`);
+ * - the event-loop delay and utilisation the overload protection samples
+ *   (`@fastify/under-pressure`, every second), so both read the same figures; resident memory.
+ * With a token set, a scrape needs `Authorization: Bearer <token>` (else the API's `401`).
+ */
+export async function registerMetrics(
+  app: FastifyInstance,
+  options: { orm: Orm; token: string | undefined },
+): Promise<Registry> {
+  const register = new Registry();
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by method, route template and status',
+    labelNames,
+    registers: [register],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request arriving to its answer being sent, by method, route template and status',
+    labelNames,
+    buckets: DURATION_BUCKETS,
+    registers: [register],
+  });
+  const unavailable = new Counter({
+    name: 'http_unavailable_responses_total',
+    help: 'Transient 503 answers, by cause (overload, database, chaos, timeout, shutdown)',
+    labelNames: ['cause'] as const,
+    registers: [register],
+  });
+  for (const cause of ['overload', 'database', 'chaos', 'timeout', 'shutdown']) unavailable.inc({ cause }, 0);
+
+  // Looked up at the first scrape: the app is also built without a database (the OpenAPI document).
+  let pool: Promise<() => PoolFigures> | undefined;
+  const poolGauge = (name: string, help: string, read: (figures: PoolFigures) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [register],
+      async collect() {
+        pool ??= poolFigures(options.orm);
+        try {
+          this.set(read((await pool)()));
+        } catch {
+          pool = undefined; // the database cannot be reached yet: asked again at the next scrape
+        }
+      },
+    });
+  poolGauge('db_pool_connections_max', 'Database connections the pool may open', (f) => f.max);
+  poolGauge(
+    'db_pool_connections_in_use',
+    'Database connections running a statement or transaction',
+    (f) => f.inUse,
+  );
+  poolGauge('db_pool_connections_idle', 'Open database connections not in use', (f) => f.idle);
+  poolGauge('db_pool_waiting', 'Statements waiting for a database connection', (f) => f.waiting);
+
+  const sampled = (
+    name: string,
+    help: string,
+    read: (usage: ReturnType<FastifyInstance['memoryUsage']>) => number,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      registers: [register],
+      collect() {
+        this.set(read(app.memoryUsage()));
+      },
+    });
+  sampled(
+    'nodejs_eventloop_delay_seconds',
+    'Mean event-loop delay over the last sample interval (what the overload protection compares)',
+    (u) => (Number.isFinite(u.eventLoopDelay) ? u.eventLoopDelay / 1000 : 0),
+  );
+  sampled(
+    'nodejs_eventloop_utilization_ratio',
+    'Event-loop utilisation over the last sample interval',
+    (u) => u.eventLoopUtilized,
+  );
+  new Gauge({
+    name: 'process_resident_memory_bytes',
+    help: 'Resident memory size',
+    registers: [register],
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: request.is404 ? UNMATCHED : (request.routeOptions.url ?? UNMATCHED),
+      status_code: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+    if (reply.statusCode === 503) unavailable.inc({ cause: request.unavailableCause ?? 'other' });
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (options.token && !bearerMatches(request, options.token)) throw new UnauthorizedError();
+    return reply.type(register.contentType).send(await register.metrics());
+  });
+  return register;
+}
