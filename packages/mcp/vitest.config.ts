@@ -3,7 +3,7 @@ import { defineProject } from 'vitest/config';
 // The MCP server against the real server (`@app/server`), started in-process by the SDK's e2e
 // harness. `@app/source` resolves the workspace packages to their TypeScript source; the rest are
 // Vite's defaults for server code, which setting `conditions` would otherwise drop.
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
+const conditions = ['@app/source', 'node', 'development|production'];
 
 export default defineProject({
   resolve: { conditions },

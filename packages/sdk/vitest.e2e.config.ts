@@ -3,7 +3,7 @@ import { defineProject } from 'vitest/config';
 // End-to-end: the SDK against the real server (`@app/server`) listening on a loopback port.
 // `@app/source` resolves the workspace packages to their TypeScript source; the rest are Vite's
 // defaults for server code, which setting `conditions` would otherwise drop.
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
+const conditions = ['@app/source', 'node', 'development|production'];
 
 export default defineProject({
   resolve: { conditions },

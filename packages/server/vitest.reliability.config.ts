@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // The reliability suite (`pnpm test:reliability`): database faults, two instances on one
 // PostgreSQL, and load over loopback. Not part of `pnpm test` (the root projects list only
 // `packages/*/vitest.config.ts`, whose `*.test.ts` pattern does not match these files).
-const conditions = ['@app/source', 'module', 'node', 'development|production'];
+const conditions = ['@app/source', 'node', 'development|production'];
 
 export default defineConfig({
   // Paths below are relative to this package, wherever the command is run from.

@@ -9,7 +9,7 @@ import { loggerOptions } from './http/logging.js';
 import { openapiOptions } from './http/openapi.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
-import { UploadStore } from './modules/uploads/uploads.js';
+import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
 import {
   isDatabaseUnavailable,
@@ -86,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
 
   const random = options.random ?? Math.random;
-  const uploads = new UploadStore(config.dataDir);
+  const uploads = createUploadStore(config.storage, app.log);
   await app.register(async (api) => {
     api.setValidatorCompiler(validatorCompiler);
     api.setSerializerCompiler(serializerCompiler);

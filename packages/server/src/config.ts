@@ -1,6 +1,23 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from './modules/common/limits.js';
+
+/**
+ * Where uploads are kept: a directory of this machine, or a bucket (and key prefix) of an
+ * S3-compatible store, reached with the standard AWS credential chain.
+ */
+export type StorageLocation =
+  | { driver: 'directory'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      /** Key prefix without slashes at either end; '' for the bucket's root. */
+      prefix: string;
+      /** The store's origin (`https://…`); unset: AWS S3 itself. */
+      endpoint: string | undefined;
+      region: string;
+      forcePathStyle: boolean;
+    };
 
 /** The server's settings (decisions.md §3), read from the environment. */
 export interface Config {
@@ -9,6 +26,8 @@ export interface Config {
   /** `postgres://…`, `pglite://memory`, or undefined for embedded PGlite in `dataDir/pglite`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** `MARKETPLACE_STORAGE_URL`; unset: the directory `dataDir/uploads`. */
+  storage: StorageLocation;
   /** Origin written into `url` fields, without a trailing slash. */
   baseUrl: string;
   /** Enables the test helpers when set. */
@@ -38,6 +57,7 @@ const Env = z.object({
     .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
     .optional(),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
+  MARKETPLACE_STORAGE_URL: z.string().optional(),
   MARKETPLACE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   MARKETPLACE_TEST_HELPERS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MARKETPLACE_CHAOS_503_RATE: z.coerce.number().min(0).max(1).default(0),
@@ -71,6 +91,46 @@ const Env = z.object({
 
 export class ConfigError extends Error {}
 
+const S3_PARAMETERS = new Set(['endpoint', 'region', 'force_path_style']);
+
+/**
+ * `s3://bucket[/prefix]?endpoint=…&region=…&force_path_style=true` as a location, or a message
+ * saying what is wrong. The region falls back to `AWS_REGION`, `AWS_DEFAULT_REGION`, then
+ * `us-east-1` (which S3-compatible stores generally accept).
+ */
+export function parseStorageUrl(
+  value: string,
+  env: NodeJS.ProcessEnv = process.env,
+): StorageLocation | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an s3://bucket[/prefix] URL';
+  }
+  if (url.protocol !== 's3:' || !url.hostname) return 'must be an s3://bucket[/prefix] URL';
+  if (url.username || url.password || url.port || url.hash)
+    return 'must not carry credentials, a port or a fragment (credentials come from the AWS environment)';
+  for (const key of url.searchParams.keys())
+    if (!S3_PARAMETERS.has(key))
+      return `has an unknown parameter "${key}" (endpoint, region, force_path_style)`;
+  const endpoint = url.searchParams.get('endpoint') ?? undefined;
+  if (endpoint !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint))
+    return 'endpoint must be an http(s) origin, e.g. endpoint=https://s3.example.com';
+  const forcePathStyle = url.searchParams.get('force_path_style') ?? 'false';
+  if (forcePathStyle !== 'true' && forcePathStyle !== 'false')
+    return 'force_path_style must be true or false';
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  return {
+    driver: 's3',
+    bucket: url.hostname,
+    prefix,
+    endpoint: endpoint?.replace(/\/$/, ''),
+    region: url.searchParams.get('region') || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    forcePathStyle: forcePathStyle === 'true',
+  };
+}
+
 /** Reads the settings; an unusable value stops the server with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -80,13 +140,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const dataDir = resolve(e.MARKETPLACE_DATA_DIR);
+  const storage: StorageLocation | string = e.MARKETPLACE_STORAGE_URL
+    ? parseStorageUrl(e.MARKETPLACE_STORAGE_URL, env)
+    : { driver: 'directory', dir: join(dataDir, 'uploads') };
+  if (typeof storage === 'string')
+    throw new ConfigError(`Invalid configuration:\n  MARKETPLACE_STORAGE_URL: ${storage}`);
   const host = e.HOST;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     port: e.PORT,
     host,
     databaseUrl: e.DATABASE_URL,
-    dataDir: resolve(e.MARKETPLACE_DATA_DIR),
+    dataDir,
+    storage,
     baseUrl: (e.MARKETPLACE_BASE_URL ?? `http://${urlHost}:${e.PORT}`).replace(/\/+$/, ''),
     testHelpersKey: e.MARKETPLACE_TEST_HELPERS_KEY,
     chaos503Rate: e.MARKETPLACE_CHAOS_503_RATE,

@@ -39,12 +39,46 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps uploads in the data directory unless MARKETPLACE_STORAGE_URL names a bucket', () => {
+    expect(loadConfig({ MARKETPLACE_DATA_DIR: '/srv/data' }).storage).toEqual({
+      driver: 'directory',
+      dir: '/srv/data/uploads',
+    });
+    expect(
+      loadConfig({
+        MARKETPLACE_STORAGE_URL:
+          's3://media/market/uploads/?endpoint=http://127.0.0.1:9000/&region=eu-north-1&force_path_style=true',
+      }).storage,
+    ).toEqual({
+      driver: 's3',
+      bucket: 'media',
+      prefix: 'market/uploads',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-north-1',
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ MARKETPLACE_STORAGE_URL: 's3://media', AWS_REGION: 'us-west-2' }).storage).toEqual({
+      driver: 's3',
+      bucket: 'media',
+      prefix: '',
+      endpoint: undefined,
+      region: 'us-west-2',
+      forcePathStyle: false,
+    });
+  });
+
   it.each([
     ['DATABASE_URL', 'mysql://x'],
     ['MARKETPLACE_TEST_HELPERS_KEY', 'short'],
     ['MARKETPLACE_TEST_HELPERS_KEY', 'k'.repeat(31)],
     ['MARKETPLACE_CHAOS_503_RATE', '1.5'],
     ['PORT', 'eighty'],
+    ['MARKETPLACE_STORAGE_URL', 'https://bucket.example/'],
+    ['MARKETPLACE_STORAGE_URL', 's3://'],
+    ['MARKETPLACE_STORAGE_URL', 's3://key:secret@bucket'],
+    ['MARKETPLACE_STORAGE_URL', 's3://bucket?endpoint=ftp://x'],
+    ['MARKETPLACE_STORAGE_URL', 's3://bucket?force_path_style=yes'],
+    ['MARKETPLACE_STORAGE_URL', 's3://bucket?acl=public'],
   ])('refuses a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from '../src/config.js';
 import { DEFAULT_LIMITS } from '../src/modules/common/limits.js';
 
@@ -8,6 +9,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     host: '127.0.0.1',
     databaseUrl: undefined,
     dataDir,
+    storage: { driver: 'directory', dir: join(dataDir, 'uploads') },
     baseUrl: 'http://marketplace.test',
     testHelpersKey,
     chaos503Rate: 0,

@@ -25,6 +25,12 @@ export const badRequest = (message: string) => new HttpError(400, { error: messa
 export const unavailable = () =>
   new HttpError(503, { error: SERVICE_UNAVAILABLE_MESSAGE }, { 'retry-after': '1' });
 
+/**
+ * A service the server relies on besides the database (the upload store) failed or cannot be
+ * reached: answered like an unavailable database, `503` with `Retry-After: 1`, and logged.
+ */
+export class DependencyUnavailableError extends Error {}
+
 /** `422 {"errors": {...}}`: a validation failure or a guard that blocked the operation. */
 export const unprocessable = (errors: FieldErrors) => new HttpError(422, { errors });
 

@@ -1,7 +1,13 @@
 import { toFieldErrors, UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpError, UnauthorizedError, unavailable, wrapperMessage } from '../http/errors.js';
+import {
+  DependencyUnavailableError,
+  HttpError,
+  UnauthorizedError,
+  unavailable,
+  wrapperMessage,
+} from '../http/errors.js';
 import { isDatabaseUnavailable } from './availability.js';
 
 function sendHttpError(reply: FastifyReply, error: HttpError) {
@@ -65,6 +71,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     // The request timeout (`handlerTimeout`) fired: transient, the client should retry.
     if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
       request.log.warn({ err: error }, 'request timed out');
+      return sendHttpError(reply, unavailable());
+    }
+    if (error instanceof DependencyUnavailableError) {
+      request.log.warn({ err: error }, error.message);
       return sendHttpError(reply, unavailable());
     }
     if (isDatabaseUnavailable(error)) {

@@ -9,7 +9,7 @@ import { organizationHasCollabs } from '../collabs/collabs.service.js';
 import { checkLimit, type Limits } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
 import type { UploadedFile } from '../uploads/uploads.js';
-import { IMAGE_TYPE_MESSAGE, sniffImage, UploadStore } from '../uploads/uploads.js';
+import { IMAGE_TYPE_MESSAGE, sniffImage, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
 
 const ACTIVE_SUBSCRIPTION_MESSAGE = 'Cannot delete an organization with an active subscription';
@@ -34,7 +34,7 @@ export function presentOrganization(organization: Organization, baseUrl: string)
     created_at: iso(organization.createdAt),
     updated_at: iso(organization.updatedAt),
     url: resourceUrl(baseUrl, `/organizations/${organization.id}`),
-    ...(organization.logo && { logo_url: UploadStore.urlOf(baseUrl, organization.logo) }),
+    ...(organization.logo && { logo_url: uploadUrl(baseUrl, organization.logo) }),
   };
 }
 
