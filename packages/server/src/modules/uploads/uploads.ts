@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
 
 /** Image types accepted for logos and banners, recognised by their first bytes. */
 const SIGNATURES: Array<{ ext: string; type: string; test: (b: Buffer) => boolean }> = [
@@ -45,7 +44,9 @@ export interface StoredUpload {
 }
 
 /** Where failures the request outlives are reported (a removal that did not happen). */
-export type StoreLogger = Pick<FastifyBaseLogger, 'warn'>;
+export interface StoreLogger {
+  warn(details: object, message: string): void;
+}
 
 /**
  * Where uploaded images live, under unguessable names of {@link NAME}'s shape: a directory
