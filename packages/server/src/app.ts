@@ -106,5 +106,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
     }
   });
+  /*
+   * Readiness, for load balancers: the database answers and every migration this build knows is
+   * applied (a replica of a new release waits for `migrate`). Once all are seen applied, only the
+   * database is asked: migrations are not undone under a running server.
+   */
+  let migrated = false;
+  app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
+    const notReady = (status: string, more: Record<string, unknown> = {}) =>
+      reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ status, ...more });
+    try {
+      if (migrated) await request.em.execute('select 1');
+      else {
+        const pending = (await orm.migrator.getPending()).map((m) => m.name);
+        if (pending.length > 0) return notReady('migrations pending', { pending });
+        migrated = true;
+      }
+      return { status: 'ready' };
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      return notReady('database unavailable');
+    }
+  });
   return app;
 }
