@@ -25,6 +25,8 @@ export interface Config {
   host: string;
   /** `postgres://…`, `pglite://memory`, or undefined for embedded PGlite in `dataDir/pglite`. */
   databaseUrl: string | undefined;
+  /** Connections each server process may hold open to PostgreSQL at most. */
+  databasePoolSize: number;
   dataDir: string;
   /** `MARKETPLACE_STORAGE_URL`; unset: the directory `dataDir/uploads`. */
   storage: StorageLocation;
@@ -56,6 +58,7 @@ const Env = z.object({
     .string()
     .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
     .optional(),
+  MARKETPLACE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
   MARKETPLACE_STORAGE_URL: z.string().optional(),
   MARKETPLACE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -152,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,
     dataDir,
     storage,
     baseUrl: (e.MARKETPLACE_BASE_URL ?? `http://${urlHost}:${e.PORT}`).replace(/\/+$/, ''),

@@ -29,7 +29,11 @@ export async function prepareDatabase(orm: Orm): Promise<string[]> {
  * gets a demo user and organization first, and the token and a working `curl` line are printed.
  */
 export async function startServer(config: Config, options: { demo?: boolean; handleSignals?: boolean } = {}) {
-  const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const orm = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   // Migrate before building the app: start-up work must not count as event-loop delay for the
   // overload protection, or the first requests would get 503s.
   let applied: string[];

@@ -8,6 +8,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     port: 0,
     host: '127.0.0.1',
     databaseUrl: undefined,
+    databasePoolSize: 10,
     dataDir,
     storage: { driver: 'directory', dir: join(dataDir, 'uploads') },
     baseUrl: 'http://marketplace.test',
