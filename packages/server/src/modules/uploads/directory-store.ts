@@ -83,12 +83,6 @@ export class DirectoryStore implements UploadStore {
     }
   }
 
-  async has(name: string): Promise<boolean> {
-    const found = await this.read(name);
-    found?.body.destroy();
-    return found !== null;
-  }
-
   async list(): Promise<string[]> {
     try {
       return (await readdir(this.dir)).filter(isUploadName).sort();

@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
-  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -34,9 +33,7 @@ const failed = (action: string, error: unknown) =>
   new DependencyUnavailableError(`upload store unavailable: could not ${action}`, { cause: error });
 
 /** Whether the store answered that the object does not exist (not that the bucket does not). */
-const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException &&
-  (error.name === 'NoSuchKey' || (error.name === 'NotFound' && error.$metadata.httpStatusCode === 404));
+const isMissing = (error: unknown) => error instanceof S3ServiceException && error.name === 'NoSuchKey';
 
 /**
  * Uploads as objects of an S3-compatible bucket (`MARKETPLACE_STORAGE_URL=s3://…`), under
@@ -115,17 +112,6 @@ export class S3Store implements UploadStore {
     } catch (error) {
       if (isMissing(error)) return null;
       throw failed('read an upload', error);
-    }
-  }
-
-  async has(name: string): Promise<boolean> {
-    if (!isUploadName(name)) return false;
-    try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.where.bucket, Key: this.key(name) }));
-      return true;
-    } catch (error) {
-      if (isMissing(error)) return false;
-      throw failed('look up an upload', error);
     }
   }
 

@@ -51,8 +51,8 @@ export interface StoreLogger {
 /**
  * Where uploaded images live, under unguessable names of {@link NAME}'s shape: a directory
  * (`DirectoryStore`) or an S3-compatible bucket (`S3Store`), chosen by
- * `MARKETPLACE_STORAGE_URL` ({@link createUploadStore}). Every replica of the server must see the
- * same store. A store that cannot be reached makes `save`, `put`, `read`, `has` and `list` throw
+ * `MARKETPLACE_STORAGE_URL` (`createUploadStore`, stores.ts). Every replica of the server must see the
+ * same store. A store that cannot be reached makes `save`, `put`, `read` and `list` throw
  * `DependencyUnavailableError` (a `503`). Callers save an object before the row that names
  * it is committed and remove the old one only after, so a failure leaves at worst an unreferenced
  * object, never a row naming a missing one.
@@ -72,7 +72,6 @@ export interface UploadStore {
   remove(name: string | null | undefined): Promise<void>;
   /** A stored upload, or null (also for any name we never produced). */
   read(name: string): Promise<StoredUpload | null>;
-  has(name: string): Promise<boolean>;
   /** Names of every stored upload, sorted. */
   list(): Promise<string[]>;
 }
