@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 // The reliability suite (`pnpm test:reliability`): database faults, two instances on one
 // PostgreSQL, and load over loopback. Not part of `pnpm test` (the root projects list only
 // `packages/*/vitest.config.ts`, whose `*.test.ts` pattern does not match these files).
-// Not `module`: with it @opentelemetry/api (which the server's metrics, prom-client, load)
-// resolves to its ESM build, whose extensionless imports Node cannot load.
+// Not `module`: Node does not know it, and with it @opentelemetry/api (loaded by the server's
+// metrics) and the AWS SDK resolve to builds only a bundler can load.
 const conditions = ['@app/source', 'node', 'development|production'];
 
 export default defineConfig({

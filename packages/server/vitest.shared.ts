@@ -1,9 +1,9 @@
 import type { UserWorkspaceConfig } from 'vitest/config';
 
 // Resolve `@app/schemas` to its TypeScript source, as the type-checker does (tsconfig customConditions).
-// The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop,
-// except `module`: Node does not know it, and with it @opentelemetry/api resolved to its ESM
-// build, which Node then loads as CommonJS (and fails), where Node itself takes the CommonJS one.
+// The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop, less
+// the bundlers' `module`: Node does not know it, and it points some packages (@opentelemetry/api,
+// the AWS SDK's `dist-es`) at files only a bundler can load. The other projects' configs list the same.
 export const conditions = ['@app/source', 'node', 'development|production'];
 
 /** What every test project of the server shares: source resolution, the database set-up, timeouts. */

@@ -9,7 +9,7 @@ import { logFormatFor, loggerOptions } from './http/logging.js';
 import { openapiOptions } from './http/openapi.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
-import { UploadStore } from './modules/uploads/uploads.js';
+import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
 import {
   isDatabaseUnavailable,
@@ -100,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
 
   const random = options.random ?? Math.random;
-  const uploads = new UploadStore(config.dataDir);
+  const uploads = createUploadStore(config.storage, app.log);
   await app.register(async (api) => {
     api.setValidatorCompiler(validatorCompiler);
     // Answers are typed against the table's response schemas at compile time (`ResultOf`) and
@@ -121,6 +121,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (!isDatabaseUnavailable(error)) throw error;
       request.unavailableCause = 'database';
       return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
+    }
+  });
+  /*
+   * Readiness, for load balancers: the database answers and every migration this build knows is
+   * applied (a replica of a new release waits for `migrate`). Once all are seen applied, only the
+   * database is asked: migrations are not undone under a running server.
+   */
+  let migrated = false;
+  app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
+    const notReady = (status: string, more: Record<string, unknown> = {}) =>
+      reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ status, ...more });
+    try {
+      if (migrated) await request.em.execute('select 1');
+      else {
+        const pending = (await orm.migrator.getPending()).map((m) => m.name);
+        if (pending.length > 0) return notReady('migrations pending', { pending });
+        migrated = true;
+      }
+      return { status: 'ready' };
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      return notReady('database unavailable');
     }
   });
   return app;

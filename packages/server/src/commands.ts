@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Permission } from '@app/schemas';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, parseStorageUrl } from './config.js';
 import { openDatabase } from './db/database.js';
-import { HttpError } from './http/errors.js';
+import { DependencyUnavailableError, HttpError } from './http/errors.js';
+import { copyUploads, createUploadStore } from './modules/uploads/stores.js';
 import { createUserWithToken } from './modules/users/users.service.js';
 import { prepareDatabase, startServer } from './server.js';
 import type { Tracing } from './tracing.js';
@@ -15,10 +17,14 @@ Commands:
   migrate                             apply pending migrations and exit
   users create --name N --email E [--permission read|write]
                                       create a user and print {"user", "access_token"} as JSON
+  storage copy --to s3://bucket[/prefix]?endpoint=…&region=…&force_path_style=true
+                                      copy the uploads of MARKETPLACE_DATA_DIR/uploads to that store
+                                      (only those not there yet: safe to run again)
 
 Settings come from the environment: PORT, HOST, DATABASE_URL, MARKETPLACE_DATA_DIR,
-MARKETPLACE_BASE_URL, MARKETPLACE_TEST_HELPERS_KEY, MARKETPLACE_CHAOS_503_RATE, LOG_LEVEL,
-LOG_FORMAT, MARKETPLACE_METRICS_TOKEN, MARKETPLACE_CORS_ORIGINS, OTEL_EXPORTER_OTLP_ENDPOINT (README).`;
+MARKETPLACE_STORAGE_URL, MARKETPLACE_BASE_URL, MARKETPLACE_TEST_HELPERS_KEY,
+MARKETPLACE_CHAOS_503_RATE, LOG_LEVEL, LOG_FORMAT, MARKETPLACE_METRICS_TOKEN,
+MARKETPLACE_CORS_ORIGINS, OTEL_EXPORTER_OTLP_ENDPOINT (all of them: README.md).`;
 
 async function main(argv: string[], tracing: Tracing | undefined): Promise<number> {
   const [command, ...rest] = argv;
@@ -72,6 +78,27 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       }
       return 0;
     }
+    case 'storage': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { to: { type: 'string' } },
+      });
+      if (positionals[0] !== 'copy' || positionals.length !== 1 || !values.to) break;
+      const target = parseStorageUrl(values.to);
+      if (typeof target === 'string') {
+        process.stderr.write(`--to ${target}\n`);
+        return 2;
+      }
+      const log = { warn: (_details: object, message: string) => void process.stderr.write(`${message}\n`) };
+      const from = createUploadStore({ driver: 'directory', dir: join(config.dataDir, 'uploads') }, log);
+      const to = createUploadStore(target, log);
+      const { copied, present } = await copyUploads(from, to);
+      process.stdout.write(
+        `Copied ${copied} upload${copied === 1 ? '' : 's'} from ${from.location} to ${to.location} (${present} already there)\n`,
+      );
+      return 0;
+    }
     case undefined:
     case '--help':
     case '-h':
@@ -91,7 +118,10 @@ export function run(argv: string[], tracing: Tracing | undefined): Promise<void>
     },
     (error: unknown) => {
       if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
-      else if (error instanceof HttpError) process.stderr.write(`${JSON.stringify(error.body)}\n`);
+      else if (error instanceof DependencyUnavailableError) {
+        const cause = error.cause instanceof Error ? `: ${error.cause.message || error.cause.name}` : '';
+        process.stderr.write(`${error.message}${cause}\n`);
+      } else if (error instanceof HttpError) process.stderr.write(`${JSON.stringify(error.body)}\n`);
       else
         process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exitCode = 1;

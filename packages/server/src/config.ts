@@ -1,7 +1,24 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { LogFormat } from './http/logging.js';
 import { DEFAULT_LIMITS, type Limits } from './modules/common/limits.js';
+
+/**
+ * Where uploads are kept: a directory of this machine, or a bucket (and key prefix) of an
+ * S3-compatible store, reached with the standard AWS credential chain.
+ */
+export type StorageLocation =
+  | { driver: 'directory'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      /** Key prefix without slashes at either end; '' for the bucket's root. */
+      prefix: string;
+      /** The store's origin (`https://…`); unset: AWS S3 itself. */
+      endpoint: string | undefined;
+      region: string;
+      forcePathStyle: boolean;
+    };
 
 /** The server's settings (decisions.md §3), read from the environment. */
 export interface Config {
@@ -9,7 +26,11 @@ export interface Config {
   host: string;
   /** `postgres://…`, `pglite://memory`, or undefined for embedded PGlite in `dataDir/pglite`. */
   databaseUrl: string | undefined;
+  /** Connections each server process may hold open to PostgreSQL at most. */
+  databasePoolSize: number;
   dataDir: string;
+  /** `MARKETPLACE_STORAGE_URL`; unset: the directory `dataDir/uploads`. */
+  storage: StorageLocation;
   /** Origin written into `url` fields, without a trailing slash. */
   baseUrl: string;
   /** Enables the test helpers when set. */
@@ -55,7 +76,9 @@ const Env = z.object({
     .string()
     .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
     .optional(),
+  MARKETPLACE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
+  MARKETPLACE_STORAGE_URL: z.string().optional(),
   MARKETPLACE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   MARKETPLACE_TEST_HELPERS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MARKETPLACE_CHAOS_503_RATE: z.coerce.number().min(0).max(1).default(0),
@@ -100,6 +123,46 @@ const Env = z.object({
 
 export class ConfigError extends Error {}
 
+const S3_PARAMETERS = new Set(['endpoint', 'region', 'force_path_style']);
+
+/**
+ * `s3://bucket[/prefix]?endpoint=…&region=…&force_path_style=true` as a location, or a message
+ * saying what is wrong. The region falls back to `AWS_REGION`, `AWS_DEFAULT_REGION`, then
+ * `us-east-1` (which S3-compatible stores generally accept).
+ */
+export function parseStorageUrl(
+  value: string,
+  env: NodeJS.ProcessEnv = process.env,
+): StorageLocation | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an s3://bucket[/prefix] URL';
+  }
+  if (url.protocol !== 's3:' || !url.hostname) return 'must be an s3://bucket[/prefix] URL';
+  if (url.username || url.password || url.port || url.hash)
+    return 'must not carry credentials, a port or a fragment (credentials come from the AWS environment)';
+  for (const key of url.searchParams.keys())
+    if (!S3_PARAMETERS.has(key))
+      return `has an unknown parameter "${key}" (endpoint, region, force_path_style)`;
+  const endpoint = url.searchParams.get('endpoint') ?? undefined;
+  if (endpoint !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint))
+    return 'endpoint must be an http(s) origin, e.g. endpoint=https://s3.example.com';
+  const forcePathStyle = url.searchParams.get('force_path_style') ?? 'false';
+  if (forcePathStyle !== 'true' && forcePathStyle !== 'false')
+    return 'force_path_style must be true or false';
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  return {
+    driver: 's3',
+    bucket: url.hostname,
+    prefix,
+    endpoint: endpoint?.replace(/\/$/, ''),
+    region: url.searchParams.get('region') || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    forcePathStyle: forcePathStyle === 'true',
+  };
+}
+
 /** Reads the settings; an unusable value stops the server with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -109,13 +172,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const dataDir = resolve(e.MARKETPLACE_DATA_DIR);
+  const storage: StorageLocation | string = e.MARKETPLACE_STORAGE_URL
+    ? parseStorageUrl(e.MARKETPLACE_STORAGE_URL, env)
+    : { driver: 'directory', dir: join(dataDir, 'uploads') };
+  if (typeof storage === 'string')
+    throw new ConfigError(`Invalid configuration:\n  MARKETPLACE_STORAGE_URL: ${storage}`);
   const host = e.HOST;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     port: e.PORT,
     host,
     databaseUrl: e.DATABASE_URL,
-    dataDir: resolve(e.MARKETPLACE_DATA_DIR),
+    databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,
+    dataDir,
+    storage,
     baseUrl: (e.MARKETPLACE_BASE_URL ?? `http://${urlHost}:${e.PORT}`).replace(/\/+$/, ''),
     testHelpersKey: e.MARKETPLACE_TEST_HELPERS_KEY,
     chaos503Rate: e.MARKETPLACE_CHAOS_503_RATE,

@@ -3,11 +3,14 @@
  * what the process prints (events), never for a fixed time.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createUploadStore } from '../src/modules/uploads/stores.js';
+import { startS3 } from './s3-store.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mkt-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -115,4 +118,60 @@ describe('marketplace-server serve --demo', () => {
     expect((await inFlight).status).toBe(201);
     expect(await exited, output).toBe(0);
   }, 120_000);
+});
+
+describe('marketplace-server storage copy', () => {
+  it('copies the uploads of the data directory to an S3 store, only those not there yet', async () => {
+    const s3 = await startS3('copied');
+    try {
+      const uploads = join(dataDir, 'uploads');
+      mkdirSync(uploads, { recursive: true });
+      const png = () => Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(200)]);
+      const files = new Map<string, Buffer>();
+      const add = () => {
+        const name = `${randomBytes(24).toString('base64url')}.png`;
+        const data = png();
+        writeFileSync(join(uploads, name), data);
+        files.set(name, data);
+      };
+      add();
+      add();
+      writeFileSync(join(uploads, 'notes.txt'), 'not an upload');
+
+      const first = await run(['storage', 'copy', '--to', s3.url]);
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe(
+        `Copied 2 uploads from ${uploads} to s3://uploads/copied (0 already there)\n`,
+      );
+      const again = await run(['storage', 'copy', '--to', s3.url]);
+      expect(again.stdout).toBe(
+        `Copied 0 uploads from ${uploads} to s3://uploads/copied (2 already there)\n`,
+      );
+      add();
+      const more = await run(['storage', 'copy', '--to', s3.url]);
+      expect(more.stdout).toBe(`Copied 1 upload from ${uploads} to s3://uploads/copied (2 already there)\n`);
+
+      const store = createUploadStore(s3.location, { warn: () => {} });
+      expect(await store.list()).toEqual([...files.keys()].sort());
+      for (const [name, data] of files) {
+        const stored = await store.read(name);
+        expect(Buffer.concat((await stored?.body.toArray()) ?? []).equals(data)).toBe(true);
+        expect(stored?.type).toBe('image/png');
+      }
+    } finally {
+      await s3.remove();
+    }
+  });
+
+  it('refuses a target that is not an s3:// URL (exit 2), and says when the store cannot be reached (exit 1)', async () => {
+    const bad = await run(['storage', 'copy', '--to', '/some/dir']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--to must be an s3://bucket[/prefix] URL');
+    const s3 = await startS3();
+    await s3.remove();
+    const down = await run(['storage', 'copy', '--to', s3.url]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/^upload store unavailable: could not list the uploads/);
+  });
 });

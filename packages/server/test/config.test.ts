@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       databaseUrl: undefined,
+      databasePoolSize: 10,
       baseUrl: 'http://127.0.0.1:3000',
       testHelpersKey: undefined,
       chaos503Rate: 0,
@@ -42,6 +43,34 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps uploads in the data directory unless MARKETPLACE_STORAGE_URL names a bucket', () => {
+    expect(loadConfig({ MARKETPLACE_DATA_DIR: '/srv/data' }).storage).toEqual({
+      driver: 'directory',
+      dir: '/srv/data/uploads',
+    });
+    expect(
+      loadConfig({
+        MARKETPLACE_STORAGE_URL:
+          's3://media/market/uploads/?endpoint=http://127.0.0.1:9000/&region=eu-north-1&force_path_style=true',
+      }).storage,
+    ).toEqual({
+      driver: 's3',
+      bucket: 'media',
+      prefix: 'market/uploads',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-north-1',
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ MARKETPLACE_STORAGE_URL: 's3://media', AWS_REGION: 'us-west-2' }).storage).toEqual({
+      driver: 's3',
+      bucket: 'media',
+      prefix: '',
+      endpoint: undefined,
+      region: 'us-west-2',
+      forcePathStyle: false,
+    });
+  });
+
   it.each([
     ['DATABASE_URL', 'mysql://x'],
     ['MARKETPLACE_TEST_HELPERS_KEY', 'short'],
@@ -49,6 +78,13 @@ describe('loadConfig', () => {
     ['MARKETPLACE_CHAOS_503_RATE', '1.5'],
     ['PORT', 'eighty'],
     ['LOG_FORMAT', 'xml'],
+    ['MARKETPLACE_DATABASE_POOL_SIZE', '0'],
+    ['MARKETPLACE_STORAGE_URL', 'https://bucket.example/'],
+    ['MARKETPLACE_STORAGE_URL', 's3://'],
+    ['MARKETPLACE_STORAGE_URL', 's3://key:secret@bucket'],
+    ['MARKETPLACE_STORAGE_URL', 's3://bucket?endpoint=ftp://x'],
+    ['MARKETPLACE_STORAGE_URL', 's3://bucket?force_path_style=yes'],
+    ['MARKETPLACE_STORAGE_URL', 's3://bucket?acl=public'],
   ])('refuses a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

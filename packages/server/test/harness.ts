@@ -1,10 +1,10 @@
 /**
  * Test harness: a real app on its own database per test file (a PGlite copy of the migrated
  * snapshot, or a PostgreSQL database cloned from the migrated template), emptied before each
- * test. Requests go through `app.inject()`; `queries` records every statement sent.
+ * test, with its upload store (a directory, or an S3 store of its own), emptied too. Requests go through `app.inject()`; `queries` records every statement sent.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -14,9 +14,16 @@ import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { type Orm, openDatabase, type QueryListener } from '../src/db/database.js';
+import { createUploadStore } from '../src/modules/uploads/stores.js';
+import type { UploadStore } from '../src/modules/uploads/uploads.js';
 import { createUserWithToken } from '../src/modules/users/users.service.js';
 import { databaseUrlWith } from './global-setup.js';
+import { startS3, type TestS3 } from './s3-store.js';
 import { testConfig } from './test-config.js';
+
+/** The upload stores the upload suites run on (`describe.each(STORAGE_DRIVERS)`). */
+export const STORAGE_DRIVERS = ['directory', 's3'] as const;
+export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 
 export const TEST_HELPERS_KEY = 'test-helpers-key-0123456789abcdefghij';
 
@@ -51,6 +58,15 @@ export interface TestServer {
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   /** Makes the database unreachable for the rest of the file (PGlite closed, or the pool ended). */
   stopDatabase(): Promise<void>;
+  /** The server's upload store, for checking what was stored. */
+  readonly uploads: UploadStore;
+  /** Names of the stored uploads, sorted. */
+  storedUploads(): Promise<string[]>;
+  /**
+   * Makes the upload store fail for the rest of the file: the S3 store is stopped; the directory
+   * is moved away and a file put in its place.
+   */
+  breakUploadStore(): Promise<void>;
 }
 
 async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
@@ -89,9 +105,10 @@ export function useTestServer(
   appOptions: Pick<AppOptions, 'random' | 'overload' | 'tracing'> = {},
   /**
    * `keepData`: fixtures built once in `beforeAll` stay for every test of the file; `onQuery`
-   * also sees every statement (as `queries` does), with the time it took.
+   * also sees every statement (as `queries` does), with the time it took. `storage`: where
+   * uploads go (default the directory `dataDir/uploads`).
    */
-  options: { keepData?: boolean; onQuery?: QueryListener } = {},
+  options: { keepData?: boolean; onQuery?: QueryListener; storage?: StorageDriver } = {},
 ): TestServer {
   const queries: string[] = [];
   let app: FastifyInstance;
@@ -102,6 +119,9 @@ export function useTestServer(
   let dataDir: string;
   let counter = 0;
   let stopped = false;
+  let s3: TestS3 | undefined;
+  let storeBroken = false;
+  let uploads: UploadStore;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mkt-server-'));
@@ -112,7 +132,12 @@ export function useTestServer(
     orm = db.orm;
     drop = db.drop;
     stop = db.stop;
-    config = testConfig(dataDir, TEST_HELPERS_KEY, overrides);
+    if (options.storage === 's3') s3 = await startS3();
+    config = testConfig(dataDir, TEST_HELPERS_KEY, {
+      ...(s3 && { storage: s3.location }),
+      ...overrides,
+    });
+    uploads = createUploadStore(config.storage, { warn: () => {} });
     // No event-loop-delay 503s here: WASM start-up and parallel files would trip them at random.
     app = await buildApp({
       config,
@@ -127,6 +152,7 @@ export function useTestServer(
   beforeEach(async () => {
     if (stopped || options.keepData) return;
     await orm.schema.clear();
+    if (!storeBroken) await Promise.all((await uploads.list()).map((name) => uploads.remove(name)));
     queries.length = 0;
   });
 
@@ -135,6 +161,7 @@ export function useTestServer(
     await orm?.close(true);
     await drop?.();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await s3?.remove();
   });
 
   const server: TestServer = {
@@ -183,6 +210,23 @@ export function useTestServer(
     stopDatabase: () => {
       stopped = true;
       return stop();
+    },
+    get uploads() {
+      return uploads;
+    },
+    storedUploads: () => uploads.list(),
+    async breakUploadStore() {
+      storeBroken = true;
+      if (s3) return s3.stop();
+      if (config.storage.driver !== 'directory') throw new Error('no store to break');
+      const { dir } = config.storage;
+      rmSync(`${dir}.moved`, { recursive: true, force: true });
+      try {
+        renameSync(dir, `${dir}.moved`);
+      } catch {
+        // no directory yet
+      }
+      writeFileSync(dir, 'not a directory');
     },
   };
   return server;

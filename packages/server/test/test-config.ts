@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from '../src/config.js';
 import { DEFAULT_LIMITS } from '../src/modules/common/limits.js';
 
@@ -7,7 +8,9 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     port: 0,
     host: '127.0.0.1',
     databaseUrl: undefined,
+    databasePoolSize: 10,
     dataDir,
+    storage: { driver: 'directory', dir: join(dataDir, 'uploads') },
     baseUrl: 'http://marketplace.test',
     testHelpersKey,
     chaos503Rate: 0,

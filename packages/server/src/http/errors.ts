@@ -24,7 +24,7 @@ export const notFound = () => new HttpError(404, { error: NOT_FOUND_MESSAGE });
 export const forbidden = () => new HttpError(403, { error: FORBIDDEN_MESSAGE });
 export const badRequest = (message: string) => new HttpError(400, { error: message });
 /** Why a request got the transient `503` (counted by cause in `/metrics`). */
-export type UnavailableCause = 'overload' | 'database' | 'chaos' | 'timeout' | 'shutdown';
+export type UnavailableCause = 'overload' | 'database' | 'storage' | 'chaos' | 'timeout' | 'shutdown';
 
 /** `503 {"error"}` with `Retry-After: 1`: transient, the client should retry. */
 export class UnavailableError extends HttpError {
@@ -41,6 +41,12 @@ export function sendHttpError(reply: FastifyReply, error: HttpError) {
   reply.code(error.statusCode).headers(error.headers);
   return error.body === undefined ? reply.send() : reply.send(error.body);
 }
+
+/**
+ * A service the server relies on besides the database (the upload store) failed or cannot be
+ * reached: answered like an unavailable database, `503` with `Retry-After: 1`, and logged.
+ */
+export class DependencyUnavailableError extends Error {}
 
 /** `422 {"errors": {...}}`: a validation failure or a guard that blocked the operation. */
 export const unprocessable = (errors: FieldErrors) => new HttpError(422, { errors });

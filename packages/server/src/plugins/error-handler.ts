@@ -1,7 +1,14 @@
 import { toFieldErrors, UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpError, sendHttpError, UnauthorizedError, unavailable, wrapperMessage } from '../http/errors.js';
+import {
+  DependencyUnavailableError,
+  HttpError,
+  sendHttpError,
+  UnauthorizedError,
+  unavailable,
+  wrapperMessage,
+} from '../http/errors.js';
 import { isDatabaseUnavailable } from './availability.js';
 
 /** Validation issues → the `errors` map; a body's wrapper key is dropped, or named "is missing". */
@@ -61,6 +68,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
       request.log.warn({ err: error }, 'request timed out');
       return sendHttpError(reply, unavailable('timeout'));
+    }
+    if (error instanceof DependencyUnavailableError) {
+      request.log.warn({ err: error }, error.message);
+      return sendHttpError(reply, unavailable('storage'));
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');

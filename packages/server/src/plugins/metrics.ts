@@ -82,7 +82,8 @@ export async function registerMetrics(
     labelNames: ['cause'] as const,
     registers: [register],
   });
-  for (const cause of ['overload', 'database', 'chaos', 'timeout', 'shutdown']) unavailable.inc({ cause }, 0);
+  for (const cause of ['overload', 'database', 'storage', 'chaos', 'timeout', 'shutdown'])
+    unavailable.inc({ cause }, 0);
 
   // Looked up at the first scrape: the app is also built without a database (the OpenAPI document).
   let pool: Promise<() => PoolFigures> | undefined;

@@ -20,7 +20,7 @@ import { findInOrganization, organizationReads } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
-import { UploadStore } from '../uploads/uploads.js';
+import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
 
@@ -60,7 +60,7 @@ export function presentCampaignSummary(campaign: Campaign, baseUrl: string) {
     created_at: iso(campaign.createdAt),
     updated_at: iso(campaign.updatedAt),
     url: resourceUrl(baseUrl, `/organizations/${campaign.organization.id}/campaigns/${campaign.id}`),
-    banner_image_url: campaign.bannerImage ? UploadStore.urlOf(baseUrl, campaign.bannerImage) : null,
+    banner_image_url: campaign.bannerImage ? uploadUrl(baseUrl, campaign.bannerImage) : null,
   };
 }
 

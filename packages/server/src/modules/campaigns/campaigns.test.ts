@@ -1,13 +1,7 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  fileOf,
-  GIF,
   helperAuth,
-  NOT_AN_IMAGE,
   type OrganizationFixture,
-  PNG,
   setUpOrganization,
 } from '../../../test/fixtures/organization.js';
 import { useTestServer } from '../../../test/harness.js';
@@ -23,12 +17,7 @@ const PUBLISHED_MESSAGE = 'cannot be changed after the campaign is published';
 let org: OrganizationFixture;
 let base: string;
 
-const uploadsDir = () => join(server.config.dataDir, 'uploads');
-const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
-const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
-
 beforeEach(async () => {
-  rmSync(uploadsDir(), { recursive: true, force: true });
   org = await setUpOrganization(server);
   base = `/organizations/${org.id}/campaigns`;
 });
@@ -263,84 +252,6 @@ describe('POST /organizations/:organization_id/campaigns.json', () => {
     expect(outsider.statusCode).toBe(404);
     expect(outsider.json()).toEqual(NOT_FOUND);
     expect(await countCampaigns()).toBe(0);
-  });
-});
-
-describe('campaign banners and multipart', () => {
-  it('creates from a multipart form: integers, arrays and the banner', async () => {
-    const form = new FormData();
-    form.append('campaign[name]', 'Form campaign');
-    form.append('campaign[cpm_amount]', '150');
-    form.append('campaign[max_payout_amount]', '900');
-    form.append('campaign[platform_ids][]', 'youtube');
-    form.append('campaign[platform_ids][]', 'twitch');
-    form.append('campaign[countries][]', 'us');
-    form.append('campaign[countries][]', 'ca');
-    form.append('campaign[banner_image]', fileOf(PNG, 'b.png', 'image/png'));
-    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
-    expect(res.statusCode).toBe(201);
-    const created = res.json();
-    expect(created).toMatchObject({
-      name: 'Form campaign',
-      cpm_amount: 150,
-      max_payout_amount: 900,
-      platform_ids: ['youtube', 'twitch'],
-      countries: ['US', 'CA'],
-      banner_image_url: expect.stringMatching(
-        /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
-      ),
-    });
-    const served = await server.get(`/uploads/${storedName(created.banner_image_url)}`);
-    expect(served.rawPayload.equals(PNG)).toBe(true);
-  });
-
-  it('refuses a multipart amount that is not an integer', async () => {
-    const form = new FormData();
-    form.append('campaign[cpm_amount]', 'lots');
-    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ errors: { cpm_amount: ['must be an integer'] } });
-  });
-
-  it.each([
-    ['not an image', NOT_AN_IMAGE, 'must be a PNG, JPEG, WebP or GIF image'],
-    ['too large', Buffer.concat([PNG, Buffer.alloc(64 * 1024)]), 'is too large (maximum is 65536 bytes)'],
-  ])('refuses a banner that is %s and stores nothing', async (_label, data, message) => {
-    const form = new FormData();
-    form.append('campaign[name]', 'X');
-    form.append('campaign[banner_image]', fileOf(data, 'b.png', 'image/png'));
-    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ errors: { banner_image: [message] } });
-    expect(await countCampaigns()).toBe(0);
-    expect(storedFiles()).toEqual([]);
-  });
-
-  it('replaces, purges and deletes banners with their files', async () => {
-    const first = new FormData();
-    first.append('campaign[banner_image]', fileOf(PNG, 'a.png', 'image/png'));
-    const created = (await server.post(`${base}.json`, { token: org.admin.token, form: first })).json();
-    const second = new FormData();
-    second.append('campaign[banner_image]', fileOf(GIF, 'b.gif', 'image/gif'));
-    const replaced = (
-      await server.patch(`${base}/${created.id}.json`, { token: org.admin.token, form: second })
-    ).json();
-    expect(storedFiles()).toEqual([storedName(replaced.banner_image_url)]);
-    const purged = await server.patch(`${base}/${created.id}.json`, {
-      token: org.admin.token,
-      body: { campaign: { purge_banner_image: '1' } },
-    });
-    expect(purged.json().banner_image_url).toBeNull();
-    expect(storedFiles()).toEqual([]);
-
-    const third = new FormData();
-    third.append('campaign[banner_image]', fileOf(PNG, 'c.png', 'image/png'));
-    await server.patch(`${base}/${created.id}.json`, { token: org.admin.token, form: third });
-    expect(storedFiles()).toHaveLength(1);
-    expect((await server.delete(`${base}/${created.id}.json`, { token: org.admin.token })).statusCode).toBe(
-      204,
-    );
-    expect(storedFiles()).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import { findInOrganization, organizationReads } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
-import { UploadStore } from '../uploads/uploads.js';
+import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
@@ -52,7 +52,7 @@ export function presentCollabSummary(collab: Collab, baseUrl: string) {
     created_at: iso(collab.createdAt),
     updated_at: iso(collab.updatedAt),
     url: resourceUrl(baseUrl, `/organizations/${collab.organization.id}/collabs/${collab.id}`),
-    banner_image_url: collab.bannerImage ? UploadStore.urlOf(baseUrl, collab.bannerImage) : null,
+    banner_image_url: collab.bannerImage ? uploadUrl(baseUrl, collab.bannerImage) : null,
   };
 }
 

@@ -1,13 +1,7 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  fileOf,
-  GIF,
   helperAuth,
-  NOT_AN_IMAGE,
   type OrganizationFixture,
-  PNG,
   setUpOrganization,
 } from '../../../test/fixtures/organization.js';
 import { useTestServer } from '../../../test/harness.js';
@@ -23,12 +17,7 @@ const NOT_FOUND = { error: 'Not found' };
 let org: OrganizationFixture;
 let base: string;
 
-const uploadsDir = () => join(server.config.dataDir, 'uploads');
-const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
-const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
-
 beforeEach(async () => {
-  rmSync(uploadsDir(), { recursive: true, force: true });
   org = await setUpOrganization(server);
   base = `/organizations/${org.id}/collabs`;
 });
@@ -226,160 +215,6 @@ describe('POST /organizations/:organization_id/collabs.json', () => {
     expect(outsider.json()).toEqual(NOT_FOUND);
     expect((await server.post(`${base}.json`)).statusCode).toBe(401);
     expect(await collabRows()).toEqual([]);
-  });
-});
-
-describe('banner images', () => {
-  function collabForm(fields: Array<[string, string]>, banner?: File) {
-    const form = new FormData();
-    for (const [key, value] of fields) form.append(key, value);
-    if (banner) form.append('collab[banner_image]', banner);
-    return form;
-  }
-
-  it('creates from a multipart form: fields coerced to their types, banner stored and served', async () => {
-    const res = await server.post(`${base}.json`, {
-      token: org.admin.token,
-      form: collabForm(
-        [
-          ['collab[name]', 'Form collab'],
-          ['collab[currency]', 'GBP'],
-          ['collab[countries][]', 'gb'],
-          ['collab[countries][]', 'IE'],
-          ['collab[require_boosted_ads]', 'true'],
-          ['collab[requires_product_shipment]', '0'],
-          ['collab[website]', 'https://form.example'],
-          ['collab[brief]', '*hi*'],
-          ['other[name]', 'ignored'],
-        ],
-        // The declared type is not trusted: the bytes are.
-        fileOf(PNG, 'banner.txt', 'text/plain'),
-      ),
-    });
-    expect(res.statusCode).toBe(201);
-    const created = res.json();
-    expect(created).toMatchObject({
-      name: 'Form collab',
-      currency: 'gbp',
-      countries: ['GB', 'IE'],
-      require_boosted_ads: true,
-      requires_product_shipment: false,
-      website: 'https://form.example/',
-      brief: '<p><em>hi</em></p>',
-      banner_image_url: expect.stringMatching(
-        /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
-      ),
-    });
-    const name = storedName(created.banner_image_url);
-    expect(storedFiles()).toEqual([name]);
-    expect(await server.sql('select banner_image from collabs')).toEqual([{ banner_image: name }]);
-    const served = await server.get(`/uploads/${name}`);
-    expect(served.statusCode).toBe(200);
-    expect(served.headers['content-type']).toBe('image/png');
-    expect(served.rawPayload.equals(PNG)).toBe(true);
-  });
-
-  it('refuses a banner that is not an image, and stores nothing', async () => {
-    const res = await server.post(`${base}.json`, {
-      token: org.admin.token,
-      form: collabForm([['collab[name]', 'X']], fileOf(NOT_AN_IMAGE, 'banner.png', 'image/png')),
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ errors: { banner_image: ['must be a PNG, JPEG, WebP or GIF image'] } });
-    expect(await collabRows()).toEqual([]);
-    expect(storedFiles()).toEqual([]);
-  });
-
-  it('refuses a banner over the size limit, and stores nothing', async () => {
-    const big = Buffer.concat([PNG, Buffer.alloc(server.config.maxUploadBytes)]);
-    const res = await server.post(`${base}.json`, {
-      token: org.admin.token,
-      form: collabForm([['collab[name]', 'X']], fileOf(big, 'banner.png', 'image/png')),
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({
-      errors: { banner_image: [`is too large (maximum is ${server.config.maxUploadBytes} bytes)`] },
-    });
-    expect(await collabRows()).toEqual([]);
-    expect(storedFiles()).toEqual([]);
-  });
-
-  it('replaces the banner on update (the old file goes) and removes it with purge_banner_image', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
-    const oldName = storedName(first.banner_image_url);
-
-    const replaced = await server.patch(`${base}/${first.id}.json`, {
-      token: org.admin.token,
-      form: collabForm([['collab[name]', 'New name']], fileOf(GIF, 'b.gif', 'image/gif')),
-    });
-    expect(replaced.statusCode).toBe(200);
-    const newName = storedName(replaced.json().banner_image_url);
-    expect(newName).toMatch(/\.gif$/);
-    expect(replaced.json().name).toBe('New name');
-    expect(storedFiles()).toEqual([newName]);
-    expect((await server.get(`/uploads/${oldName}`)).statusCode).toBe(404);
-
-    const purged = await server.patch(`${base}/${first.id}.json`, {
-      token: org.admin.token,
-      body: { collab: { purge_banner_image: '1' } },
-    });
-    expect(purged.statusCode).toBe(200);
-    expect(purged.json().banner_image_url).toBeNull();
-    expect(storedFiles()).toEqual([]);
-    expect(await server.sql('select banner_image from collabs')).toEqual([{ banner_image: null }]);
-  });
-
-  it('keeps the banner on an update without a file, and with purge_banner_image "0"', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
-    const res = await server.patch(`${base}/${first.id}.json`, {
-      token: org.admin.token,
-      body: { collab: { name: 'Renamed', purge_banner_image: '0' } },
-    });
-    expect(res.json().banner_image_url).toBe(first.banner_image_url);
-    expect(storedFiles()).toEqual([storedName(first.banner_image_url)]);
-  });
-
-  it('refuses a bad banner on update and leaves the collab and its banner alone', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
-    const res = await server.patch(`${base}/${first.id}.json`, {
-      token: org.admin.token,
-      form: collabForm([['collab[name]', 'Changed']], fileOf(NOT_AN_IMAGE, 'x.png', 'image/png')),
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ errors: { banner_image: ['must be a PNG, JPEG, WebP or GIF image'] } });
-    expect(await collabRows()).toEqual([
-      { id: first.id, name: 'Untitled collab', state: 'draft', currency: 'usd' },
-    ]);
-    expect(storedFiles()).toEqual([storedName(first.banner_image_url)]);
-  });
-
-  it('removes the banner file when the collab is deleted', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
-    expect(storedFiles()).toHaveLength(1);
-    expect((await server.delete(`${base}/${first.id}.json`, { token: org.admin.token })).statusCode).toBe(
-      204,
-    );
-    expect(storedFiles()).toEqual([]);
   });
 });
 

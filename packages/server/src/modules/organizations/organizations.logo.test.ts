@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useTestServer } from '../../../test/harness.js';
-
-const server = useTestServer();
+import { describe, expect, it } from 'vitest';
+import { STORAGE_DRIVERS, useTestServer } from '../../../test/harness.js';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(64)]);
@@ -17,13 +13,7 @@ const WEBP = Buffer.concat([
 ]);
 const IMAGE_TYPE_ERROR = { errors: { logo: ['must be a PNG, JPEG, WebP or GIF image'] } };
 
-const uploadsDir = () => join(server.config.dataDir, 'uploads');
-const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
 const storedName = (logoUrl: string) => logoUrl.slice('http://marketplace.test/uploads/'.length);
-
-beforeEach(() => {
-  rmSync(uploadsDir(), { recursive: true, force: true });
-});
 
 function form(fields: Record<string, string>, logo?: { data: Buffer; type?: string; name?: string }) {
   const data = new FormData();
@@ -38,13 +28,16 @@ function form(fields: Record<string, string>, logo?: { data: Buffer; type?: stri
   return data;
 }
 
-async function createWithLogo(token: string, data: Buffer = PNG) {
-  const res = await server.post('/organizations.json', { token, form: form({ name: 'Acme' }, { data }) });
-  expect(res.statusCode).toBe(201);
-  return res.json();
-}
+describe.each(STORAGE_DRIVERS)('organization logo upload (%s storage)', (storage) => {
+  const server = useTestServer({}, {}, { storage });
+  const storedFiles = () => server.storedUploads();
 
-describe('organization logo upload', () => {
+  async function createWithLogo(token: string, data: Buffer = PNG) {
+    const res = await server.post('/organizations.json', { token, form: form({ name: 'Acme' }, { data }) });
+    expect(res.statusCode).toBe(201);
+    return res.json();
+  }
+
   it('stores a logo sent as multipart and serves the same bytes at logo_url without a token', async () => {
     const { token } = await server.createUser();
     const res = await server.post('/organizations.json', {
@@ -63,7 +56,7 @@ describe('organization logo upload', () => {
     });
     expect(created.logo_url).toMatch(/^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/);
     const name = storedName(created.logo_url);
-    expect(storedFiles()).toEqual([name]);
+    expect(await storedFiles()).toEqual([name]);
     expect(await server.sql('select logo from organizations')).toEqual([{ logo: name }]);
 
     const served = await server.get(`/uploads/${name}`);
@@ -88,7 +81,7 @@ describe('organization logo upload', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().logo_url).toMatch(new RegExp(`\\.${ext}$`));
-    expect(storedFiles()).toHaveLength(1);
+    expect(await storedFiles()).toHaveLength(1);
   });
 
   it('refuses a file that is not an image with 422 on logo, storing nothing', async () => {
@@ -101,7 +94,7 @@ describe('organization logo upload', () => {
     expect(res.json()).toEqual(IMAGE_TYPE_ERROR);
     expect(await server.sql('select id from organizations')).toEqual([]);
     expect(await server.sql('select id from memberships')).toEqual([]);
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
   });
 
   it('refuses a logo over the size limit with 422 on logo, storing nothing', async () => {
@@ -116,7 +109,7 @@ describe('organization logo upload', () => {
       errors: { logo: [`is too large (maximum is ${server.config.maxUploadBytes} bytes)`] },
     });
     expect(await server.sql('select id from organizations')).toEqual([]);
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
   });
 
   it('stores nothing when a field of the same form is invalid', async () => {
@@ -130,7 +123,7 @@ describe('organization logo upload', () => {
       errors: { name: ["can't be blank"], website: ['must be an http or https URL'] },
     });
     expect(await server.sql('select id from organizations')).toEqual([]);
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
   });
 
   it('removes the stored file and leaves no organization when the database write fails', async () => {
@@ -153,7 +146,7 @@ describe('organization logo upload', () => {
     }
     expect(await server.sql('select id from organizations')).toEqual([]);
     expect(await server.sql('select id from memberships')).toEqual([]);
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
   });
 
   it('replaces the logo on update and removes the old file', async () => {
@@ -169,7 +162,7 @@ describe('organization logo upload', () => {
     expect(updated.name).toBe('Acme 2');
     expect(updated.logo_url).toMatch(/\.gif$/);
     const newName = storedName(updated.logo_url);
-    expect(storedFiles()).toEqual([newName]);
+    expect(await storedFiles()).toEqual([newName]);
     expect((await server.get(`/uploads/${oldName}`)).statusCode).toBe(404);
     expect((await server.get(`/uploads/${newName}`)).rawPayload.equals(GIF)).toBe(true);
   });
@@ -183,7 +176,7 @@ describe('organization logo upload', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual(IMAGE_TYPE_ERROR);
-    expect(storedFiles()).toEqual([storedName(org.logo_url)]);
+    expect(await storedFiles()).toEqual([storedName(org.logo_url)]);
     expect(await server.sql('select name, logo from organizations')).toEqual([
       { name: 'Acme', logo: storedName(org.logo_url) },
     ]);
@@ -205,7 +198,7 @@ describe('organization logo upload', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).not.toHaveProperty('logo_url');
     expect(await server.sql('select logo from organizations')).toEqual([{ logo: null }]);
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
     expect((await server.get(`/uploads/${storedName(org.logo_url)}`)).statusCode).toBe(404);
     const shown = await server.get(`/organizations/${org.id}.json`, { token });
     expect(shown.json()).not.toHaveProperty('logo_url');
@@ -220,15 +213,15 @@ describe('organization logo upload', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).not.toHaveProperty('logo_url');
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
   });
 
   it('removes the logo file when the organization is deleted', async () => {
     const { token } = await server.createUser();
     const org = await createWithLogo(token);
-    expect(storedFiles()).toHaveLength(1);
+    expect(await storedFiles()).toHaveLength(1);
     expect((await server.delete(`/organizations/${org.id}.json`, { token })).statusCode).toBe(204);
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
   });
 
   it('leaves the logo alone when an update is refused by role', async () => {
@@ -240,6 +233,6 @@ describe('organization logo upload', () => {
       form: form({ purge_logo: '1' }, { data: JPEG }),
     });
     expect(res.statusCode).toBe(404);
-    expect(storedFiles()).toEqual([storedName(org.logo_url)]);
+    expect(await storedFiles()).toEqual([storedName(org.logo_url)]);
   });
 });

@@ -14,7 +14,7 @@ import { checkLimit } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import type { UploadedFile } from '../uploads/uploads.js';
-import { UploadStore } from '../uploads/uploads.js';
+import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
 
 const ACTIVE_SUBSCRIPTION_MESSAGE = 'Cannot delete an organization with an active subscription';
@@ -48,7 +48,7 @@ export function presentOrganization(organization: Organization, baseUrl: string)
     created_at: iso(organization.createdAt),
     updated_at: iso(organization.updatedAt),
     url: resourceUrl(baseUrl, `/organizations/${organization.id}`),
-    ...(organization.logo && { logo_url: UploadStore.urlOf(baseUrl, organization.logo) }),
+    ...(organization.logo && { logo_url: uploadUrl(baseUrl, organization.logo) }),
   };
 }
 

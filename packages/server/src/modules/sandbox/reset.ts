@@ -10,5 +10,6 @@ export async function resetSandbox(em: Em, uploads: UploadStore): Promise<void> 
     .filter((meta) => meta.tableName && !meta.embeddable && !meta.virtual && !meta.abstract)
     .map((meta) => `"${meta.tableName}"`);
   await em.execute(`truncate table ${[...new Set(tables)].join(', ')} restart identity cascade`);
-  await uploads.clear();
+  // Names the store made only (`list`); each removal is best effort, like every removal.
+  await Promise.all((await uploads.list()).map((name) => uploads.remove(name)));
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** Image types accepted for logos and banners, recognised by their first bytes. */
 const SIGNATURES: Array<{ ext: string; type: string; test: (b: Buffer) => boolean }> = [
@@ -37,52 +36,63 @@ export const IMAGE_TYPE_MESSAGE = 'must be a PNG, JPEG, WebP or GIF image';
 /** The image type of a file by its content, or null when it is not an accepted image. */
 export const sniffImage = (data: Buffer) => SIGNATURES.find((s) => s.test(data)) ?? null;
 
-/** Stores uploaded images under `dataDir/uploads` with unguessable names. */
-export class UploadStore {
-  readonly dir: string;
+/** A stored upload as served: its bytes as a stream, their type and length. */
+export interface StoredUpload {
+  body: Readable;
+  type: string;
+  length: number;
+}
 
-  constructor(dataDir: string) {
-    this.dir = join(dataDir, 'uploads');
-  }
+/** Where failures the request outlives are reported (a removal that did not happen). */
+export interface StoreLogger {
+  warn(details: object, message: string): void;
+}
 
+/**
+ * Where uploaded images live, under unguessable names of {@link NAME}'s shape: a directory
+ * (`DirectoryStore`) or an S3-compatible bucket (`S3Store`), chosen by
+ * `MARKETPLACE_STORAGE_URL` (`createUploadStore`, stores.ts). Every replica of the server must see the
+ * same store. A store that cannot be reached makes `save`, `put`, `read` and `list` throw
+ * `DependencyUnavailableError` (a `503`). Callers save an object before the row that names
+ * it is committed and remove the old one only after, so a failure leaves at worst an unreferenced
+ * object, never a row naming a missing one.
+ */
+export interface UploadStore {
+  /** The directory or `s3://bucket/prefix`, for messages. */
+  readonly location: string;
   /** Saves an image already checked by {@link sniffImage}; returns its stored name. */
-  async save(file: UploadedFile): Promise<string> {
-    const kind = sniffImage(file.data);
-    if (!kind) throw new Error('not an accepted image');
-    await mkdir(this.dir, { recursive: true });
-    const name = `${randomBytes(24).toString('base64url')}.${kind.ext}`;
-    await writeFile(join(this.dir, name), file.data, { flag: 'wx' });
-    return name;
-  }
+  save(file: UploadedFile): Promise<string>;
+  /** Stores bytes under a name of the store's shape, replacing any object of that name. */
+  put(name: string, data: Buffer): Promise<void>;
+  /**
+   * Deletes an upload; a name we never produced, or one already gone, is no error. Best effort:
+   * it runs after the row stopped naming the object, so a failure is logged (the object is left
+   * unreferenced) and never fails the request.
+   */
+  remove(name: string | null | undefined): Promise<void>;
+  /** A stored upload, or null (also for any name we never produced). */
+  read(name: string): Promise<StoredUpload | null>;
+  /** Names of every stored upload, sorted. */
+  list(): Promise<string[]>;
+}
 
-  async remove(name: string | null | undefined): Promise<void> {
-    if (name && NAME.test(name)) await rm(join(this.dir, name), { force: true });
-  }
+/** Whether a name has the shape of the names {@link newUploadName} makes. */
+export const isUploadName = (name: string) => NAME.test(name);
 
-  /** Removes every stored upload (the sandbox reset); files this store did not name are left alone. */
-  async clear(): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return;
-    }
-    await Promise.all(names.filter((name) => NAME.test(name)).map((name) => this.remove(name)));
-  }
+/** A fresh name for an image already checked by {@link sniffImage}. */
+export function newUploadName(data: Buffer): string {
+  const kind = sniffImage(data);
+  if (!kind) throw new Error('not an accepted image');
+  return `${randomBytes(24).toString('base64url')}.${kind.ext}`;
+}
 
-  /** The bytes and type of a stored upload, or null (also for any name we never produced). */
-  async read(name: string): Promise<{ data: Buffer; type: string } | null> {
-    if (!NAME.test(name)) return null;
-    try {
-      const data = await readFile(join(this.dir, name));
-      return { data, type: sniffImage(data)?.type ?? 'application/octet-stream' };
-    } catch {
-      return null;
-    }
-  }
+/** The type an upload is served with, from its name (whose extension came from its content). */
+export function typeOfUpload(name: string): string {
+  const ext = name.slice(name.lastIndexOf('.') + 1);
+  return SIGNATURES.find((s) => s.ext === ext)?.type ?? 'application/octet-stream';
+}
 
-  /** Absolute URL of a stored upload. */
-  static urlOf(baseUrl: string, name: string): string {
-    return `${baseUrl}/uploads/${name}`;
-  }
+/** Absolute URL of a stored upload. */
+export function uploadUrl(baseUrl: string, name: string): string {
+  return `${baseUrl}/uploads/${name}`;
 }
