@@ -110,6 +110,31 @@ describe('a request that will be refused is answered before its body arrives', (
   });
 });
 
+describe('a request without a body, answered on arrival', () => {
+  it('keeps its connection: the next request goes on the same socket (no reconnect under load)', async () => {
+    const socket = connect(port, '127.0.0.1');
+    sockets.add(socket);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    const closed = new Promise<boolean>((done) => socket.once('close', () => done(true)));
+    const twoAnswers = new Promise<void>((done) =>
+      socket.on('data', () => {
+        if ((received.match(/HTTP\/1\.1 404/g) ?? []).length === 2) done();
+      }),
+    );
+    // Unknown routes are answered in onRequest, as a 503 under load is: before Node has marked
+    // the request complete.
+    socket.write('GET /nowhere/1.json HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+    socket.write('GET /nowhere/2.json HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+    const outcome = await Promise.race([twoAnswers.then(() => false), closed]);
+    expect(outcome).toBe(false);
+    expect(received.toLowerCase()).not.toContain('connection: close');
+    socket.destroy();
+  });
+});
+
 describe('a body that does not arrive', () => {
   it('is dropped after the receive timeout (408, connection closed)', async () => {
     const answer = await answerTo(

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { NOT_FOUND_MESSAGE } from '@app/schemas';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../http/errors.js';
 
 /**
@@ -23,9 +23,20 @@ export function registerRequestIntake(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     // No response of ours is to be read as another type than it says (an upload as HTML, say).
     reply.header('x-content-type-options', 'nosniff');
-    if (!request.raw.complete) reply.header('connection', 'close');
+    if (bodyStillArriving(request.raw)) reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/**
+ * Whether the request announced a body that has not all arrived. A request without one (a `GET`)
+ * is complete once its head is read, even before Node flags it so: answering it early (a `503`
+ * under load) keeps its connection open, and its client does not pay for a new one.
+ */
+function bodyStillArriving(raw: FastifyRequest['raw']): boolean {
+  if (raw.complete) return false;
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
