@@ -30,6 +30,26 @@ export interface Statements {
 
 type RowMapper = (row: Row) => object;
 
+const UTC_TIMESTAMP = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/** PostgreSQL's text of a UTC `timestamptz` (`2026-11-23 10:00:00.123456+00`) as a Date; else null. */
+function utcTimestamp(text: string): Date | null {
+  const m = UTC_TIMESTAMP.exec(text);
+  if (!m) return null;
+  const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  return new Date(
+    Date.UTC(
+      +(m[1] as string),
+      +(m[2] as string) - 1,
+      +(m[3] as string),
+      +(m[4] as string),
+      +(m[5] as string),
+      +(m[6] as string),
+      ms,
+    ),
+  );
+}
+
 /** Compiles, once per entity, the mapping of a row's columns to the entity's properties. */
 function rowMapper(orm: Orm, entity: string): RowMapper {
   const platform = orm.em.getPlatform();
@@ -47,7 +67,8 @@ function rowMapper(orm: Orm, entity: string): RowMapper {
           (row) => {
             const value = row[column];
             // The ORM's own connections return timestamps as text; a PGlite given to it may not.
-            return value == null || value instanceof Date ? value : platform.parseDate(value as string);
+            if (value == null || value instanceof Date) return value;
+            return utcTimestamp(value as string) ?? platform.parseDate(value as string);
           },
         ];
       const type = prop.customType;

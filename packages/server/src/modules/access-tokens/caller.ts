@@ -29,6 +29,8 @@ export interface CallerRead {
   entity: string;
   where: string;
   orderBy?: string;
+  /** Properties not to read (what the answer does not show: a list's large text columns). */
+  omit?: readonly string[];
   values: unknown[];
   page?: { limit: number; offset: number };
 }
@@ -72,7 +74,10 @@ function statementOf(metadata: MetadataStorage, read: CallerRead): Statement {
   let found = withRead.get(read.name);
   if (!found) {
     const meta = metadata.getByClassName(read.entity);
-    const columns = meta.props.flatMap((prop) => prop.fieldNames ?? []).map((c) => `"${c}"`);
+    const columns = meta.props
+      .filter((prop) => !read.omit?.includes(prop.name as string))
+      .flatMap((prop) => prop.fieldNames ?? [])
+      .map((c) => `"${c}"`);
     const limit = read.page ? ` limit $${3 + read.values.length} offset $${4 + read.values.length}` : '';
     const total = read.page ? ', count(*) over () as total_count' : '';
     found = {

@@ -65,7 +65,10 @@ export const presentCollab = (collab: Collab, baseUrl: string) => ({
 /**
  * The list (members and admins see all, newest first) and the show, each read with the caller.
  */
-export const collabReads = organizationReads(Collab, { summary: presentCollabSummary, show: presentCollab });
+export const collabReads = organizationReads(Collab, { summary: presentCollabSummary, show: presentCollab }, [
+  'brief',
+  'briefHtml',
+]);
 
 /**
  * Creates a draft. Each field comes from the payload, else from the `website` page (prefill),

@@ -54,6 +54,8 @@ export async function readPage<T>(
 export function organizationReads<T extends { id: string }, Summary, Shown>(
   em: EntityName<T> & { meta: { className: string } },
   present: { summary: (row: T, baseUrl: string) => Summary; show: (row: T, baseUrl: string) => Shown },
+  /** Properties the list does not show, so does not read (large text columns). */
+  listOmits: ReadonlyArray<keyof T & string> = [],
 ) {
   const entity = em.meta.className;
   return {
@@ -62,6 +64,7 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
       entity,
       where: 'organization_id = $2',
       orderBy: 'created_at desc, id desc',
+      omit: listOmits,
       values: [],
       page,
     }),
