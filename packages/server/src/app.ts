@@ -1,25 +1,21 @@
 import { NOT_FOUND_MESSAGE } from '@app/schemas';
-import multipart from '@fastify/multipart';
-import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
+import { registerHealthRoutes } from './http/health.js';
 import { logFormatFor, loggerOptions } from './http/logging.js';
-import { openapiOptions } from './http/openapi.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
 import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
-import {
-  isDatabaseUnavailable,
-  type OverloadOptions,
-  registerOverloadProtection,
-} from './plugins/availability.js';
-import { registerCors } from './plugins/cors.js';
+import { type OverloadOptions, registerOverloadProtection } from './plugins/availability.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
+import { registerCors } from './plugins/external/cors.js';
+import { registerMultipart } from './plugins/external/multipart.js';
+import { registerSwagger } from './plugins/external/swagger.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerRequestId, requestIdOf } from './plugins/request-id.js';
@@ -96,8 +92,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerOverloadProtection(app, options.overload);
   await registerMetrics(app, { orm, token: config.metricsToken });
-  await app.register(swagger, openapiOptions(config));
-  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
+  await registerSwagger(app, config);
+  await registerMultipart(app, config);
 
   const random = options.random ?? Math.random;
   const uploads = createUploadStore(config.storage, app.log);
@@ -111,42 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerUploadRoutes(app, uploads);
-  app.get('/openapi', { schema: { hide: true } }, async () => app.swagger());
   await registerReferencePage(app);
-  app.get('/health', { schema: { hide: true } }, async (request, reply) => {
-    try {
-      await request.em.execute('select 1');
-      return { status: 'ok' };
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      request.unavailableCause = 'database';
-      return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
-    }
-  });
-  /*
-   * Readiness, for load balancers: the database answers and every migration this build knows is
-   * applied (a replica of a new release waits for `migrate`). Once all are seen applied, only the
-   * database is asked: migrations are not undone under a running server.
-   */
-  let migrated = false;
-  app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
-    const notReady = (status: string, more: Record<string, unknown> = {}) =>
-      reply
-        .code(503)
-        .header('retry-after', '1')
-        .send({ status, ...more });
-    try {
-      if (migrated) await request.em.execute('select 1');
-      else {
-        const pending = (await orm.migrator.getPending()).map((m) => m.name);
-        if (pending.length > 0) return notReady('migrations pending', { pending });
-        migrated = true;
-      }
-      return { status: 'ready' };
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      return notReady('database unavailable');
-    }
-  });
+  registerHealthRoutes(app, orm);
   return app;
 }

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { Orm } from '../db/database.js';
+import { isDatabaseUnavailable } from '../plugins/availability.js';
+
+/**
+ * `GET /health` (the process is alive and its database answers) and `GET /ready` (for load
+ * balancers: the database answers and every migration this build knows is applied, so a replica
+ * of a new release waits for `migrate`). Once all migrations are seen applied, only the database
+ * is asked: migrations are not undone under a running server.
+ */
+export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
+  app.get('/health', { schema: { hide: true } }, async (request, reply) => {
+    try {
+      await request.em.execute('select 1');
+      return { status: 'ok' };
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      request.unavailableCause = 'database';
+      return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
+    }
+  });
+  let migrated = false;
+  app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
+    const notReady = (status: string, more: Record<string, unknown> = {}) =>
+      reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ status, ...more });
+    try {
+      if (migrated) await request.em.execute('select 1');
+      else {
+        const pending = (await orm.migrator.getPending()).map((m) => m.name);
+        if (pending.length > 0) return notReady('migrations pending', { pending });
+        migrated = true;
+      }
+      return { status: 'ready' };
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      return notReady('database unavailable');
+    }
+  });
+}
