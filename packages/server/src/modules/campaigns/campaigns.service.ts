@@ -19,14 +19,13 @@ import { assignDefined, type FieldMap } from '../common/assign.js';
 import { findInOrganization, organizationReads } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
-import type { UploadedFile } from '../uploads/uploads.js';
+import type { UploadedFiles } from '../uploads/uploads.js';
 import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
 
 type CreateInput = z.output<typeof CampaignCreate>;
 type UpdateInput = z.output<typeof CampaignUpdate>;
-type Files = Partial<Record<string, UploadedFile>>;
 
 /** Whether an organization still has any campaign (it blocks the organization's deletion). */
 export async function organizationHasCampaigns(em: Em, organizationId: string): Promise<boolean> {
@@ -105,7 +104,7 @@ export async function createCampaign(
   store: UploadStore,
   organizationId: string,
   input: CreateInput,
-  files: Files,
+  files: UploadedFiles,
 ) {
   const errors: FieldErrors = {};
   checkImage('banner_image', files.banner_image, errors);
@@ -148,7 +147,7 @@ export async function updateCampaign(
   organizationId: string,
   id: string,
   input: UpdateInput,
-  files: Files,
+  files: UploadedFiles,
 ) {
   // Rendered before the row is locked: rendering may take up to its budget.
   const briefHtml =

@@ -10,7 +10,7 @@ import { assignDefined, type FieldMap } from '../common/assign.js';
 import { findInOrganization, organizationReads } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
-import type { UploadedFile } from '../uploads/uploads.js';
+import type { UploadedFiles } from '../uploads/uploads.js';
 import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
@@ -18,7 +18,6 @@ import { prefillFromWebsite } from './website-prefill.js';
 
 /** The parsed `collab` payload (create fields, plus `purge_banner_image` on update). */
 type CollabInput = z.output<typeof CollabUpdate>;
-type Files = Partial<Record<string, UploadedFile>>;
 
 /** Payload fields an update stores as they are: payload name → entity property. */
 const COLLAB_FIELDS: FieldMap<CollabInput, Collab> = {
@@ -80,7 +79,7 @@ export async function createCollab(
   store: UploadStore,
   organizationId: string,
   input: CollabInput | undefined,
-  files: Files,
+  files: UploadedFiles,
   website: string | undefined,
 ) {
   const errors: FieldErrors = {};
@@ -121,7 +120,7 @@ export async function updateCollab(
   organizationId: string,
   id: string,
   input: CollabInput,
-  files: Files,
+  files: UploadedFiles,
 ) {
   // Rendered before the row is locked: rendering may take up to its budget.
   const briefHtml =

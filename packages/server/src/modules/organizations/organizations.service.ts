@@ -13,7 +13,7 @@ import { readOneOrNotFound } from '../common/find.js';
 import { checkLimit } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
-import type { UploadedFile } from '../uploads/uploads.js';
+import type { UploadedFile, UploadedFiles } from '../uploads/uploads.js';
 import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
 
@@ -23,7 +23,6 @@ const HAS_CAMPAIGNS_MESSAGE = 'Cannot delete an organization that still has camp
 
 type CreateInput = z.output<typeof OrganizationCreate>;
 type UpdateInput = z.output<typeof OrganizationUpdate>;
-type Files = Partial<Record<string, UploadedFile>>;
 
 /** Payload fields stored as they are: payload name → entity property. */
 const ORGANIZATION_FIELDS: FieldMap<UpdateInput, Organization> = {
@@ -81,7 +80,7 @@ export async function createOrganization(
   uploads: UploadStore,
   userId: string,
   input: CreateInput,
-  files: Files,
+  files: UploadedFiles,
 ) {
   throwIfInvalid(imageErrors(files.logo));
   return createWithAttachment(uploads, files.logo, (logo) =>
@@ -111,7 +110,7 @@ export async function updateOrganization(
   uploads: UploadStore,
   id: string,
   input: UpdateInput,
-  files: Files,
+  files: UploadedFiles,
 ) {
   const change = { file: files.logo, purge: input.purge_logo };
   const organization = await updateWithAttachment(em, uploads, 'logo', change, async (tem) => {

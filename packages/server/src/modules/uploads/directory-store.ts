@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DependencyUnavailableError } from '../../http/errors.js';
 import {
   isUploadName,
   newUploadName,
   type StoredUpload,
   type StoreLogger,
+  storeUnavailable,
   typeOfUpload,
   type UploadedFile,
   type UploadStore,
 } from './uploads.js';
 
-const failed = (action: string, error: unknown) =>
-  new DependencyUnavailableError(`upload store unavailable: could not ${action}`, { cause: error });
+const failed = storeUnavailable;
 
 const code = (error: unknown) => (error as { code?: unknown }).code;
 

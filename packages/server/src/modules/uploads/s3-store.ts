@@ -8,12 +8,12 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import type { StorageLocation } from '../../config.js';
-import { DependencyUnavailableError } from '../../http/errors.js';
 import {
   isUploadName,
   newUploadName,
   type StoredUpload,
   type StoreLogger,
+  storeUnavailable,
   typeOfUpload,
   type UploadedFile,
   type UploadStore,
@@ -29,8 +29,7 @@ type S3Location = Extract<StorageLocation, { driver: 's3' }>;
 const CONNECTION_TIMEOUT_MS = 2_000;
 const REQUEST_TIMEOUT_MS = 4_000;
 
-const failed = (action: string, error: unknown) =>
-  new DependencyUnavailableError(`upload store unavailable: could not ${action}`, { cause: error });
+const failed = storeUnavailable;
 
 /** Whether the store answered that the object does not exist (not that the bucket does not). */
 const isMissing = (error: unknown) => error instanceof S3ServiceException && error.name === 'NoSuchKey';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { DependencyUnavailableError } from '../../http/errors.js';
 
 /** Image types accepted for logos and banners, recognised by their first bytes. */
 const SIGNATURES: Array<{ ext: string; type: string; test: (b: Buffer) => boolean }> = [
@@ -91,6 +92,13 @@ export function typeOfUpload(name: string): string {
   const ext = name.slice(name.lastIndexOf('.') + 1);
   return SIGNATURES.find((s) => s.ext === ext)?.type ?? 'application/octet-stream';
 }
+
+/** The files of a multipart request, by field name. */
+export type UploadedFiles = Partial<Record<string, UploadedFile>>;
+
+/** The `503` of a store that could not be reached for `action` (both drivers). */
+export const storeUnavailable = (action: string, error: unknown) =>
+  new DependencyUnavailableError(`upload store unavailable: could not ${action}`, { cause: error });
 
 /** Absolute URL of a stored upload. */
 export function uploadUrl(baseUrl: string, name: string): string {
