@@ -8,9 +8,6 @@ import {
   ValidationErrorBody,
 } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-
-type OnSendDone = (error: Error | null, payload?: unknown) => void;
-
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
@@ -24,6 +21,9 @@ import { readMultipartForm } from '../plugins/multipart.js';
 import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
 import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
 import { HttpError, notFound, unavailable, unprocessable, wrapperMessage } from './errors.js';
+
+/** The callback of a callback-style `onSend` hook. */
+type OnSendDone = (error: Error | null, payload?: unknown) => void;
 
 type BodyOf<E extends Endpoint> =
   E['body'] extends BodySpec<string | null, infer S>

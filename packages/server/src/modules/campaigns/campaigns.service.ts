@@ -19,8 +19,7 @@ import { assignDefined, type FieldMap } from '../common/assign.js';
 import { findInOrganization, organizationReads } from '../common/find.js';
 import { flushWithinLimit } from '../common/limits.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
-import type { UploadedFiles } from '../uploads/uploads.js';
-import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
+import { type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
 

@@ -52,16 +52,16 @@ export async function readPage<T>(
  * `RouteRead`), and the presenting of what they read.
  */
 export function organizationReads<T extends { id: string }, Summary, Shown>(
-  em: EntityName<T> & { meta: { className: string } },
+  entity: EntityName<T> & { meta: { className: string } },
   present: { summary: (row: T, baseUrl: string) => Summary; show: (row: T, baseUrl: string) => Shown },
   /** Properties the list does not show, so does not read (large text columns). */
   listOmits: ReadonlyArray<keyof T & string> = [],
 ) {
-  const entity = em.meta.className;
+  const name = entity.meta.className;
   return {
     listRead: (_params: unknown, page: { limit: number; offset: number }): CallerRead => ({
-      name: `${entity}.list`,
-      entity,
+      name: `${name}.list`,
+      entity: name,
       where: 'organization_id = $2',
       orderBy: 'created_at desc, id desc',
       omit: listOmits,
@@ -69,21 +69,15 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
       page,
     }),
     showRead: (params: { id: string }): CallerRead => ({
-      name: `${entity}.show`,
-      entity,
+      name: `${name}.show`,
+      entity: name,
       where: 'organization_id = $2 and id = $3',
       values: [params.id],
     }),
     /** A page as read with the caller, and the total (counted past the last page). */
-    async list(
-      manager: Em,
-      read: ReadResult,
-      organizationId: string,
-      page: { offset: number },
-      baseUrl: string,
-    ) {
+    async list(em: Em, read: ReadResult, organizationId: string, page: { offset: number }, baseUrl: string) {
       const { entities, total } = await readPage<T>(read, page, () =>
-        manager.count(em, { organization: organizationId } as never),
+        em.count(entity, { organization: organizationId } as never),
       );
       return { items: entities.map((row) => present.summary(row, baseUrl)), total };
     },

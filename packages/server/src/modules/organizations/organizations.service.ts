@@ -13,8 +13,7 @@ import { readOneOrNotFound } from '../common/find.js';
 import { checkLimit } from '../common/limits.js';
 import { addOwner, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
-import type { UploadedFile, UploadedFiles } from '../uploads/uploads.js';
-import { type UploadStore, uploadUrl } from '../uploads/uploads.js';
+import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
 
 const ACTIVE_SUBSCRIPTION_MESSAGE = 'Cannot delete an organization with an active subscription';
