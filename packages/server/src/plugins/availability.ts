@@ -98,17 +98,27 @@ export async function registerOverloadProtection(
   const give = (request: FastifyRequest) => {
     if (holding.delete(request)) inProgress -= 1;
   };
+  // Requests that gave their slot back while their body arrives, and requests whose response
+  // has closed (sent, or the client gone): only the first take a slot again, never the second.
+  const awaitingBody = new WeakSet<FastifyRequest>();
+  const closed = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', (request, reply, done) => {
     if (!take(request, reply)) return;
     // 'close' comes once the response is sent or the connection is gone, whichever happens.
-    reply.raw.once('close', () => give(request));
+    reply.raw.once('close', () => {
+      closed.add(request);
+      give(request);
+    });
     done();
   });
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (!request.raw.complete) give(request);
+    if (!request.raw.complete && holding.has(request)) {
+      give(request);
+      awaitingBody.add(request);
+    }
     done(null, payload);
   });
   app.addHook('preHandler', (request, reply, done) => {
-    if (holding.has(request) || take(request, reply)) done();
+    if (!awaitingBody.delete(request) || closed.has(request) || take(request, reply)) done();
   });
 }
