@@ -1,12 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  fileOf,
-  GIF,
-  NOT_AN_IMAGE,
-  type OrganizationFixture,
-  PNG,
-  setUpOrganization,
-} from '../../../test/fixtures/organization.js';
+import { describe, expect, it } from 'vitest';
+import { fileOf, GIF, NOT_AN_IMAGE, PNG, useOrganization } from '../../../test/fixtures/organization.js';
 import { STORAGE_DRIVERS, useTestServer } from '../../../test/harness.js';
 
 const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
@@ -14,16 +7,10 @@ const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'
 describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (storage) => {
   const server = useTestServer({}, {}, { storage });
   const storedFiles = () => server.storedUploads();
-  let org: OrganizationFixture;
-  let base: string;
+  const org = useOrganization(server, 'campaigns');
 
   const countCampaigns = async () =>
     (await server.sql<{ n: number }>('select count(*)::int as n from campaigns'))[0]?.n;
-
-  beforeEach(async () => {
-    org = await setUpOrganization(server);
-    base = `/organizations/${org.id}/campaigns`;
-  });
 
   it('creates from a multipart form: integers, arrays and the banner', async () => {
     const form = new FormData();
@@ -35,7 +22,7 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
     form.append('campaign[countries][]', 'us');
     form.append('campaign[countries][]', 'ca');
     form.append('campaign[banner_image]', fileOf(PNG, 'b.png', 'image/png'));
-    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
+    const res = await server.post(`${org.base}.json`, { token: org.admin.token, form });
     expect(res.statusCode).toBe(201);
     const created = res.json();
     expect(created).toMatchObject({
@@ -55,7 +42,7 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
   it('refuses a multipart amount that is not an integer', async () => {
     const form = new FormData();
     form.append('campaign[cpm_amount]', 'lots');
-    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
+    const res = await server.post(`${org.base}.json`, { token: org.admin.token, form });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ errors: { cpm_amount: ['must be an integer'] } });
   });
@@ -67,7 +54,7 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
     const form = new FormData();
     form.append('campaign[name]', 'X');
     form.append('campaign[banner_image]', fileOf(data, 'b.png', 'image/png'));
-    const res = await server.post(`${base}.json`, { token: org.admin.token, form });
+    const res = await server.post(`${org.base}.json`, { token: org.admin.token, form });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ errors: { banner_image: [message] } });
     expect(await countCampaigns()).toBe(0);
@@ -77,14 +64,14 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
   it('replaces, purges and deletes banners with their files', async () => {
     const first = new FormData();
     first.append('campaign[banner_image]', fileOf(PNG, 'a.png', 'image/png'));
-    const created = (await server.post(`${base}.json`, { token: org.admin.token, form: first })).json();
+    const created = (await server.post(`${org.base}.json`, { token: org.admin.token, form: first })).json();
     const second = new FormData();
     second.append('campaign[banner_image]', fileOf(GIF, 'b.gif', 'image/gif'));
     const replaced = (
-      await server.patch(`${base}/${created.id}.json`, { token: org.admin.token, form: second })
+      await server.patch(`${org.base}/${created.id}.json`, { token: org.admin.token, form: second })
     ).json();
     expect(await storedFiles()).toEqual([storedName(replaced.banner_image_url)]);
-    const purged = await server.patch(`${base}/${created.id}.json`, {
+    const purged = await server.patch(`${org.base}/${created.id}.json`, {
       token: org.admin.token,
       body: { campaign: { purge_banner_image: '1' } },
     });
@@ -93,11 +80,11 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
 
     const third = new FormData();
     third.append('campaign[banner_image]', fileOf(PNG, 'c.png', 'image/png'));
-    await server.patch(`${base}/${created.id}.json`, { token: org.admin.token, form: third });
+    await server.patch(`${org.base}/${created.id}.json`, { token: org.admin.token, form: third });
     expect(await storedFiles()).toHaveLength(1);
-    expect((await server.delete(`${base}/${created.id}.json`, { token: org.admin.token })).statusCode).toBe(
-      204,
-    );
+    expect(
+      (await server.delete(`${org.base}/${created.id}.json`, { token: org.admin.token })).statusCode,
+    ).toBe(204);
     expect(await storedFiles()).toEqual([]);
   });
 });

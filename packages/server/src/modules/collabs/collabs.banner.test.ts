@@ -1,12 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  fileOf,
-  GIF,
-  NOT_AN_IMAGE,
-  type OrganizationFixture,
-  PNG,
-  setUpOrganization,
-} from '../../../test/fixtures/organization.js';
+import { describe, expect, it } from 'vitest';
+import { fileOf, GIF, NOT_AN_IMAGE, PNG, useOrganization } from '../../../test/fixtures/organization.js';
 import { STORAGE_DRIVERS, useTestServer } from '../../../test/harness.js';
 
 const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
@@ -14,18 +7,12 @@ const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'
 describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) => {
   const server = useTestServer({}, {}, { storage });
   const storedFiles = () => server.storedUploads();
-  let org: OrganizationFixture;
-  let base: string;
+  const org = useOrganization(server, 'collabs');
 
   const collabRows = () =>
     server.sql<{ id: string; name: string; state: string; currency: string }>(
       'select id, name, state, currency from collabs order by name',
     );
-
-  beforeEach(async () => {
-    org = await setUpOrganization(server);
-    base = `/organizations/${org.id}/collabs`;
-  });
 
   function collabForm(fields: Array<[string, string]>, banner?: File) {
     const form = new FormData();
@@ -34,8 +21,18 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
     return form;
   }
 
+  /** A collab with the defaults and a PNG banner. */
+  async function createWithBanner() {
+    const res = await server.post(`${org.base}.json`, {
+      token: org.admin.token,
+      form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json();
+  }
+
   it('creates from a multipart form: fields coerced to their types, banner stored and served', async () => {
-    const res = await server.post(`${base}.json`, {
+    const res = await server.post(`${org.base}.json`, {
       token: org.admin.token,
       form: collabForm(
         [
@@ -77,7 +74,7 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
   });
 
   it('refuses a banner that is not an image, and stores nothing', async () => {
-    const res = await server.post(`${base}.json`, {
+    const res = await server.post(`${org.base}.json`, {
       token: org.admin.token,
       form: collabForm([['collab[name]', 'X']], fileOf(NOT_AN_IMAGE, 'banner.png', 'image/png')),
     });
@@ -89,7 +86,7 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
 
   it('refuses a banner over the size limit, and stores nothing', async () => {
     const big = Buffer.concat([PNG, Buffer.alloc(server.config.maxUploadBytes)]);
-    const res = await server.post(`${base}.json`, {
+    const res = await server.post(`${org.base}.json`, {
       token: org.admin.token,
       form: collabForm([['collab[name]', 'X']], fileOf(big, 'banner.png', 'image/png')),
     });
@@ -102,15 +99,10 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
   });
 
   it('replaces the banner on update (the old file goes) and removes it with purge_banner_image', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
+    const first = await createWithBanner();
     const oldName = storedName(first.banner_image_url);
 
-    const replaced = await server.patch(`${base}/${first.id}.json`, {
+    const replaced = await server.patch(`${org.base}/${first.id}.json`, {
       token: org.admin.token,
       form: collabForm([['collab[name]', 'New name']], fileOf(GIF, 'b.gif', 'image/gif')),
     });
@@ -121,7 +113,7 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
     expect(await storedFiles()).toEqual([newName]);
     expect((await server.get(`/uploads/${oldName}`)).statusCode).toBe(404);
 
-    const purged = await server.patch(`${base}/${first.id}.json`, {
+    const purged = await server.patch(`${org.base}/${first.id}.json`, {
       token: org.admin.token,
       body: { collab: { purge_banner_image: '1' } },
     });
@@ -132,13 +124,8 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
   });
 
   it('keeps the banner on an update without a file, and with purge_banner_image "0"', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
-    const res = await server.patch(`${base}/${first.id}.json`, {
+    const first = await createWithBanner();
+    const res = await server.patch(`${org.base}/${first.id}.json`, {
       token: org.admin.token,
       body: { collab: { name: 'Renamed', purge_banner_image: '0' } },
     });
@@ -147,13 +134,8 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
   });
 
   it('refuses a bad banner on update and leaves the collab and its banner alone', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
-    const res = await server.patch(`${base}/${first.id}.json`, {
+    const first = await createWithBanner();
+    const res = await server.patch(`${org.base}/${first.id}.json`, {
       token: org.admin.token,
       form: collabForm([['collab[name]', 'Changed']], fileOf(NOT_AN_IMAGE, 'x.png', 'image/png')),
     });
@@ -166,14 +148,9 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
   });
 
   it('removes the banner file when the collab is deleted', async () => {
-    const first = (
-      await server.post(`${base}.json`, {
-        token: org.admin.token,
-        form: collabForm([], fileOf(PNG, 'a.png', 'image/png')),
-      })
-    ).json();
+    const first = await createWithBanner();
     expect(await storedFiles()).toHaveLength(1);
-    expect((await server.delete(`${base}/${first.id}.json`, { token: org.admin.token })).statusCode).toBe(
+    expect((await server.delete(`${org.base}/${first.id}.json`, { token: org.admin.token })).statusCode).toBe(
       204,
     );
     expect(await storedFiles()).toEqual([]);

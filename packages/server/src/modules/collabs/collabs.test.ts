@@ -1,45 +1,25 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  helperAuth,
-  type OrganizationFixture,
-  setUpOrganization,
-} from '../../../test/fixtures/organization.js';
+import { describe, expect, it } from 'vitest';
+import { createForeign, helperAuth, useOrganization } from '../../../test/fixtures/organization.js';
+import { FORBIDDEN, ISO, NOT_FOUND } from '../../../test/fixtures/responses.js';
 import { useTestServer } from '../../../test/harness.js';
+
+// The rules collabs share with campaigns (404s, roles, deleting, concurrent transitions) are
+// tested for both in common/organization-resources.test.ts.
 
 const server = useTestServer();
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DEFAULT_BRIEF_HTML =
   '<h2>About the product</h2>\n<h2>What we are looking for</h2>\n<h2>Deliverables</h2>';
-const FORBIDDEN = { error: 'You are not allowed to perform this action' };
-const NOT_FOUND = { error: 'Not found' };
 
-let org: OrganizationFixture;
-let base: string;
-
-beforeEach(async () => {
-  org = await setUpOrganization(server);
-  base = `/organizations/${org.id}/collabs`;
-});
+const org = useOrganization(server, 'collabs');
 
 async function createCollab(body?: unknown, token = org.admin.token) {
-  const res = await server.post(`${base}.json`, { token, ...(body !== undefined && { body }) });
+  const res = await server.post(`${org.base}.json`, { token, ...(body !== undefined && { body }) });
   expect(res.statusCode).toBe(201);
   return res.json();
 }
 
-/** A collab of the outsider's own organization. */
-async function foreignCollab() {
-  const [row] = await server.sql<{ organization_id: string }>(
-    'select organization_id from memberships where user_id = ?',
-    [org.outsider.user.id],
-  );
-  const res = await server.post(`/organizations/${row?.organization_id}/collabs.json`, {
-    token: org.outsider.token,
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json();
-}
+const foreignCollab = () => createForeign(server, org, 'collabs');
 
 const collabRows = () =>
   server.sql<{ id: string; name: string; state: string; currency: string }>(
@@ -67,7 +47,7 @@ describe('POST /organizations/:organization_id/collabs.json', () => {
       published_at: null,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
-      url: `http://marketplace.test${base}/${created.id}.json`,
+      url: `http://marketplace.test${org.base}/${created.id}.json`,
       banner_image_url: null,
       brief: DEFAULT_BRIEF_HTML,
     });
@@ -127,7 +107,7 @@ describe('POST /organizations/:organization_id/collabs.json', () => {
   });
 
   it('lists every broken field at once and stores nothing', async () => {
-    const res = await server.post(`${base}.json`, {
+    const res = await server.post(`${org.base}.json`, {
       token: org.admin.token,
       body: {
         collab: {
@@ -188,14 +168,14 @@ describe('POST /organizations/:organization_id/collabs.json', () => {
     ],
     ['invalid JSON', '{"collab": {', 400, { error: 'The request body is not valid JSON' }],
   ])('refuses %s and stores nothing', async (_label, body, status, expected) => {
-    const res = await server.post(`${base}.json`, { token: org.admin.token, body });
+    const res = await server.post(`${org.base}.json`, { token: org.admin.token, body });
     expect(res.statusCode).toBe(status);
     expect(res.json()).toEqual(expected);
     expect(await collabRows()).toEqual([]);
   });
 
   it('refuses a website query that is not an http(s) URL', async () => {
-    const res = await server.post(`${base}.json?website=${encodeURIComponent('file:///etc/passwd')}`, {
+    const res = await server.post(`${org.base}.json?website=${encodeURIComponent('file:///etc/passwd')}`, {
       token: org.admin.token,
     });
     expect(res.statusCode).toBe(422);
@@ -204,16 +184,16 @@ describe('POST /organizations/:organization_id/collabs.json', () => {
   });
 
   it('is for admins with a write token only', async () => {
-    const member = await server.post(`${base}.json`, { token: org.member.token });
+    const member = await server.post(`${org.base}.json`, { token: org.member.token });
     expect(member.statusCode).toBe(403);
     expect(member.json()).toEqual(FORBIDDEN);
-    const read = await server.post(`${base}.json`, { token: org.readAdmin.token });
+    const read = await server.post(`${org.base}.json`, { token: org.readAdmin.token });
     expect(read.statusCode).toBe(401);
     expect(read.headers['www-authenticate']).toBe('Token realm="Application"');
-    const outsider = await server.post(`${base}.json`, { token: org.outsider.token });
+    const outsider = await server.post(`${org.base}.json`, { token: org.outsider.token });
     expect(outsider.statusCode).toBe(404);
     expect(outsider.json()).toEqual(NOT_FOUND);
-    expect((await server.post(`${base}.json`)).statusCode).toBe(401);
+    expect((await server.post(`${org.base}.json`)).statusCode).toBe(401);
     expect(await collabRows()).toEqual([]);
   });
 });
@@ -232,7 +212,7 @@ describe('GET /organizations/:organization_id/collabs.json', () => {
     const tied = [a.id, b.id].sort().reverse();
 
     for (const user of [org.member, org.readAdmin, org.admin]) {
-      const res = await server.get(`${base}.json`, { token: user.token });
+      const res = await server.get(`${org.base}.json`, { token: user.token });
       expect(res.statusCode).toBe(200);
       expect(res.headers['total-count']).toBe('3');
       expect(res.headers['total-pages']).toBe('1');
@@ -266,37 +246,37 @@ describe('GET /organizations/:organization_id/collabs.json', () => {
 
   it('pages by 20', async () => {
     for (let i = 0; i < 21; i++) await createCollab();
-    const second = await server.get(`${base}.json?page=2`, { token: org.member.token });
+    const second = await server.get(`${org.base}.json?page=2`, { token: org.member.token });
     expect(second.json()).toHaveLength(1);
     expect(second.headers['total-pages']).toBe('2');
-    const past = await server.get(`${base}.json?page=3`, { token: org.member.token });
+    const past = await server.get(`${org.base}.json?page=3`, { token: org.member.token });
     expect(past.statusCode).toBe(200);
     expect(past.json()).toEqual([]);
     expect(past.headers['current-page']).toBe('3');
-    const bad = await server.get(`${base}.json?page=0`, { token: org.member.token });
+    const bad = await server.get(`${org.base}.json?page=0`, { token: org.member.token });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({ errors: { page: ['must be a positive integer'] } });
   });
 
   it('is 404 for non-members and 401 without a token', async () => {
     await createCollab();
-    const res = await server.get(`${base}.json`, { token: org.outsider.token });
+    const res = await server.get(`${org.base}.json`, { token: org.outsider.token });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual(NOT_FOUND);
-    expect((await server.get(`${base}.json`)).statusCode).toBe(401);
+    expect((await server.get(`${org.base}.json`)).statusCode).toBe(401);
   });
 });
 
 describe('GET /organizations/:organization_id/collabs/:id.json', () => {
   it('shows the collab with its rendered brief and a weak ETag; If-None-Match gives 304', async () => {
     const created = await createCollab({ collab: { brief: '## Hi <script>alert(1)</script>' } });
-    const res = await server.get(`${base}/${created.id}.json`, { token: org.member.token });
+    const res = await server.get(`${org.base}/${created.id}.json`, { token: org.member.token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(created);
     expect(res.json().brief).toBe('<h2>Hi </h2>');
     const etag = res.headers.etag as string;
     expect(etag).toMatch(/^W\/".+"$/);
-    const again = await server.get(`${base}/${created.id}.json`, {
+    const again = await server.get(`${org.base}/${created.id}.json`, {
       token: org.readAdmin.token,
       headers: { 'if-none-match': etag },
     });
@@ -306,28 +286,15 @@ describe('GET /organizations/:organization_id/collabs/:id.json', () => {
 
   it('changes its ETag when the collab changes', async () => {
     const created = await createCollab();
-    const before = (await server.get(`${base}/${created.id}.json`, { token: org.member.token })).headers.etag;
-    await server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth);
-    const after = await server.get(`${base}/${created.id}.json`, {
+    const before = (await server.get(`${org.base}/${created.id}.json`, { token: org.member.token })).headers
+      .etag;
+    await server.post(`/test_helpers${org.base}/${created.id}/submissions.json`, helperAuth);
+    const after = await server.get(`${org.base}/${created.id}.json`, {
       token: org.member.token,
       headers: { 'if-none-match': before as string },
     });
     expect(after.statusCode).toBe(200);
     expect(after.json().submissions_count).toBe(1);
-  });
-
-  it("is 404 for an unknown id, another organization's collab, and non-members", async () => {
-    const created = await createCollab();
-    const foreign = await foreignCollab();
-    for (const [url, token] of [
-      [`${base}/nope.json`, org.admin.token],
-      [`${base}/${foreign.id}.json`, org.admin.token],
-      [`${base}/${created.id}.json`, org.outsider.token],
-    ] as const) {
-      const res = await server.get(url, { token });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual(NOT_FOUND);
-    }
   });
 });
 
@@ -335,7 +302,7 @@ describe('PATCH /organizations/:organization_id/collabs/:id.json', () => {
   it('updates the given fields only and answers 200 with the collab', async () => {
     const created = await createCollab({ collab: { name: 'Old', website: 'https://old.example/' } });
     await server.sql(`update collabs set updated_at = '2020-01-01T00:00:00Z'`);
-    const res = await server.patch(`${base}/${created.id}.json`, {
+    const res = await server.patch(`${org.base}/${created.id}.json`, {
       token: org.admin.token,
       body: {
         collab: {
@@ -366,7 +333,7 @@ describe('PATCH /organizations/:organization_id/collabs/:id.json', () => {
 
   it('refuses bad fields with 422 and changes nothing', async () => {
     const created = await createCollab({ collab: { name: 'Keep' } });
-    const res = await server.patch(`${base}/${created.id}.json`, {
+    const res = await server.patch(`${org.base}/${created.id}.json`, {
       token: org.admin.token,
       body: { collab: { name: 'Other', countries: ['XX'], purge_banner_image: 'yes' } },
     });
@@ -382,100 +349,38 @@ describe('PATCH /organizations/:organization_id/collabs/:id.json', () => {
 
   it('names a missing wrapper', async () => {
     const created = await createCollab();
-    const res = await server.patch(`${base}/${created.id}.json`, {
+    const res = await server.patch(`${org.base}/${created.id}.json`, {
       token: org.admin.token,
       body: { name: 'x' },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ errors: { collab: ['is missing'] } });
   });
-
-  it('is 403 for members, 401 for read tokens, 404 for outsiders and foreign ids', async () => {
-    const created = await createCollab({ collab: { name: 'Keep' } });
-    const foreign = await foreignCollab();
-    const body = { collab: { name: 'Changed' } };
-    const member = await server.patch(`${base}/${created.id}.json`, { token: org.member.token, body });
-    expect(member.statusCode).toBe(403);
-    expect(member.json()).toEqual(FORBIDDEN);
-    expect(
-      (await server.patch(`${base}/${created.id}.json`, { token: org.readAdmin.token, body })).statusCode,
-    ).toBe(401);
-    expect(
-      (await server.patch(`${base}/${created.id}.json`, { token: org.outsider.token, body })).statusCode,
-    ).toBe(404);
-    const cross = await server.patch(`${base}/${foreign.id}.json`, { token: org.admin.token, body });
-    expect(cross.statusCode).toBe(404);
-    expect(cross.json()).toEqual(NOT_FOUND);
-    expect(
-      (await server.sql<{ name: string }>('select name from collabs order by name')).map((r) => r.name),
-    ).toEqual(['Keep', 'Untitled collab']);
-  });
 });
 
 describe('DELETE /organizations/:organization_id/collabs/:id.json', () => {
-  it('deletes a draft (204, no body); a second DELETE is 404', async () => {
-    const created = await createCollab();
-    const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
-    expect(res.statusCode).toBe(204);
-    expect(res.body).toBe('');
-    expect(await collabRows()).toEqual([]);
-    const again = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
-    expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual(NOT_FOUND);
-  });
-
-  it.each(['submitted_for_review', 'published', 'paused'])(
-    'is 403 for a collab that is %s',
-    async (state) => {
-      const created = await createCollab();
-      await server.post(`/test_helpers${base}/${created.id}/state.json`, { ...helperAuth, body: { state } });
-      const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual(FORBIDDEN);
-      expect(await collabRows()).toHaveLength(1);
-    },
-  );
-
   it('is 422 on base for a draft with submissions', async () => {
     const created = await createCollab();
-    await server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth);
-    const res = await server.delete(`${base}/${created.id}.json`, { token: org.admin.token });
+    await server.post(`/test_helpers${org.base}/${created.id}/submissions.json`, helperAuth);
+    const res = await server.delete(`${org.base}/${created.id}.json`, { token: org.admin.token });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ errors: { base: ['Cannot delete a collab that has submissions'] } });
     expect(await collabRows()).toHaveLength(1);
     expect(await server.sql('select count(*)::int as n from submissions')).toEqual([{ n: 1 }]);
   });
-
-  it('is 403 for members, 401 for read tokens, 404 for outsiders and foreign ids', async () => {
-    const created = await createCollab();
-    const foreign = await foreignCollab();
-    expect((await server.delete(`${base}/${created.id}.json`, { token: org.member.token })).statusCode).toBe(
-      403,
-    );
-    expect(
-      (await server.delete(`${base}/${created.id}.json`, { token: org.readAdmin.token })).statusCode,
-    ).toBe(401);
-    expect(
-      (await server.delete(`${base}/${created.id}.json`, { token: org.outsider.token })).statusCode,
-    ).toBe(404);
-    expect((await server.delete(`${base}/${foreign.id}.json`, { token: org.admin.token })).statusCode).toBe(
-      404,
-    );
-    expect(await collabRows()).toHaveLength(2);
-  });
 });
 
 describe('collab transitions', () => {
   const setState = (id: string, state: string) =>
-    server.post(`/test_helpers${base}/${id}/state.json`, { ...helperAuth, body: { state } });
+    server.post(`/test_helpers${org.base}/${id}/state.json`, { ...helperAuth, body: { state } });
   const stateOf = async (id: string) =>
     (await server.sql<{ state: string }>('select state from collabs where id = ?', [id]))[0]?.state;
 
   it('submit: draft → submitted_for_review, 303 to the HTML page, no body', async () => {
     const created = await createCollab();
-    const res = await server.post(`${base}/${created.id}/submit.json`, { token: org.admin.token });
+    const res = await server.post(`${org.base}/${created.id}/submit.json`, { token: org.admin.token });
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe(`http://marketplace.test${base}/${created.id}`);
+    expect(res.headers.location).toBe(`http://marketplace.test${org.base}/${created.id}`);
     expect(res.body).toBe('');
     expect(await stateOf(created.id)).toBe('submitted_for_review');
   });
@@ -483,67 +388,20 @@ describe('collab transitions', () => {
   it('pause: published → paused, and unpause: paused → published', async () => {
     const created = await createCollab();
     await setState(created.id, 'published');
-    const paused = await server.post(`${base}/${created.id}/pause.json`, { token: org.admin.token });
+    const paused = await server.post(`${org.base}/${created.id}/pause.json`, { token: org.admin.token });
     expect(paused.statusCode).toBe(303);
     expect(await stateOf(created.id)).toBe('paused');
-    const unpaused = await server.post(`${base}/${created.id}/unpause.json`, { token: org.admin.token });
+    const unpaused = await server.post(`${org.base}/${created.id}/unpause.json`, { token: org.admin.token });
     expect(unpaused.statusCode).toBe(303);
-    expect(unpaused.headers.location).toBe(`http://marketplace.test${base}/${created.id}`);
+    expect(unpaused.headers.location).toBe(`http://marketplace.test${org.base}/${created.id}`);
     expect(await stateOf(created.id)).toBe('published');
-  });
-
-  it.each([
-    ['submit', 'published', 'must be draft to submit'],
-    ['submit', 'submitted_for_review', 'must be draft to submit'],
-    ['pause', 'draft', 'must be published to pause'],
-    ['pause', 'paused', 'must be published to pause'],
-    ['unpause', 'published', 'must be paused to unpause'],
-    ['unpause', 'draft', 'must be paused to unpause'],
-  ])('%s from %s is 422 on state and changes nothing', async (action, from, message) => {
-    const created = await createCollab();
-    if (from !== 'draft') await setState(created.id, from);
-    const res = await server.post(`${base}/${created.id}/${action}.json`, { token: org.admin.token });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ errors: { state: [message] } });
-    expect(await stateOf(created.id)).toBe(from);
-  });
-
-  it('is 403 for members, 401 for read tokens, 404 for outsiders, foreign and unknown ids', async () => {
-    const created = await createCollab();
-    const foreign = await foreignCollab();
-    const url = `${base}/${created.id}/submit.json`;
-    const member = await server.post(url, { token: org.member.token });
-    expect(member.statusCode).toBe(403);
-    expect(member.json()).toEqual(FORBIDDEN);
-    expect((await server.post(url, { token: org.readAdmin.token })).statusCode).toBe(401);
-    expect((await server.post(url, { token: org.outsider.token })).statusCode).toBe(404);
-    const cross = await server.post(`${base}/${foreign.id}/submit.json`, { token: org.admin.token });
-    expect(cross.statusCode).toBe(404);
-    expect(cross.json()).toEqual(NOT_FOUND);
-    expect((await server.post(`${base}/unknown/submit.json`, { token: org.admin.token })).statusCode).toBe(
-      404,
-    );
-    expect(await stateOf(created.id)).toBe('draft');
-    expect(await stateOf(foreign.id)).toBe('draft');
-  });
-
-  it('lets exactly one of 20 concurrent submits through', async () => {
-    const created = await createCollab();
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        server.post(`${base}/${created.id}/submit.json`, { token: org.admin.token }),
-      ),
-    );
-    const statuses = results.map((r) => r.statusCode).sort();
-    expect(statuses).toEqual([303, ...Array(19).fill(422)]);
-    expect(await stateOf(created.id)).toBe('submitted_for_review');
   });
 });
 
 describe('collab test helpers', () => {
   it('createSubmission: 201 {id, created_at} and submissions_count + 1', async () => {
     const created = await createCollab();
-    const res = await server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth);
+    const res = await server.post(`/test_helpers${org.base}/${created.id}/submissions.json`, helperAuth);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
       id: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
@@ -552,7 +410,7 @@ describe('collab test helpers', () => {
     expect(await server.sql('select id, collab_id from submissions')).toEqual([
       { id: res.json().id, collab_id: created.id },
     ]);
-    const shown = await server.get(`${base}/${created.id}.json`, { token: org.member.token });
+    const shown = await server.get(`${org.base}/${created.id}.json`, { token: org.member.token });
     expect(shown.json().submissions_count).toBe(1);
   });
 
@@ -560,7 +418,7 @@ describe('collab test helpers', () => {
     const created = await createCollab();
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        server.post(`/test_helpers${base}/${created.id}/submissions.json`, helperAuth),
+        server.post(`/test_helpers${org.base}/${created.id}/submissions.json`, helperAuth),
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
@@ -572,14 +430,14 @@ describe('collab test helpers', () => {
 
   it('createSubmission is 404 for an unknown or foreign collab and 401 without the key', async () => {
     const foreign = await foreignCollab();
-    expect((await server.post(`/test_helpers${base}/nope/submissions.json`, helperAuth)).statusCode).toBe(
+    expect((await server.post(`/test_helpers${org.base}/nope/submissions.json`, helperAuth)).statusCode).toBe(
       404,
     );
     expect(
-      (await server.post(`/test_helpers${base}/${foreign.id}/submissions.json`, helperAuth)).statusCode,
+      (await server.post(`/test_helpers${org.base}/${foreign.id}/submissions.json`, helperAuth)).statusCode,
     ).toBe(404);
     const created = await createCollab();
-    const res = await server.post(`/test_helpers${base}/${created.id}/submissions.json`, {
+    const res = await server.post(`/test_helpers${org.base}/${created.id}/submissions.json`, {
       token: org.admin.token,
     });
     expect(res.statusCode).toBe(401);
@@ -588,7 +446,7 @@ describe('collab test helpers', () => {
 
   it('setCollabState forces a state and sets published_at when first published', async () => {
     const created = await createCollab();
-    const url = `/test_helpers${base}/${created.id}/state.json`;
+    const url = `/test_helpers${org.base}/${created.id}/state.json`;
     const published = await server.post(url, { ...helperAuth, body: { state: 'published' } });
     expect(published.statusCode).toBe(200);
     expect(published.json()).toMatchObject({

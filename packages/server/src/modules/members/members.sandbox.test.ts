@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addMember,
-  createOrganization,
-  ISO,
-  membershipRows,
-  NOT_FOUND,
-} from '../../../test/fixtures/members.js';
+import { addMember, createOrganization, membershipRows } from '../../../test/fixtures/members.js';
+import { ISO, NOT_FOUND } from '../../../test/fixtures/responses.js';
 import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   addMember,
   createOrganization,
-  FORBIDDEN,
-  ISO,
   type Membership,
   membershipRows,
-  NOT_FOUND,
   ownerMembershipId,
 } from '../../../test/fixtures/members.js';
+import { FORBIDDEN, ISO, NOT_FOUND } from '../../../test/fixtures/responses.js';
 import { useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();

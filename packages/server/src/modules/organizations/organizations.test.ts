@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { FORBIDDEN, ISO, NOT_FOUND } from '../../../test/fixtures/responses.js';
 import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const FORBIDDEN = { error: 'You are not allowed to perform this action' };
-const NOT_FOUND = { error: 'Not found' };
 
 async function createOrganization(token: string, organization: Record<string, unknown> = { name: 'Acme' }) {
   const res = await server.post('/organizations.json', { token, body: { organization } });
