@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NOT_SYNCED } from '../../../test/fixtures/social-accounts.js';
 import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
@@ -142,14 +143,6 @@ describe('POST /test_helpers/social_accounts/:id/sync.json', () => {
     const res = await sync(account.id, body);
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ errors });
-    expect(await storedStats(account.id)).toEqual({
-      status: 'pending',
-      subscriber_count: null,
-      view_count: null,
-      video_count: null,
-      likes_count: null,
-      engagement_rate: null,
-      synced: false,
-    });
+    expect(await storedStats(account.id)).toEqual({ ...NOT_SYNCED, synced: false });
   });
 });

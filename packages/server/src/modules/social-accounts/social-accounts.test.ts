@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NOT_SYNCED } from '../../../test/fixtures/social-accounts.js';
 import { useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
@@ -32,12 +33,7 @@ describe('POST /me/social_accounts.json', () => {
       platform_id: 'youtube',
       account_url: 'https://youtube.com/@creatorone',
       uid: '@CreatorOne',
-      status: 'pending',
-      subscriber_count: null,
-      view_count: null,
-      video_count: null,
-      likes_count: null,
-      engagement_rate: null,
+      ...NOT_SYNCED,
       last_synced_at: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: body.created_at,
