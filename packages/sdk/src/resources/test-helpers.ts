@@ -11,6 +11,12 @@ import type { Payload, Result } from '../core/types.js';
 import type { TestHelperOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
+type Helpers = typeof h;
+/** The body test helper `K` takes. */
+type Body<K extends keyof Helpers> = Payload<Helpers[K]>;
+/** What test helper `K` resolves to. */
+type Reply<K extends keyof Helpers> = APIPromise<Result<Helpers[K]>>;
+
 /**
  * The reference server's sandbox set-up API (decisions.md §4): it makes what the real service
  * makes through its web app (users, members, submissions, fundings, reviews, syncs). Only
@@ -19,35 +25,28 @@ import { APIResource } from './resource.js';
  */
 export class TestHelpers extends APIResource {
   /** A user with an access token (`write` unless asked otherwise). */
-  createUser(
-    body: Payload<typeof h.createUser>,
-    options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.createUser>> {
+  createUser(body: Body<'createUser'>, options?: TestHelperOptions): Reply<'createUser'> {
     return this._client.request(h.createUser, { body }, options);
   }
 
-  addMember(
-    orgId: OrganizationId,
-    body: Payload<typeof h.addMember>,
-    options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.addMember>> {
+  addMember(orgId: OrganizationId, body: Body<'addMember'>, options?: TestHelperOptions): Reply<'addMember'> {
     return this._client.request(h.addMember, { params: { organization_id: orgId }, body }, options);
   }
 
   /** Notifies every admin of the organization. */
   createJoinRequest(
     orgId: OrganizationId,
-    body: Payload<typeof h.createJoinRequest>,
+    body: Body<'createJoinRequest'>,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.createJoinRequest>> {
+  ): Reply<'createJoinRequest'> {
     return this._client.request(h.createJoinRequest, { params: { organization_id: orgId }, body }, options);
   }
 
   setSubscription(
     orgId: OrganizationId,
-    body: Payload<typeof h.setSubscription>,
+    body: Body<'setSubscription'>,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.setSubscription>> {
+  ): Reply<'setSubscription'> {
     return this._client.request(h.setSubscription, { params: { organization_id: orgId }, body }, options);
   }
 
@@ -55,7 +54,7 @@ export class TestHelpers extends APIResource {
     orgId: OrganizationId,
     id: CollabId,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.createSubmission>> {
+  ): Reply<'createSubmission'> {
     return this._client.request(h.createSubmission, { params: { organization_id: orgId, id } }, options);
   }
 
@@ -63,18 +62,18 @@ export class TestHelpers extends APIResource {
   setCollabState(
     orgId: OrganizationId,
     id: CollabId,
-    body: Payload<typeof h.setCollabState>,
+    body: Body<'setCollabState'>,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.setCollabState>> {
+  ): Reply<'setCollabState'> {
     return this._client.request(h.setCollabState, { params: { organization_id: orgId, id }, body }, options);
   }
 
   createFunding(
     orgId: OrganizationId,
     id: CampaignId,
-    body: Payload<typeof h.createFunding>,
+    body: Body<'createFunding'>,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.createFunding>> {
+  ): Reply<'createFunding'> {
     return this._client.request(h.createFunding, { params: { organization_id: orgId, id }, body }, options);
   }
 
@@ -82,9 +81,9 @@ export class TestHelpers extends APIResource {
   setCampaignStatus(
     orgId: OrganizationId,
     id: CampaignId,
-    body: Payload<typeof h.setCampaignStatus>,
+    body: Body<'setCampaignStatus'>,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.setCampaignStatus>> {
+  ): Reply<'setCampaignStatus'> {
     return this._client.request(
       h.setCampaignStatus,
       { params: { organization_id: orgId, id }, body },
@@ -94,24 +93,21 @@ export class TestHelpers extends APIResource {
 
   syncSocialAccount(
     id: SocialAccountId,
-    body: Payload<typeof h.syncSocialAccount>,
+    body: Body<'syncSocialAccount'>,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.syncSocialAccount>> {
+  ): Reply<'syncSocialAccount'> {
     return this._client.request(h.syncSocialAccount, { params: { id }, body }, options);
   }
 
   createNotification(
     userId: UserId,
-    body: Payload<typeof h.createNotification>,
+    body: Body<'createNotification'>,
     options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.createNotification>> {
+  ): Reply<'createNotification'> {
     return this._client.request(h.createNotification, { params: { user_id: userId }, body }, options);
   }
 
-  createPushSubscription(
-    userId: UserId,
-    options?: TestHelperOptions,
-  ): APIPromise<Result<typeof h.createPushSubscription>> {
+  createPushSubscription(userId: UserId, options?: TestHelperOptions): Reply<'createPushSubscription'> {
     return this._client.request(h.createPushSubscription, { params: { user_id: userId } }, options);
   }
 
