@@ -27,6 +27,9 @@ export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 
 export const TEST_HELPERS_KEY = 'test-helpers-key-0123456789abcdefghij';
 
+/** The stored name of an upload, from the URL the API gave out for it (`logo_url`, `banner_image_url`). */
+export const uploadName = (url: string) => new URL(url).pathname.slice('/uploads/'.length);
+
 export interface TestUser {
   user: { id: string; name: string; email: string };
   token: string;
@@ -62,6 +65,8 @@ export interface TestServer {
   readonly uploads: UploadStore;
   /** Names of the stored uploads, sorted. */
   storedUploads(): Promise<string[]>;
+  /** What a client without a token gets at the URL the API gave out for an upload. */
+  getUpload(url: string): Promise<{ status: number; type: string | undefined; bytes: Buffer }>;
   /**
    * Makes the upload store fail for the rest of the file: the S3 store is stopped; the directory
    * is moved away and a file put in its place.
@@ -215,6 +220,10 @@ export function useTestServer(
       return uploads;
     },
     storedUploads: () => uploads.list(),
+    async getUpload(url) {
+      const res = await server.get(new URL(url).pathname);
+      return { status: res.statusCode, type: res.headers['content-type'], bytes: res.rawPayload };
+    },
     async breakUploadStore() {
       storeBroken = true;
       if (s3) return s3.stop();

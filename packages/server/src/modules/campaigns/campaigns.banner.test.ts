@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileOf, GIF, NOT_AN_IMAGE, PNG, useOrganization } from '../../../test/fixtures/organization.js';
-import { STORAGE_DRIVERS, useTestServer } from '../../../test/harness.js';
-
-const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
+import { STORAGE_DRIVERS, uploadName, useTestServer } from '../../../test/harness.js';
 
 describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (storage) => {
   const server = useTestServer({}, {}, { storage });
@@ -35,8 +33,7 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
         /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
       ),
     });
-    const served = await server.get(`/uploads/${storedName(created.banner_image_url)}`);
-    expect(served.rawPayload.equals(PNG)).toBe(true);
+    expect((await server.getUpload(created.banner_image_url)).bytes).toEqual(PNG);
   });
 
   it('refuses a multipart amount that is not an integer', async () => {
@@ -70,7 +67,7 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
     const replaced = (
       await server.patch(`${org.base}/${created.id}.json`, { token: org.admin.token, form: second })
     ).json();
-    expect(await storedFiles()).toEqual([storedName(replaced.banner_image_url)]);
+    expect(await storedFiles()).toEqual([uploadName(replaced.banner_image_url)]);
     const purged = await server.patch(`${org.base}/${created.id}.json`, {
       token: org.admin.token,
       body: { campaign: { purge_banner_image: '1' } },

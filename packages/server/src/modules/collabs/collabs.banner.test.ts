@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileOf, GIF, NOT_AN_IMAGE, PNG, useOrganization } from '../../../test/fixtures/organization.js';
-import { STORAGE_DRIVERS, useTestServer } from '../../../test/harness.js';
-
-const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
+import { STORAGE_DRIVERS, uploadName, useTestServer } from '../../../test/harness.js';
 
 describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) => {
   const server = useTestServer({}, {}, { storage });
@@ -64,13 +62,14 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
         /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
       ),
     });
-    const name = storedName(created.banner_image_url);
+    const name = uploadName(created.banner_image_url);
     expect(await storedFiles()).toEqual([name]);
     expect(await server.sql('select banner_image from collabs')).toEqual([{ banner_image: name }]);
-    const served = await server.get(`/uploads/${name}`);
-    expect(served.statusCode).toBe(200);
-    expect(served.headers['content-type']).toBe('image/png');
-    expect(served.rawPayload.equals(PNG)).toBe(true);
+    expect(await server.getUpload(created.banner_image_url)).toEqual({
+      status: 200,
+      type: 'image/png',
+      bytes: PNG,
+    });
   });
 
   it('refuses a banner that is not an image, and stores nothing', async () => {
@@ -100,14 +99,14 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
 
   it('replaces the banner on update (the old file goes) and removes it with purge_banner_image', async () => {
     const first = await createWithBanner();
-    const oldName = storedName(first.banner_image_url);
+    const oldName = uploadName(first.banner_image_url);
 
     const replaced = await server.patch(`${org.base}/${first.id}.json`, {
       token: org.admin.token,
       form: collabForm([['collab[name]', 'New name']], fileOf(GIF, 'b.gif', 'image/gif')),
     });
     expect(replaced.statusCode).toBe(200);
-    const newName = storedName(replaced.json().banner_image_url);
+    const newName = uploadName(replaced.json().banner_image_url);
     expect(newName).toMatch(/\.gif$/);
     expect(replaced.json().name).toBe('New name');
     expect(await storedFiles()).toEqual([newName]);
@@ -130,7 +129,7 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
       body: { collab: { name: 'Renamed', purge_banner_image: '0' } },
     });
     expect(res.json().banner_image_url).toBe(first.banner_image_url);
-    expect(await storedFiles()).toEqual([storedName(first.banner_image_url)]);
+    expect(await storedFiles()).toEqual([uploadName(first.banner_image_url)]);
   });
 
   it('refuses a bad banner on update and leaves the collab and its banner alone', async () => {
@@ -144,7 +143,7 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
     expect(await collabRows()).toEqual([
       { id: first.id, name: 'Untitled collab', state: 'draft', currency: 'usd' },
     ]);
-    expect(await storedFiles()).toEqual([storedName(first.banner_image_url)]);
+    expect(await storedFiles()).toEqual([uploadName(first.banner_image_url)]);
   });
 
   it('removes the banner file when the collab is deleted', async () => {

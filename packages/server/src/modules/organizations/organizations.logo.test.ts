@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_DRIVERS, useTestServer } from '../../../test/harness.js';
+import { STORAGE_DRIVERS, uploadName, useTestServer } from '../../../test/harness.js';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(64)]);
@@ -12,8 +12,6 @@ const WEBP = Buffer.concat([
   randomBytes(64),
 ]);
 const IMAGE_TYPE_ERROR = { errors: { logo: ['must be a PNG, JPEG, WebP or GIF image'] } };
-
-const storedName = (logoUrl: string) => logoUrl.slice('http://marketplace.test/uploads/'.length);
 
 function form(fields: Record<string, string>, logo?: { data: Buffer; type?: string; name?: string }) {
   const data = new FormData();
@@ -55,14 +53,11 @@ describe.each(STORAGE_DRIVERS)('organization logo upload (%s storage)', (storage
       website: 'https://acme.example/',
     });
     expect(created.logo_url).toMatch(/^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/);
-    const name = storedName(created.logo_url);
+    const name = uploadName(created.logo_url);
     expect(await storedFiles()).toEqual([name]);
     expect(await server.sql('select logo from organizations')).toEqual([{ logo: name }]);
 
-    const served = await server.get(`/uploads/${name}`);
-    expect(served.statusCode).toBe(200);
-    expect(served.headers['content-type']).toBe('image/png');
-    expect(served.rawPayload.equals(PNG)).toBe(true);
+    expect(await server.getUpload(created.logo_url)).toEqual({ status: 200, type: 'image/png', bytes: PNG });
 
     const shown = await server.get(`/organizations/${created.id}.json`, { token });
     expect(shown.json().logo_url).toBe(created.logo_url);
@@ -152,7 +147,7 @@ describe.each(STORAGE_DRIVERS)('organization logo upload (%s storage)', (storage
   it('replaces the logo on update and removes the old file', async () => {
     const { token } = await server.createUser();
     const org = await createWithLogo(token);
-    const oldName = storedName(org.logo_url);
+    const oldName = uploadName(org.logo_url);
     const res = await server.patch(`/organizations/${org.id}.json`, {
       token,
       form: form({ name: 'Acme 2' }, { data: GIF, name: 'new.gif' }),
@@ -161,7 +156,7 @@ describe.each(STORAGE_DRIVERS)('organization logo upload (%s storage)', (storage
     const updated = res.json();
     expect(updated.name).toBe('Acme 2');
     expect(updated.logo_url).toMatch(/\.gif$/);
-    const newName = storedName(updated.logo_url);
+    const newName = uploadName(updated.logo_url);
     expect(await storedFiles()).toEqual([newName]);
     expect((await server.get(`/uploads/${oldName}`)).statusCode).toBe(404);
     expect((await server.get(`/uploads/${newName}`)).rawPayload.equals(GIF)).toBe(true);
@@ -176,9 +171,9 @@ describe.each(STORAGE_DRIVERS)('organization logo upload (%s storage)', (storage
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual(IMAGE_TYPE_ERROR);
-    expect(await storedFiles()).toEqual([storedName(org.logo_url)]);
+    expect(await storedFiles()).toEqual([uploadName(org.logo_url)]);
     expect(await server.sql('select name, logo from organizations')).toEqual([
-      { name: 'Acme', logo: storedName(org.logo_url) },
+      { name: 'Acme', logo: uploadName(org.logo_url) },
     ]);
   });
 
@@ -199,7 +194,7 @@ describe.each(STORAGE_DRIVERS)('organization logo upload (%s storage)', (storage
     expect(res.json()).not.toHaveProperty('logo_url');
     expect(await server.sql('select logo from organizations')).toEqual([{ logo: null }]);
     expect(await storedFiles()).toEqual([]);
-    expect((await server.get(`/uploads/${storedName(org.logo_url)}`)).statusCode).toBe(404);
+    expect((await server.get(`/uploads/${uploadName(org.logo_url)}`)).statusCode).toBe(404);
     const shown = await server.get(`/organizations/${org.id}.json`, { token });
     expect(shown.json()).not.toHaveProperty('logo_url');
   });
@@ -233,6 +228,6 @@ describe.each(STORAGE_DRIVERS)('organization logo upload (%s storage)', (storage
       form: form({ purge_logo: '1' }, { data: JPEG }),
     });
     expect(res.statusCode).toBe(404);
-    expect(await storedFiles()).toEqual([storedName(org.logo_url)]);
+    expect(await storedFiles()).toEqual([uploadName(org.logo_url)]);
   });
 });

@@ -1,9 +1,7 @@
 import { SERVICE_UNAVAILABLE_MESSAGE } from '@app/schemas';
 import { describe, expect, it } from 'vitest';
 import { fileOf, GIF, PNG, setUpOrganization } from '../../../test/fixtures/organization.js';
-import { STORAGE_DRIVERS, useTestServer } from '../../../test/harness.js';
-
-const storedName = (url: string) => url.slice('http://marketplace.test/uploads/'.length);
+import { STORAGE_DRIVERS, uploadName, useTestServer } from '../../../test/harness.js';
 
 function orgForm(fields: Record<string, string>, logo?: Buffer) {
   const form = new FormData();
@@ -19,7 +17,7 @@ describe.each(STORAGE_DRIVERS)('the upload store (%s)', (storage) => {
     const { token } = await server.createUser();
     const created = await server.post('/organizations.json', { token, form: orgForm({ name: 'A' }, GIF) });
     expect(created.statusCode).toBe(201);
-    const res = await server.get(`/uploads/${storedName(created.json().logo_url)}`);
+    const res = await server.get(`/uploads/${uploadName(created.json().logo_url)}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers).toMatchObject({
       'content-type': 'image/gif',
@@ -70,7 +68,7 @@ describe.each(STORAGE_DRIVERS)('the upload store (%s)', (storage) => {
     expect(collab.statusCode).toBe(201);
     expect503(await server.patch(`${collabs}/${collab.json().id}.json`, { token, form: banner('collab') }));
     // Serving needs the store too.
-    expect503(await server.get(`/uploads/${storedName(logo_url)}`));
+    expect503(await server.get(`/uploads/${uploadName(logo_url)}`));
 
     expect(await server.sql('select id, name, logo from organizations order by id')).toEqual(before);
     expect(await server.sql('select name, banner_image from collabs')).toEqual([
