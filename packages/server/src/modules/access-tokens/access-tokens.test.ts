@@ -3,13 +3,13 @@ import { useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
 
+const createToken = (token: string, access_token: Record<string, unknown>) =>
+  server.post('/me/access_tokens.json', { token, body: { access_token } });
+
 describe('POST /me/access_tokens.json', () => {
   it('creates a token, shows its value once and stores only its digest', async () => {
     const { token } = await server.createUser();
-    const res = await server.post('/me/access_tokens.json', {
-      token,
-      body: { access_token: { description: 'CI', permission: 'read' } },
-    });
+    const res = await createToken(token, { description: 'CI', permission: 'read' });
     expect(res.statusCode).toBe(201);
     const created = res.json();
     expect(created).toMatchObject({ description: 'CI', permission: 'read', last_used_at: null });
@@ -26,26 +26,15 @@ describe('POST /me/access_tokens.json', () => {
 
   it('works with the new token, with the permission it was given', async () => {
     const { token } = await server.createUser();
-    const created = (
-      await server.post('/me/access_tokens.json', {
-        token,
-        body: { access_token: { description: 'r', permission: 'read' } },
-      })
-    ).json();
+    const created = (await createToken(token, { description: 'r', permission: 'read' })).json();
     expect((await server.get('/me/access_tokens.json', { token: created.token })).statusCode).toBe(200);
-    const write = await server.post('/me/access_tokens.json', {
-      token: created.token,
-      body: { access_token: { description: 'x', permission: 'write' } },
-    });
+    const write = await createToken(created.token, { description: 'x', permission: 'write' });
     expect(write.statusCode).toBe(401);
   });
 
   it('refuses a bad payload with 422 and creates nothing', async () => {
     const { token } = await server.createUser();
-    const res = await server.post('/me/access_tokens.json', {
-      token,
-      body: { access_token: { description: '', permission: 'admin' } },
-    });
+    const res = await createToken(token, { description: '', permission: 'admin' });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       errors: { description: ["can't be blank"], permission: ['must be one of read, write'] },

@@ -6,6 +6,9 @@ import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
 const server = useTestServer();
 
 const membersHelper = (orgId: string) => `/test_helpers/organizations/${orgId}/members.json`;
+/** Adds a membership through the test helper, with the sandbox key unless another token is given. */
+const addMembership = (orgId: string, membership: unknown, token: string | null = TEST_HELPERS_KEY) =>
+  server.post(membersHelper(orgId), { token, body: { membership } });
 const joinRequestsHelper = (orgId: string) => `/test_helpers/organizations/${orgId}/join_requests.json`;
 
 describe('POST /test_helpers/organizations/:organization_id/members.json', () => {
@@ -13,10 +16,7 @@ describe('POST /test_helpers/organizations/:organization_id/members.json', () =>
     const owner = await server.createUser();
     const user = await server.createUser();
     const org = await createOrganization(server, owner);
-    const res = await server.post(membersHelper(org.id), {
-      token: TEST_HELPERS_KEY,
-      body: { membership: { user_id: user.user.id, role: 'admin' } },
-    });
+    const res = await addMembership(org.id, { user_id: user.user.id, role: 'admin' });
     expect(res.statusCode).toBe(201);
     const membership = res.json();
     expect(membership).toEqual({
@@ -41,19 +41,12 @@ describe('POST /test_helpers/organizations/:organization_id/members.json', () =>
     const owner = await server.createUser();
     const user = await server.createUser();
     const org = await createOrganization(server, owner);
-    const add = () =>
-      server.post(membersHelper(org.id), {
-        token: TEST_HELPERS_KEY,
-        body: { membership: { user_id: user.user.id, role: 'member' } },
-      });
+    const add = () => addMembership(org.id, { user_id: user.user.id, role: 'member' });
     const responses = await Promise.all([add(), add(), add()]);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 422, 422]);
     const refused = responses.find((r) => r.statusCode === 422);
     expect(refused?.json()).toEqual({ errors: { user_id: ['is already a member of this organization'] } });
-    const owners = await server.post(membersHelper(org.id), {
-      token: TEST_HELPERS_KEY,
-      body: { membership: { user_id: owner.user.id, role: 'member' } },
-    });
+    const owners = await addMembership(org.id, { user_id: owner.user.id, role: 'member' });
     expect(owners.statusCode).toBe(422);
     expect(await membershipRows(server, org.id)).toHaveLength(2);
   });
@@ -67,10 +60,7 @@ describe('POST /test_helpers/organizations/:organization_id/members.json', () =>
       [org.id, 'x'.repeat(64)],
       ['y'.repeat(64), owner.user.id],
     ]) {
-      const res = await server.post(membersHelper(orgId as string), {
-        token: TEST_HELPERS_KEY,
-        body: { membership: { user_id: userId, role: 'member' } },
-      });
+      const res = await addMembership(orgId as string, { user_id: userId, role: 'member' });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual(NOT_FOUND);
     }
@@ -80,10 +70,7 @@ describe('POST /test_helpers/organizations/:organization_id/members.json', () =>
   it('answers 422 to a bad body', async () => {
     const owner = await server.createUser();
     const org = await createOrganization(server, owner);
-    const res = await server.post(membersHelper(org.id), {
-      token: TEST_HELPERS_KEY,
-      body: { membership: { user_id: owner.user.id, role: 'boss' } },
-    });
+    const res = await addMembership(org.id, { user_id: owner.user.id, role: 'boss' });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ errors: { role: ['must be one of member, admin'] } });
     const missing = await server.post(membersHelper(org.id), { token: TEST_HELPERS_KEY, body: {} });
@@ -95,10 +82,7 @@ describe('POST /test_helpers/organizations/:organization_id/members.json', () =>
     const user = await server.createUser();
     const org = await createOrganization(server, owner);
     for (const token of [null, 'wrong-key-0123456789abc', owner.token]) {
-      const res = await server.post(membersHelper(org.id), {
-        token,
-        body: { membership: { user_id: user.user.id, role: 'admin' } },
-      });
+      const res = await addMembership(org.id, { user_id: user.user.id, role: 'admin' }, token);
       expect(res.statusCode).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Token realm="Application"');
     }

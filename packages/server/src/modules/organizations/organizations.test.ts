@@ -4,6 +4,9 @@ import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
 
+const setSubscription = (orgId: string, subscription: unknown, token: string | null = TEST_HELPERS_KEY) =>
+  server.post(`/test_helpers/organizations/${orgId}/subscription.json`, { token, body: { subscription } });
+
 async function createOrganization(token: string, organization: Record<string, unknown> = { name: 'Acme' }) {
   const res = await server.post('/organizations.json', { token, body: { organization } });
   expect(res.statusCode).toBe(201);
@@ -364,10 +367,7 @@ describe('DELETE /organizations/:id.json', () => {
   it('refuses with 422 while a subscription is active or collabs or campaigns remain', async () => {
     const owner = await server.createUser();
     const org = await createOrganization(owner.token);
-    const subscription = await server.post(`/test_helpers/organizations/${org.id}/subscription.json`, {
-      token: TEST_HELPERS_KEY,
-      body: { subscription: { active: true } },
-    });
+    const subscription = await setSubscription(org.id, { active: true });
     expect(subscription.json()).toEqual({ active: true });
     await server.sql(
       `insert into collabs (id, organization_id, name, brief, created_at, updated_at)
@@ -392,10 +392,7 @@ describe('DELETE /organizations/:id.json', () => {
         ],
       },
     });
-    await server.post(`/test_helpers/organizations/${org.id}/subscription.json`, {
-      token: TEST_HELPERS_KEY,
-      body: { subscription: { active: false } },
-    });
+    await setSubscription(org.id, { active: false });
     await server.sql('delete from collabs');
     res = await attempt();
     expect(res.json()).toEqual({
@@ -433,10 +430,7 @@ describe('POST /test_helpers/organizations/:id/subscription.json', () => {
   it('sets the subscription flag', async () => {
     const owner = await server.createUser();
     const org = await createOrganization(owner.token);
-    const res = await server.post(`/test_helpers/organizations/${org.id}/subscription.json`, {
-      token: TEST_HELPERS_KEY,
-      body: { subscription: { active: true } },
-    });
+    const res = await setSubscription(org.id, { active: true });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ active: true });
     expect(await server.sql('select subscription_active from organizations')).toEqual([
@@ -445,18 +439,12 @@ describe('POST /test_helpers/organizations/:id/subscription.json', () => {
   });
 
   it('answers 404 to an unknown organization and 422 to a bad body', async () => {
-    const unknown = await server.post('/test_helpers/organizations/nope/subscription.json', {
-      token: TEST_HELPERS_KEY,
-      body: { subscription: { active: true } },
-    });
+    const unknown = await setSubscription('nope', { active: true });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual(NOT_FOUND);
     const owner = await server.createUser();
     const org = await createOrganization(owner.token);
-    const bad = await server.post(`/test_helpers/organizations/${org.id}/subscription.json`, {
-      token: TEST_HELPERS_KEY,
-      body: { subscription: { active: 'yes' } },
-    });
+    const bad = await setSubscription(org.id, { active: 'yes' });
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(bad.json().errors)).toEqual(['active']);
     expect(await server.sql('select subscription_active from organizations')).toEqual([
@@ -468,10 +456,7 @@ describe('POST /test_helpers/organizations/:id/subscription.json', () => {
     const owner = await server.createUser();
     const org = await createOrganization(owner.token);
     for (const token of [null, owner.token, `${TEST_HELPERS_KEY}x`]) {
-      const res = await server.post(`/test_helpers/organizations/${org.id}/subscription.json`, {
-        token,
-        body: { subscription: { active: true } },
-      });
+      const res = await setSubscription(org.id, { active: true }, token);
       expect(res.statusCode).toBe(401);
     }
     expect(await server.sql('select subscription_active from organizations')).toEqual([
