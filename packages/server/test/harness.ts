@@ -27,6 +27,9 @@ export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 
 export const TEST_HELPERS_KEY = 'test-helpers-key-0123456789abcdefghij';
 
+/** The URL the API gives out for an uploaded PNG: a random 32-character name under /uploads. */
+export const PNG_UPLOAD_URL = /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/;
+
 /** The stored name of an upload, from the URL the API gave out for it (`logo_url`, `banner_image_url`). */
 export const uploadName = (url: string) => new URL(url).pathname.slice('/uploads/'.length);
 

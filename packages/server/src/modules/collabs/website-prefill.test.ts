@@ -12,7 +12,7 @@ import {
   PNG,
   setUpOrganization,
 } from '../../../test/fixtures/organization.js';
-import { useTestServer } from '../../../test/harness.js';
+import { PNG_UPLOAD_URL, uploadName, useTestServer } from '../../../test/harness.js';
 import { type PageServer, startPageServer } from '../../../test/page-server.js';
 import { guardedFetch } from './guarded-fetch.js';
 
@@ -76,14 +76,11 @@ describe('POST …/collabs.json?website=URL', () => {
       brief: PREFILLED_BRIEF_HTML,
       state: 'draft',
       currency: 'usd',
-      banner_image_url: expect.stringMatching(
-        /^http:\/\/marketplace\.test\/uploads\/[A-Za-z0-9_-]{32}\.png$/,
-      ),
+      banner_image_url: expect.stringMatching(PNG_UPLOAD_URL),
     });
-    const name = (created.banner_image_url as string).split('/').pop() as string;
+    const name = uploadName(created.banner_image_url);
     expect(storedFiles()).toEqual([name]);
-    const served = await server.get(`/uploads/${name}`);
-    expect(served.rawPayload.equals(PNG)).toBe(true);
+    expect((await server.getUpload(created.banner_image_url)).bytes).toEqual(PNG);
     expect(await server.sql('select name, website, countries, banner_image from collabs')).toEqual([
       { name: 'Trail & Run Shoes', website, countries: ['GB'], banner_image: name },
     ]);
