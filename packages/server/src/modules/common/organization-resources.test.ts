@@ -1,8 +1,9 @@
 /*
  * The rules collabs and campaigns share as resources of an organization (find.ts and the role
  * guards): a row is 404 outside its organization, writes are for admins with a write token, only
- * a draft can be deleted, and of concurrent first transitions exactly one goes through. Each
- * resource's own rules are tested beside it (collabs.test.ts, campaigns.test.ts).
+ * a draft can be deleted, a transition from the wrong state is refused and changes nothing, and of
+ * concurrent first transitions exactly one goes through. Each resource's own rules are tested
+ * beside it (collabs.test.ts, campaigns.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { createForeign, helperAuth, useOrganization } from '../../../test/fixtures/organization.js';
@@ -15,7 +16,7 @@ interface OrganizationResource {
   path: 'collabs' | 'campaigns';
   /** The column and test-helper field of the lifecycle: collabs have a `state`, campaigns a `status`. */
   stateField: 'state' | 'status';
-  /** The states after the draft, in which a row can no longer be deleted; the first is where it goes first. */
+  /** The states after the draft, where a row can no longer be deleted; the first transition leads to the first. */
   liveStates: string[];
   /**
    * Each action of the lifecycle (the first takes a row out of the draft): the states it is refused
