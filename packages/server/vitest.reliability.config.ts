@@ -1,17 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { sourceConditions } from './vitest.shared.js';
 
 // The reliability suite (`pnpm test:reliability`): database faults, two instances on one
 // PostgreSQL, and load over loopback. Not part of `pnpm test` (the root projects list only
 // `packages/*/vitest.config.ts`, whose `*.test.ts` pattern does not match these files).
-// Not `module`: Node does not know it, and with it @opentelemetry/api (loaded by the server's
-// metrics) and the AWS SDK resolve to builds only a bundler can load.
-const conditions = ['@app/source', 'node', 'development|production'];
-
 export default defineConfig({
   // Paths below are relative to this package, wherever the command is run from.
   root: import.meta.dirname,
-  resolve: { conditions },
-  ssr: { resolve: { conditions } },
+  // Source resolution in every environment, the global set-up's included (vitest.shared.ts).
+  plugins: [sourceConditions()],
   test: {
     name: 'server-reliability',
     include: ['test/reliability/**/*.reliability.ts'],

@@ -1,4 +1,4 @@
-import type { UserWorkspaceConfig } from 'vitest/config';
+import type { Plugin, UserWorkspaceConfig } from 'vitest/config';
 
 // Resolve `@app/schemas` to its TypeScript source, as the type-checker does (tsconfig customConditions).
 // The rest are Vite's defaults for server code, which setting `conditions` would otherwise drop, less
@@ -6,10 +6,26 @@ import type { UserWorkspaceConfig } from 'vitest/config';
 // the AWS SDK's `dist-es`) at files only a bundler can load. The other projects' configs list the same.
 export const conditions = ['@app/source', 'node', 'development|production'];
 
+/**
+ * Gives every Vite environment of the project these conditions. `resolve.conditions` reaches only
+ * the client environment and `ssr.resolve.conditions` only the one test files run in; Vitest loads
+ * `globalSetup` files through an environment of its own (`__vitest__`), which takes neither, so
+ * the database set-up, which loads the entities, and through them `@app/schemas`, would resolve
+ * the package to its `dist` (absent from a fresh clone, stale after a change).
+ */
+export function sourceConditions(): Plugin {
+  return {
+    name: 'app:source-conditions',
+    configEnvironment(_name, options) {
+      options.resolve ??= {};
+      options.resolve.conditions = conditions;
+    },
+  };
+}
+
 /** What every test project of the server shares: source resolution, the database set-up, timeouts. */
 export const serverProject = {
-  resolve: { conditions },
-  ssr: { resolve: { conditions } },
+  plugins: [sourceConditions()],
   test: {
     globalSetup: ['test/global-setup.ts'],
     hookTimeout: 60_000,

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
+import { databaseProbe } from './db/probe.js';
 import { registerHealthRoutes } from './http/health.js';
 import { logFormatFor, loggerOptions } from './http/logging.js';
 import { registerReferencePage } from './http/reference-page.js';
@@ -90,7 +91,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('uploads');
   app.decorateRequest('unavailableCause');
 
-  await registerOverloadProtection(app, options.overload);
+  await registerOverloadProtection(
+    app,
+    options.overload,
+    config.databaseCheckIntervalMs > 0
+      ? { probe: databaseProbe(orm), interval: config.databaseCheckIntervalMs }
+      : undefined,
+  );
   await registerMetrics(app, { orm, token: config.metricsToken });
   await registerSwagger(app, config);
   await registerMultipart(app, config);

@@ -28,6 +28,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Connections each server process may hold open to PostgreSQL at most. */
   databasePoolSize: number;
+  /**
+   * Milliseconds between two checks that the database answers (`select 1` on a connection of
+   * its own); while the last one failed, API requests get the `503` at once. 0 turns it off.
+   */
+  databaseCheckIntervalMs: number;
   dataDir: string;
   /** `MARKETPLACE_STORAGE_URL`; unset: the directory `dataDir/uploads`. */
   storage: StorageLocation;
@@ -77,6 +82,7 @@ const Env = z.object({
     .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
     .optional(),
   MARKETPLACE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
+  MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
   MARKETPLACE_STORAGE_URL: z.string().optional(),
   MARKETPLACE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -185,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,
+    databaseCheckIntervalMs: e.MARKETPLACE_DATABASE_CHECK_INTERVAL_MS,
     dataDir,
     storage,
     baseUrl: (e.MARKETPLACE_BASE_URL ?? `http://${urlHost}:${e.PORT}`).replace(/\/+$/, ''),

@@ -15,6 +15,8 @@ export async function openapiDocument(
 ): Promise<string> {
   const config = loadConfig({
     MARKETPLACE_BASE_URL: options.baseUrl ?? 'http://127.0.0.1:3000',
+    // No database to check.
+    MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: '0',
     ...(options.testHelpers && { MARKETPLACE_TEST_HELPERS_KEY: 'openapi-document-key-0123456789abcdef' }),
   });
   const app = await buildApp({ config, orm: {} as Orm, logger: false });

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       databaseUrl: undefined,
       databasePoolSize: 10,
+      databaseCheckIntervalMs: 1000,
       baseUrl: 'http://127.0.0.1:3000',
       testHelpersKey: undefined,
       chaos503Rate: 0,
@@ -28,6 +29,7 @@ describe('loadConfig', () => {
       MARKETPLACE_BASE_URL: 'https://api.example.com/',
       MARKETPLACE_TEST_HELPERS_KEY: 'a-key-of-32-characters-or-longer',
       MARKETPLACE_CHAOS_503_RATE: '0.3',
+      MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: '0',
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'pretty',
     });
@@ -38,6 +40,7 @@ describe('loadConfig', () => {
       baseUrl: 'https://api.example.com',
       testHelpersKey: 'a-key-of-32-characters-or-longer',
       chaos503Rate: 0.3,
+      databaseCheckIntervalMs: 0,
       logLevel: 'warn',
       logFormat: 'pretty',
     });

@@ -64,6 +64,11 @@ export interface TestServer {
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   /** Makes the database unreachable for the rest of the file (PGlite closed, or the pool ended). */
   stopDatabase(): Promise<void>;
+  /**
+   * Lets connections in again after {@link stopDatabase}: PostgreSQL only (a closed PGlite stays
+   * closed; this rejects on it). The data is as the stop left it: tests are not emptied before.
+   */
+  startDatabase(): Promise<void>;
   /** The server's upload store, for checking what was stored. */
   readonly uploads: UploadStore;
   /** Names of the stored uploads, sorted. */
@@ -86,7 +91,8 @@ async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
     const stop = async () => {
       if (!pglite.closed) await pglite.close();
     };
-    return { orm, stop, drop: stop };
+    const start = () => Promise.reject(new Error('a closed PGlite cannot be opened again'));
+    return { orm, stop, start, drop: stop };
   }
   const name = `mkt_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: database.url });
@@ -99,6 +105,9 @@ async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
     stop: async () => {
       await admin.query(`alter database ${name} allow_connections false`);
       await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+    },
+    start: async () => {
+      await admin.query(`alter database ${name} allow_connections true`);
     },
     drop: async () => {
       await admin.query(`drop database if exists ${name} with (force)`);
@@ -124,6 +133,7 @@ export function useTestServer(
   let config: Config;
   let drop: () => Promise<void>;
   let stop: () => Promise<void>;
+  let start: () => Promise<void>;
   let dataDir: string;
   let counter = 0;
   let stopped = false;
@@ -140,6 +150,7 @@ export function useTestServer(
     orm = db.orm;
     drop = db.drop;
     stop = db.stop;
+    start = db.start;
     if (options.storage === 's3') s3 = await startS3();
     config = testConfig(dataDir, TEST_HELPERS_KEY, {
       ...(s3 && { storage: s3.location }),
@@ -219,6 +230,7 @@ export function useTestServer(
       stopped = true;
       return stop();
     },
+    startDatabase: () => start(),
     get uploads() {
       return uploads;
     },

@@ -213,7 +213,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       ...(!isTestHelper && { security: [{ bearerAuth: [] }] }),
       ...(isTestHelper && { security: [{ testHelpersKey: [] }] }),
     },
-    config: { bodyKey: body?.key ?? null, emptyNotFound: endpoint.emptyNotFound },
+    config: { bodyKey: body?.key ?? null, emptyNotFound: endpoint.emptyNotFound, needsDatabase: true },
     // One hook, in the order of decisions.md: chaos 503, JSON only (406), then the caller.
     onRequest: async (request, reply) => {
       if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)

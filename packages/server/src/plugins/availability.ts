@@ -1,7 +1,7 @@
-import underPressure from '@fastify/under-pressure';
 import { ConnectionException } from '@mikro-orm/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendHttpError, unavailable } from '../http/errors.js';
+import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
 
 /** Codes of a PostgreSQL that is gone, starting, stopping or out of connections. */
 const UNAVAILABLE_CODES = new Set([
@@ -52,6 +52,9 @@ export interface OverloadOptions {
   maxConcurrentRequests?: number;
 }
 
+/** The database check of {@link registerOverloadProtection}: see plugins/external/under-pressure.ts. */
+export type DatabaseCheck = NonNullable<UnderPressureOptions['databaseCheck']>;
+
 /**
  * Requests in progress at once, at most: part of a started server's default protection. The
  * event-loop delay is only measured every sample interval; until it shows, every request that
@@ -61,20 +64,22 @@ export interface OverloadOptions {
 export const MAX_CONCURRENT_REQUESTS = 64;
 
 /**
- * Under overload (event-loop delay, or too many requests in progress), answers `503` with
- * `Retry-After: 1` at once instead of queueing work that would time out; never `429`.
+ * Under overload (event-loop delay, or too many requests in progress), and while the database
+ * check fails, answers `503` with `Retry-After: 1` at once instead of queueing work that would
+ * time out; never `429`.
  */
 export async function registerOverloadProtection(
   app: FastifyInstance,
   options: OverloadOptions = { maxEventLoopDelay: 1_000, maxConcurrentRequests: MAX_CONCURRENT_REQUESTS },
+  databaseCheck?: DatabaseCheck,
 ): Promise<void> {
   const shed = (reply: FastifyReply) => {
     void sendHttpError(reply, unavailable('overload'));
   };
-  await app.register(underPressure, {
+  await registerUnderPressure(app, {
     maxEventLoopDelay: options.maxEventLoopDelay,
     ...(options.sampleInterval !== undefined && { sampleInterval: options.sampleInterval }),
-    pressureHandler: (_request, reply) => shed(reply),
+    ...(databaseCheck && { databaseCheck }),
   });
   const maxConcurrent = options.maxConcurrentRequests ?? 0;
   if (maxConcurrent <= 0) return;

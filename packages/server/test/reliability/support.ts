@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
 import type { Orm } from '../../src/db/database.js';
 import { createUserWithToken } from '../../src/modules/users/users.service.js';
 import { databaseUrlWith } from '../global-setup.js';
@@ -96,14 +97,14 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-/** Builds the app over an opened ORM and listens on a free loopback port. */
+/** Builds the app over an opened ORM and listens on a free loopback port; `config` overrides settings. */
 export async function listen(
   orm: Orm,
-  options: Pick<AppOptions, 'overload' | 'requestTimeout'> = {},
+  { config, ...options }: Pick<AppOptions, 'overload' | 'requestTimeout'> & { config?: Partial<Config> } = {},
 ): Promise<Instance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-rel-app-'));
   const app = await buildApp({
-    config: testConfig(dataDir, TEST_HELPERS_KEY),
+    config: testConfig(dataDir, TEST_HELPERS_KEY, config),
     orm,
     logger: false,
     overload: { maxEventLoopDelay: 0 },

@@ -1,3 +1,4 @@
+import { Permission } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
@@ -10,7 +11,7 @@ export const AccessToken = defineEntity({
     id: idColumn(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     description: p.string().length(200),
-    permission: p.enum(['read', 'write'] as const),
+    permission: p.enum(Permission.options),
     /** Hex SHA-256 of the token; lookups are by digest. */
     digest: p.string().length(64).unique(),
     createdAt: createdAtColumn(),

@@ -1,3 +1,4 @@
+import { CampaignStatus } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
@@ -9,7 +10,7 @@ export const Campaign = defineEntity({
     id: idColumn(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     name: p.string().length(200),
-    status: p.enum(['draft', 'active', 'paused', 'finished'] as const).default('draft'),
+    status: p.enum(CampaignStatus.options).default('draft'),
     /** The database default currency applies when a create leaves it out. */
     currency: p.string().length(3).defaultRaw("'usd'"),
     countries: p.array().default(['US']),

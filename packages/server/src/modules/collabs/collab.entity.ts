@@ -1,3 +1,4 @@
+import { CollabState } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
@@ -9,7 +10,7 @@ export const Collab = defineEntity({
     id: idColumn(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     name: p.string().length(200),
-    state: p.enum(['draft', 'submitted_for_review', 'published', 'paused'] as const).default('draft'),
+    state: p.enum(CollabState.options).default('draft'),
     /** The database default currency applies when a create leaves it out (spec). */
     currency: p.string().length(3).defaultRaw("'usd'"),
     countries: p.array().default(['US']),

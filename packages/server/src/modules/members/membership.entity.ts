@@ -1,3 +1,4 @@
+import { Role } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
@@ -10,7 +11,7 @@ export const Membership = defineEntity({
     id: idColumn(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     user: () => p.manyToOne(User).deleteRule('cascade'),
-    role: p.enum(['member', 'admin'] as const),
+    role: p.enum(Role.options),
     isOwner: p.boolean().default(false),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),

@@ -1,3 +1,4 @@
+import { PrivacySetting } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 
@@ -7,7 +8,7 @@ export const Organization = defineEntity({
   properties: {
     id: idColumn(),
     name: p.string().length(100),
-    privacySetting: p.enum(['public', 'private', 'restricted'] as const).default('private'),
+    privacySetting: p.enum(PrivacySetting.options).default('private'),
     website: p.text().nullable(),
     /** Stored upload name of the logo, under the uploads directory. */
     logo: p.string().length(64).nullable(),

@@ -1,3 +1,4 @@
+import { SocialAccountStatus } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
@@ -12,7 +13,7 @@ export const SocialAccount = defineEntity({
     /** Normalised URL; unique across all users. */
     accountUrl: p.string().length(2048).unique(),
     uid: p.string().length(200),
-    status: p.enum(['pending', 'verified', 'failed'] as const).default('pending'),
+    status: p.enum(SocialAccountStatus.options).default('pending'),
     subscriberCount: p.bigint('number').nullable(),
     viewCount: p.bigint('number').nullable(),
     videoCount: p.bigint('number').nullable(),
