@@ -33,7 +33,7 @@ export const pageFields = {
 };
 
 /** The resource as shown: the summary with `brief`, rendered and sanitized HTML. */
-export const withBrief = <Summary extends z.ZodObject>(summary: Summary) =>
+export const withBrief = <Shape extends z.ZodRawShape>(summary: z.ZodObject<Shape>) =>
   summary.extend({ brief: z.string() });
 
 /**
