@@ -11,11 +11,9 @@ import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
-import { briefHtmlOf } from '../briefs/brief.js';
+import { iso, isoOrNull } from '../../http/present.js';
 import type { FieldMap } from '../common/assign.js';
-import { organizationResource } from '../common/organization-resource.js';
-import { uploadUrl } from '../uploads/uploads.js';
+import { organizationResource, presentPageFields } from '../common/organization-resource.js';
 import { Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
 
@@ -52,18 +50,9 @@ export function presentCampaignSummary(campaign: Campaign, baseUrl: string) {
     submissions_count: campaign.submissionsCount,
     published_at: isoOrNull(campaign.publishedAt),
     paused_at: isoOrNull(campaign.pausedAt),
-    created_at: iso(campaign.createdAt),
-    updated_at: iso(campaign.updatedAt),
-    url: resourceUrl(baseUrl, `/organizations/${campaign.organization.id}/campaigns/${campaign.id}`),
-    banner_image_url: campaign.bannerImage ? uploadUrl(baseUrl, campaign.bannerImage) : null,
+    ...presentPageFields(campaign, baseUrl, 'campaigns'),
   };
 }
-
-/** The show shape: with the brief rendered to sanitized HTML. */
-export const presentCampaign = (campaign: Campaign, baseUrl: string) => ({
-  ...presentCampaignSummary(campaign, baseUrl),
-  brief: briefHtmlOf(campaign),
-});
 
 /** Payload fields stored as they are (budget fields are read-only and not here). */
 const CAMPAIGN_FIELDS: FieldMap<CampaignInput, Campaign> = {
@@ -108,7 +97,7 @@ function checkCampaignUpdate(found: Campaign, input: CampaignInput, errors: Fiel
  */
 export const campaigns = organizationResource({
   entity: Campaign,
-  present: { summary: presentCampaignSummary, show: presentCampaign },
+  present: presentCampaignSummary,
   limit: 'campaignsPerOrganization',
   fields: CAMPAIGN_FIELDS,
   draft: (input) => ({

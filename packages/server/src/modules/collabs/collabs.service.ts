@@ -3,11 +3,9 @@ import { raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
-import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
-import { briefHtmlOf } from '../briefs/brief.js';
+import { iso, isoOrNull } from '../../http/present.js';
 import type { FieldMap } from '../common/assign.js';
-import { organizationResource } from '../common/organization-resource.js';
-import { uploadUrl } from '../uploads/uploads.js';
+import { organizationResource, presentPageFields } from '../common/organization-resource.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
@@ -45,18 +43,9 @@ export function presentCollabSummary(collab: Collab, baseUrl: string) {
     submissions_count: collab.submissionsCount,
     completed_count: collab.completedCount,
     published_at: isoOrNull(collab.publishedAt),
-    created_at: iso(collab.createdAt),
-    updated_at: iso(collab.updatedAt),
-    url: resourceUrl(baseUrl, `/organizations/${collab.organization.id}/collabs/${collab.id}`),
-    banner_image_url: collab.bannerImage ? uploadUrl(baseUrl, collab.bannerImage) : null,
+    ...presentPageFields(collab, baseUrl, 'collabs'),
   };
 }
-
-/** The show shape: with the brief rendered to sanitized HTML. */
-export const presentCollab = (collab: Collab, baseUrl: string) => ({
-  ...presentCollabSummary(collab, baseUrl),
-  brief: briefHtmlOf(collab),
-});
 
 /** The collab transitions of the API: action → from, to (decisions.md §2). */
 const COLLAB_TRANSITIONS = {
@@ -72,7 +61,7 @@ const COLLAB_TRANSITIONS = {
  */
 export const collabs = organizationResource({
   entity: Collab,
-  present: { summary: presentCollabSummary, show: presentCollab },
+  present: presentCollabSummary,
   listOmits: ['brief', 'briefHtml'],
   limit: 'collabsPerOrganization',
   fields: COLLAB_FIELDS,

@@ -3,10 +3,11 @@ import type { EntityData, EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
+import { iso, resourceUrl } from '../../http/present.js';
 import type { ReadResult } from '../access-tokens/caller.js';
-import { renderBrief } from '../briefs/brief.js';
+import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
-import type { UploadedFile, UploadedFiles, UploadStore } from '../uploads/uploads.js';
+import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { assignDefined, type FieldMap } from './assign.js';
 import { findInOrganization, organizationReads } from './find.js';
 import type { Limits } from './limits.js';
@@ -31,10 +32,24 @@ import { flushWithinLimit } from './limits.js';
 /** Columns every such resource has, the ones the shared steps read and write. */
 interface ResourceRow {
   id: string;
+  organization: { id: string };
   brief: string;
   briefHtml?: string | null;
   bannerImage?: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
+
+/**
+ * The fields every such resource ends with as presented (`pageFields` of the contract): its
+ * times, its address under `collection`, its banner's.
+ */
+export const presentPageFields = (row: ResourceRow, baseUrl: string, collection: string) => ({
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+  url: resourceUrl(baseUrl, `/organizations/${row.organization.id}/${collection}/${row.id}`),
+  banner_image_url: row.bannerImage ? uploadUrl(baseUrl, row.bannerImage) : null,
+});
 
 /** Payload fields every such resource has (create and update). */
 interface ResourcePayload {
@@ -62,18 +77,28 @@ export interface Transition<T, State extends string> {
   requires?: { where: FilterQuery<T>; errors: FieldErrors };
 }
 
-export interface ResourceDescription<
+/** The route context the handlers read: a subset of http/routes.ts's `Context`. */
+export interface ResourceRequest<Params> {
+  em: Em;
+  config: Config;
+  uploads: UploadStore;
+  params: Params;
+}
+export type InOrganization = { organization_id: string };
+export type OneInOrganization = { organization_id: string; id: string };
+
+export function organizationResource<
   T extends ResourceRow,
   Input extends ResourcePayload,
   Query,
   Summary,
-  Shown,
   Lifecycle extends keyof T & string,
   Action extends string,
   Dependent extends object,
-> {
+>(resource: {
   entity: EntityName<T> & { meta: { className: string } };
-  present: { summary: (row: T, baseUrl: string) => Summary; show: (row: T, baseUrl: string) => Shown };
+  /** The summary as listed; shown, it has the brief too. */
+  present: (row: T, baseUrl: string) => Summary;
   /** Properties the list does not show, so does not read (large text columns). */
   listOmits?: ReadonlyArray<keyof T & string>;
   /** The organization's limit a create counts against. */
@@ -92,29 +117,12 @@ export interface ResourceDescription<
   /** Rows that keep a draft from being deleted (they point to it by `parent`), and the message. */
   dependents: { entity: EntityName<Dependent>; parent: keyof Dependent & string; message: string };
   transitions: Record<Action, Transition<T, T[Lifecycle] & string>>;
-}
-
-/** The route context the handlers read: a subset of http/routes.ts's `Context`. */
-export interface ResourceRequest<Params> {
-  em: Em;
-  config: Config;
-  uploads: UploadStore;
-  params: Params;
-}
-export type InOrganization = { organization_id: string };
-export type OneInOrganization = { organization_id: string; id: string };
-
-export function organizationResource<
-  T extends ResourceRow,
-  Input extends ResourcePayload,
-  Query,
-  Summary,
-  Shown,
-  Lifecycle extends keyof T & string,
-  Action extends string,
-  Dependent extends object,
->(resource: ResourceDescription<T, Input, Query, Summary, Shown, Lifecycle, Action, Dependent>) {
-  const { entity, present, fields, lifecycle } = resource;
+}) {
+  const { entity, fields, lifecycle } = resource;
+  const present = {
+    summary: resource.present,
+    show: (row: T, baseUrl: string) => ({ ...resource.present(row, baseUrl), brief: briefHtmlOf(row) }),
+  };
   const reads = organizationReads(entity, present, resource.listOmits);
   // Filters and data on a generic entity: MikroORM cannot check them against `T`, the callers' types do.
   const where = (filter: object) => filter as FilterQuery<T>;
@@ -132,7 +140,7 @@ export function organizationResource<
     query: Query;
     body: Input | undefined;
     files: UploadedFiles;
-  }): Promise<Shown> {
+  }): Promise<Summary & { brief: string }> {
     const errors: FieldErrors = {};
     checkImage('banner_image', files.banner_image, errors);
     throwIfInvalid(errors);
@@ -160,7 +168,9 @@ export function organizationResource<
     params,
     body,
     files,
-  }: ResourceRequest<OneInOrganization> & { body: Input; files: UploadedFiles }): Promise<Shown> {
+  }: ResourceRequest<OneInOrganization> & { body: Input; files: UploadedFiles }): Promise<
+    Summary & { brief: string }
+  > {
     const briefHtml =
       body.brief !== undefined ? await renderBrief(body.brief, config.briefRenderBudgetMs) : undefined;
     const change = { file: files.banner_image, purge: body.purge_banner_image };
