@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
+import { idColumn, timestampColumns } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { User } from '../users/user.entity.js';
 
@@ -12,8 +12,7 @@ export const Membership = defineEntity({
     user: () => p.manyToOne(User).deleteRule('cascade'),
     role: p.enum(['member', 'admin'] as const),
     isOwner: p.boolean().default(false),
-    createdAt: createdAtColumn(),
-    updatedAt: updatedAtColumn(),
+    ...timestampColumns(),
   },
   uniques: [{ properties: ['organization', 'user'] }],
   indexes: [{ properties: ['user'] }],
