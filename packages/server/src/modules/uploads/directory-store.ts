@@ -9,7 +9,8 @@ const code = (error: unknown) => (error as { code?: unknown }).code;
 
 /**
  * Uploads as files of one directory (`MARKETPLACE_DATA_DIR/uploads` by default): for a single
- * server, or replicas that share the directory (a network file system).
+ * server, or replicas that share the directory (a network file system). What an upload name may
+ * be, failures as `503`s and the logged removal are `UploadDriver`'s.
  */
 export class DirectoryStore extends UploadDriver {
   constructor(

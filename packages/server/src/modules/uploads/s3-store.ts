@@ -28,7 +28,8 @@ const isMissing = (error: unknown) => error instanceof S3ServiceException && err
  * Uploads as objects of an S3-compatible bucket (`MARKETPLACE_STORAGE_URL=s3://…`), under
  * `prefix/`. Credentials come from the standard AWS chain (`AWS_ACCESS_KEY_ID`/`…_SECRET_…`,
  * `AWS_PROFILE`, web identity, instance roles). Checksums are sent and checked only where the
- * API requires them, which every S3-compatible store understands.
+ * API requires them, which every S3-compatible store understands. What an upload name may be,
+ * failures as `503`s and the logged removal are `UploadDriver`'s.
  */
 export class S3Store extends UploadDriver {
   readonly location: string;
