@@ -10,8 +10,7 @@ import { checkImage, createWithAttachment, updateWithAttachment } from '../uploa
 import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { assignDefined, type FieldMap } from './assign.js';
 import { findInOrganization, organizationReads } from './find.js';
-import type { Limits } from './limits.js';
-import { flushWithinLimit } from './limits.js';
+import { flushWithinLimit, type Limits } from './limits.js';
 
 /*
  * A resource that lives in an organization and is written as a draft with a Markdown brief and a
@@ -27,6 +26,9 @@ import { flushWithinLimit } from './limits.js';
  *   locked, the banner and the resource's own rules checked, every broken field listed at once;
  * - delete: only a draft with no dependent rows, the row locked against a new one;
  * - transitions: one conditional UPDATE each, so two concurrent calls cannot both succeed.
+ *
+ * It also answers whether an organization still has any (`existIn`) and gives the test helpers
+ * their two writes (`addDependent`, `force`).
  */
 
 /** Columns every such resource has, the ones the shared steps read and write. */
