@@ -80,6 +80,9 @@ export interface TransitionEndpoint<
 const noParams = z.object({});
 const noQuery = z.object({});
 
+/** The query of an endpoint that takes none. */
+export type NoQuery = typeof noQuery;
+
 interface Common<Params extends z.ZodObject> {
   path: string;
   params?: Params;

@@ -4,7 +4,19 @@
  * the OpenAPI document is generated from it.
  */
 import { z } from 'zod';
-import { body, destroy, type Endpoint, list, show, testHelper, transition, write } from './endpoint.js';
+import {
+  type BodySpec,
+  body,
+  destroy,
+  type Endpoint,
+  list,
+  type NoQuery,
+  show,
+  type TransitionEndpoint,
+  testHelper,
+  transition,
+  write,
+} from './endpoint.js';
 import {
   AccessToken,
   AccessTokenCreate,
@@ -57,47 +69,84 @@ import { UserId } from './resources/user.js';
 
 const orgParams = z.object({ id: OrganizationId });
 const inOrg = z.object({ organization_id: OrganizationId });
-const collabParams = z.object({ organization_id: OrganizationId, id: CollabId });
-const campaignParams = z.object({ organization_id: OrganizationId, id: CampaignId });
 const memberParams = z.object({ organization_id: OrganizationId, id: MembershipId });
 const socialAccountParams = z.object({ id: SocialAccountId });
 const accessTokenParams = z.object({ id: AccessTokenId });
 
-const collabsPath = '/organizations/:organization_id/collabs';
-const campaignsPath = '/organizations/:organization_id/campaigns';
-
-// Defined ahead of the table: the transitions name them as the page their 303 leads to.
-const collabShow = show({
-  path: `${collabsPath}/:id`,
-  params: collabParams,
-  access: 'member',
-  response: Collab,
-  summary: 'Show a collab with its brief',
-});
-const campaignShow = show({
-  path: `${campaignsPath}/:id`,
-  params: campaignParams,
-  access: 'member',
-  response: Campaign,
-  summary: 'Show a campaign with its brief',
-});
-
-const collabTransition = (action: string, summary: string) =>
-  transition({
-    path: `${collabsPath}/:id/${action}`,
-    params: collabParams,
-    access: 'admin',
-    summary,
-    show: collabShow,
+/**
+ * The endpoints of a resource an organization writes as drafts (collabs, campaigns): its list
+ * (members, newest first), show (with the brief), create and update (admins; a banner may be
+ * uploaded), delete of a draft, and its transitions, each a `303` to the show.
+ */
+function draftResource<
+  const Noun extends string,
+  Id extends z.ZodType,
+  Item extends z.ZodType,
+  Shown extends z.ZodType,
+  Create extends BodySpec,
+  Update extends BodySpec,
+  Action extends string,
+  Query extends z.ZodObject = NoQuery,
+>(o: {
+  noun: Noun;
+  id: Id;
+  item: Item;
+  shown: Shown;
+  create: Create;
+  createQuery?: Query;
+  update: Update;
+  /** Each transition's action (the last segment of its path) and summary. */
+  transitions: Record<Action, string>;
+}) {
+  const path = `/organizations/:organization_id/${o.noun}s`;
+  const params = z.object({ organization_id: OrganizationId, id: o.id });
+  const retrieve = show({
+    path: `${path}/:id`,
+    params,
+    access: 'member',
+    response: o.shown,
+    summary: `Show a ${o.noun} with its brief`,
   });
-const campaignTransition = (action: string, summary: string) =>
-  transition({
-    path: `${campaignsPath}/:id/${action}`,
-    params: campaignParams,
-    access: 'admin',
-    summary,
-    show: campaignShow,
-  });
+  const transitions = Object.fromEntries(
+    Object.entries<string>(o.transitions).map(([action, summary]) => [
+      action,
+      transition({ path: `${path}/:id/${action}`, params, access: 'admin', summary, show: retrieve }),
+    ]),
+  ) as Record<Action, TransitionEndpoint<typeof params, typeof retrieve>>;
+  return {
+    list: list({
+      path,
+      params: inOrg,
+      access: 'member',
+      item: o.item,
+      summary: `${o.noun[0]?.toUpperCase()}${o.noun.slice(1)}s of an organization, newest first`,
+    }),
+    retrieve,
+    create: write({
+      method: 'POST',
+      status: 201,
+      path,
+      params: inOrg,
+      ...(o.createQuery && { query: o.createQuery }),
+      access: 'admin',
+      body: o.create,
+      response: o.shown,
+      summary: `Create a draft ${o.noun}`,
+    }),
+    update: write({
+      method: 'PATCH',
+      status: 200,
+      path: `${path}/:id`,
+      params,
+      access: 'admin',
+      body: o.update,
+      response: o.shown,
+      summary: `Update a ${o.noun}`,
+    }),
+    delete: destroy({ path: `${path}/:id`, params, access: 'admin', summary: `Delete a draft ${o.noun}` }),
+    ...transitions,
+  };
+}
 
 export const endpoints = {
   organizations: {
@@ -140,85 +189,33 @@ export const endpoints = {
       summary: 'Delete an organization (owner only)',
     }),
   },
-  collabs: {
-    list: list({
-      path: collabsPath,
-      params: inOrg,
-      access: 'member',
-      item: CollabSummary,
-      summary: 'Collabs of an organization, newest first',
-    }),
-    retrieve: collabShow,
-    create: write({
-      method: 'POST',
-      status: 201,
-      path: collabsPath,
-      params: inOrg,
-      query: CollabCreateQuery,
-      access: 'admin',
-      body: body('collab', CollabCreate, { required: false, files: ['banner_image'] }),
-      response: Collab,
-      summary: 'Create a draft collab',
-    }),
-    update: write({
-      method: 'PATCH',
-      status: 200,
-      path: `${collabsPath}/:id`,
-      params: collabParams,
-      access: 'admin',
-      body: body('collab', CollabUpdate, { files: ['banner_image'] }),
-      response: Collab,
-      summary: 'Update a collab',
-    }),
-    delete: destroy({
-      path: `${collabsPath}/:id`,
-      params: collabParams,
-      access: 'admin',
-      summary: 'Delete a draft collab',
-    }),
-    submit: collabTransition('submit', 'Submit a draft collab for review'),
-    pause: collabTransition('pause', 'Pause a published collab'),
-    unpause: collabTransition('unpause', 'Publish a paused collab again'),
-  },
-  campaigns: {
-    list: list({
-      path: campaignsPath,
-      params: inOrg,
-      access: 'member',
-      item: CampaignSummary,
-      summary: 'Campaigns of an organization, newest first',
-    }),
-    retrieve: campaignShow,
-    create: write({
-      method: 'POST',
-      status: 201,
-      path: campaignsPath,
-      params: inOrg,
-      access: 'admin',
-      body: body('campaign', CampaignCreate, { files: ['banner_image'] }),
-      response: Campaign,
-      summary: 'Create a draft campaign',
-    }),
-    update: write({
-      method: 'PATCH',
-      status: 200,
-      path: `${campaignsPath}/:id`,
-      params: campaignParams,
-      access: 'admin',
-      body: body('campaign', CampaignUpdate, { files: ['banner_image'] }),
-      response: Campaign,
-      summary: 'Update a campaign',
-    }),
-    delete: destroy({
-      path: `${campaignsPath}/:id`,
-      params: campaignParams,
-      access: 'admin',
-      summary: 'Delete a draft campaign',
-    }),
-    publish: campaignTransition('publish', 'Publish a draft campaign'),
-    pause: campaignTransition('pause', 'Pause an active campaign'),
-    resume: campaignTransition('resume', 'Resume a paused campaign'),
-  },
+  collabs: draftResource({
+    noun: 'collab',
+    id: CollabId,
+    item: CollabSummary,
+    shown: Collab,
+    create: body('collab', CollabCreate, { required: false, files: ['banner_image'] }),
+    createQuery: CollabCreateQuery,
+    update: body('collab', CollabUpdate, { files: ['banner_image'] }),
+    transitions: {
+      submit: 'Submit a draft collab for review',
+      pause: 'Pause a published collab',
+      unpause: 'Publish a paused collab again',
+    },
+  }),
+  campaigns: draftResource({
+    noun: 'campaign',
+    id: CampaignId,
+    item: CampaignSummary,
+    shown: Campaign,
+    create: body('campaign', CampaignCreate, { files: ['banner_image'] }),
+    update: body('campaign', CampaignUpdate, { files: ['banner_image'] }),
+    transitions: {
+      publish: 'Publish a draft campaign',
+      pause: 'Pause an active campaign',
+      resume: 'Resume a paused campaign',
+    },
+  }),
   members: {
     list: list({
       path: '/organizations/:organization_id/members',

@@ -68,6 +68,11 @@ export const websiteInput = z
   .nullable()
   .meta({ description: 'http(s) URL; "" or null clears it' });
 
+/** A Markdown `brief` as written (collabs, campaigns); rendered to sanitized HTML on output. */
+export const briefInput = z
+  .string({ error: typeError('must be a string') })
+  .max(MAX_BRIEF_LENGTH, { error: `is too long (maximum is ${MAX_BRIEF_LENGTH} characters)` });
+
 /** Flag fields such as `purge_logo`: `"1"` asks for the removal. */
 export const purgeFlag = z
   .enum(['0', '1'], { error: 'must be "1" or "0"' })

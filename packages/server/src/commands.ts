@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Permission } from '@app/schemas';
-import { ConfigError, loadConfig, parseStorageUrl } from './config.js';
-import { openDatabase } from './db/database.js';
+import { type Config, ConfigError, loadConfig, parseStorageUrl } from './config.js';
+import { type Orm, openDatabase } from './db/database.js';
 import { DependencyUnavailableError, HttpError } from './http/errors.js';
 import { copyUploads, createUploadStore } from './modules/uploads/stores.js';
 import { createUserWithToken } from './modules/users/users.service.js';
@@ -26,6 +26,16 @@ MARKETPLACE_STORAGE_URL, MARKETPLACE_BASE_URL, MARKETPLACE_TEST_HELPERS_KEY,
 MARKETPLACE_CHAOS_503_RATE, LOG_LEVEL, LOG_FORMAT, MARKETPLACE_METRICS_TOKEN,
 MARKETPLACE_CORS_ORIGINS, OTEL_EXPORTER_OTLP_ENDPOINT (all of them: README.md).`;
 
+/** Runs `work` on the configured database, which is closed again whatever `work` does. */
+async function withDatabase<T>(config: Config, work: (orm: Orm) => Promise<T>): Promise<T> {
+  const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    return await work(orm);
+  } finally {
+    await orm.close(true);
+  }
+}
+
 async function main(argv: string[], tracing: Tracing | undefined): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
@@ -36,13 +46,8 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       return -1; // keep running
     }
     case 'migrate': {
-      const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-      try {
-        const applied = await prepareDatabase(orm);
-        process.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'No pending migrations\n');
-      } finally {
-        await orm.close(true);
-      }
+      const applied = await withDatabase(config, prepareDatabase);
+      process.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'No pending migrations\n');
       return 0;
     }
     case 'users': {
@@ -61,21 +66,15 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
         process.stderr.write('--permission must be read or write\n');
         return 2;
       }
-      const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-      try {
+      const user = { name: values.name, email: values.email };
+      const created = await withDatabase(config, async (orm) => {
         await prepareDatabase(orm);
-        const created = await createUserWithToken(
-          orm.em.fork(),
-          { name: values.name, email: values.email },
-          {
-            description: 'Created by marketplace-server users create',
-            permission: permission.data,
-          },
-        );
-        process.stdout.write(`${JSON.stringify(created)}\n`);
-      } finally {
-        await orm.close(true);
-      }
+        return createUserWithToken(orm.em.fork(), user, {
+          description: 'Created by marketplace-server users create',
+          permission: permission.data,
+        });
+      });
+      process.stdout.write(`${JSON.stringify(created)}\n`);
       return 0;
     }
     case 'storage': {

@@ -1,19 +1,6 @@
 import { z } from 'zod';
-import {
-  absoluteUrl,
-  amountInput,
-  countriesInput,
-  countryCode,
-  currencyCode,
-  currencyInput,
-  idOf,
-  MAX_BRIEF_LENGTH,
-  purgeFlag,
-  text,
-  timestamp,
-  typeError,
-  websiteInput,
-} from '../primitives.js';
+import { amountInput, briefInput, idOf, text, timestamp, typeError } from '../primitives.js';
+import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 import { PlatformId } from './platform.js';
 
 export const CampaignId = idOf('CampaignId');
@@ -28,9 +15,7 @@ export const CampaignSummary = z.object({
   id: CampaignId,
   name: z.string(),
   status: CampaignStatus,
-  currency: currencyCode,
-  countries: z.array(countryCode),
-  website: absoluteUrl.nullable(),
+  ...marketFields,
   content_type: z.string(),
   category: z.string(),
   platform_ids: z.array(PlatformId),
@@ -46,15 +31,12 @@ export const CampaignSummary = z.object({
   submissions_count: z.int().nonnegative(),
   published_at: timestamp.nullable(),
   paused_at: timestamp.nullable(),
-  created_at: timestamp,
-  updated_at: timestamp,
-  url: absoluteUrl,
-  banner_image_url: absoluteUrl.nullable(),
+  ...pageFields,
 });
 export type CampaignSummary = z.infer<typeof CampaignSummary>;
 
 /** A campaign as shown: with `brief`, rendered and sanitized HTML. */
-export const Campaign = CampaignSummary.extend({ brief: z.string() });
+export const Campaign = withBrief(CampaignSummary);
 export type Campaign = z.infer<typeof Campaign>;
 
 /** Fields a published campaign no longer accepts on update (spec: "financial fields"). */
@@ -75,12 +57,14 @@ export function payoutRangeError(min: number, max: number): string | null {
   return max > 0 && min > max ? 'must be less than or equal to max_payout_amount' : null;
 }
 
+const { name, website, currency, countries, purge_banner_image } = payloadFields;
+
 const campaignFields = {
-  name: text(200).optional(),
-  website: websiteInput.optional(),
+  name,
+  website,
   content_type: text(50).optional(),
   category: text(50).optional(),
-  currency: currencyInput.optional(),
+  currency,
   cpm_amount: amountInput.optional(),
   min_payout_amount: amountInput.optional(),
   max_payout_amount: amountInput.optional(),
@@ -91,11 +75,8 @@ const campaignFields = {
     .transform((ids) => [...new Set(ids)])
     .optional(),
   platform_music_id: z.union([z.null(), text(200)]).optional(),
-  countries: countriesInput.optional(),
-  brief: z
-    .string({ error: typeError('must be a string') })
-    .max(MAX_BRIEF_LENGTH, { error: `is too long (maximum is ${MAX_BRIEF_LENGTH} characters)` })
-    .optional(),
+  countries,
+  brief: briefInput.optional(),
 };
 
 const withPayoutRule = <T extends z.ZodType<{ min_payout_amount?: number; max_payout_amount?: number }>>(
@@ -123,9 +104,7 @@ export const CampaignCreate = withPayoutRule(z.object(campaignFields));
 export type CampaignCreate = z.input<typeof CampaignCreate>;
 
 /** `campaign` payload of `PATCH …/campaigns/:id.json`. */
-export const CampaignUpdate = withPayoutRule(
-  z.object({ ...campaignFields, purge_banner_image: purgeFlag.optional() }),
-);
+export const CampaignUpdate = withPayoutRule(z.object({ ...campaignFields, purge_banner_image }));
 export type CampaignUpdate = z.input<typeof CampaignUpdate>;
 
 /** What a create leaves out becomes (decisions.md §2); `currency` is the column's default, `usd`. */

@@ -1,19 +1,8 @@
 import { z } from 'zod';
-import {
-  absoluteUrl,
-  booleanInput,
-  countriesInput,
-  countryCode,
-  currencyCode,
-  currencyInput,
-  idOf,
-  MAX_BRIEF_LENGTH,
-  purgeFlag,
-  text,
-  timestamp,
-  typeError,
-  websiteInput,
-} from '../primitives.js';
+import { booleanInput, briefInput, idOf, timestamp } from '../primitives.js';
+import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
+
+const { name, website, currency, countries, purge_banner_image } = payloadFields;
 
 export const CollabId = idOf('CollabId');
 export type CollabId = z.infer<typeof CollabId>;
@@ -26,44 +15,34 @@ export const CollabSummary = z.object({
   id: CollabId,
   name: z.string(),
   state: CollabState,
-  currency: currencyCode,
-  countries: z.array(countryCode),
-  website: absoluteUrl.nullable(),
+  ...marketFields,
   require_boosted_ads: z.boolean(),
   requires_product_shipment: z.boolean(),
   submissions_count: z.int().nonnegative(),
   completed_count: z.int().nonnegative(),
   published_at: timestamp.nullable(),
-  created_at: timestamp,
-  updated_at: timestamp,
-  url: absoluteUrl,
-  banner_image_url: absoluteUrl.nullable(),
+  ...pageFields,
 });
 export type CollabSummary = z.infer<typeof CollabSummary>;
 
 /** A collab as shown: with `brief`, rendered and sanitized HTML. */
-export const Collab = CollabSummary.extend({ brief: z.string() });
+export const Collab = withBrief(CollabSummary);
 export type Collab = z.infer<typeof Collab>;
-
-const briefInput = z
-  .string({ error: typeError('must be a string') })
-  .max(MAX_BRIEF_LENGTH, { error: `is too long (maximum is ${MAX_BRIEF_LENGTH} characters)` })
-  .meta({ description: 'Markdown; rendered to sanitized HTML on output' });
 
 /** `collab` payload of `POST …/collabs.json`; every field is optional (defaults apply). */
 export const CollabCreate = z.object({
-  name: text(200).optional(),
-  website: websiteInput.optional(),
-  currency: currencyInput.optional(),
-  countries: countriesInput.optional(),
+  name,
+  website,
+  currency,
+  countries,
   require_boosted_ads: booleanInput.optional(),
   requires_product_shipment: booleanInput.optional(),
-  brief: briefInput.optional(),
+  brief: briefInput.meta({ description: 'Markdown; rendered to sanitized HTML on output' }).optional(),
 });
 export type CollabCreate = z.input<typeof CollabCreate>;
 
 /** `collab` payload of `PATCH …/collabs/:id.json`. */
-export const CollabUpdate = CollabCreate.extend({ purge_banner_image: purgeFlag.optional() });
+export const CollabUpdate = CollabCreate.extend({ purge_banner_image });
 export type CollabUpdate = z.input<typeof CollabUpdate>;
 
 /** Query of `POST …/collabs.json`: `website` prefills the draft from a product page. */

@@ -18,3 +18,6 @@ export const updatedAtColumn = () =>
     .datetime(3)
     .onCreate((entity: { createdAt?: Date }) => entity.createdAt ?? new Date())
     .onUpdate(() => new Date());
+
+/** Both times of a row that changes after its creation. */
+export const timestampColumns = () => ({ createdAt: createdAtColumn(), updatedAt: updatedAtColumn() });

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
+import { idColumn, timestampColumns } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 /** The user's shipping address; the unique user column keeps it to one per user. */
@@ -15,8 +15,7 @@ export const Address = defineEntity({
     state: p.string().length(200),
     postalCode: p.string().length(200),
     countryCode: p.string().length(2),
-    createdAt: createdAtColumn(),
-    updatedAt: updatedAtColumn(),
+    ...timestampColumns(),
   },
 });
 export type Address = InferEntity<typeof Address>;

@@ -96,16 +96,26 @@ function countriesOf(locale: string | undefined): string[] | undefined {
   return region && isCountryCode(region) ? [region] : undefined;
 }
 
+/** A fetch of the prefill (the page, then its image): the same limits, a size cap and an `Accept` each. */
+const prefillFetch = (
+  url: string | URL,
+  options: PrefillOptions,
+  request: { maxBytes: number; accept: string },
+) =>
+  guardedFetch(url, {
+    allowPrivate: options.allowPrivate,
+    timeoutMs: options.timeoutMs ?? PREFILL_LIMITS.timeoutMs,
+    maxRedirects: PREFILL_LIMITS.maxRedirects,
+    ...request,
+    ...(options.resolve && { resolve: options.resolve }),
+  });
+
 async function downloadImage(source: string, page: URL, options: PrefillOptions) {
   try {
     const url = new URL(source, page);
-    const image = await guardedFetch(url, {
-      allowPrivate: options.allowPrivate,
-      timeoutMs: options.timeoutMs ?? PREFILL_LIMITS.timeoutMs,
+    const image = await prefillFetch(url, options, {
       maxBytes: options.maxImageBytes,
-      maxRedirects: PREFILL_LIMITS.maxRedirects,
       accept: 'image/png, image/jpeg, image/webp, image/gif',
-      ...(options.resolve && { resolve: options.resolve }),
     });
     // Checked by content like any upload; too large or not an accepted image: no banner.
     const kind = image.complete ? sniffImage(image.data) : null;
@@ -123,13 +133,9 @@ export async function prefillFromWebsite(
   let html: string;
   let pageUrl: URL;
   try {
-    const page = await guardedFetch(website, {
-      allowPrivate: options.allowPrivate,
-      timeoutMs: options.timeoutMs ?? PREFILL_LIMITS.timeoutMs,
+    const page = await prefillFetch(website, options, {
       maxBytes: PREFILL_LIMITS.maxPageBytes,
-      maxRedirects: PREFILL_LIMITS.maxRedirects,
       accept: 'text/html, application/xhtml+xml',
-      ...(options.resolve && { resolve: options.resolve }),
     });
     if (page.contentType && !/^(text\/html|application\/xhtml\+xml)\b/i.test(page.contentType)) return null;
     // A page cut at the cap is still read: the tags are in its head.

@@ -1,6 +1,6 @@
 import { Role } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
+import { idColumn, timestampColumns } from '../../db/columns.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { User } from '../users/user.entity.js';
 
@@ -13,8 +13,7 @@ export const Membership = defineEntity({
     user: () => p.manyToOne(User).deleteRule('cascade'),
     role: p.enum(Role.options),
     isOwner: p.boolean().default(false),
-    createdAt: createdAtColumn(),
-    updatedAt: updatedAtColumn(),
+    ...timestampColumns(),
   },
   uniques: [{ properties: ['organization', 'user'] }],
   indexes: [{ properties: ['user'] }],

@@ -1,6 +1,6 @@
 import { PrivacySetting } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
+import { idColumn, timestampColumns } from '../../db/columns.js';
 
 export const Organization = defineEntity({
   name: 'Organization',
@@ -13,8 +13,7 @@ export const Organization = defineEntity({
     /** Stored upload name of the logo, under the uploads directory. */
     logo: p.string().length(64).nullable(),
     subscriptionActive: p.boolean().default(false),
-    createdAt: createdAtColumn(),
-    updatedAt: updatedAtColumn(),
+    ...timestampColumns(),
   },
 });
 export type Organization = InferEntity<typeof Organization>;

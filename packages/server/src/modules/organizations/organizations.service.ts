@@ -6,8 +6,8 @@ import type { Em } from '../../db/database.js';
 import { notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
 import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
-import { organizationHasCampaigns } from '../campaigns/campaigns.service.js';
-import { organizationHasCollabs } from '../collabs/collabs.service.js';
+import { campaigns } from '../campaigns/campaigns.service.js';
+import { collabs } from '../collabs/collabs.service.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
 import { readOneOrNotFound } from '../common/find.js';
 import { checkLimit } from '../common/limits.js';
@@ -133,8 +133,8 @@ export async function deleteOrganization(em: Em, uploads: UploadStore, id: strin
     if (!organization) throw notFound();
     const base: string[] = [];
     if (organization.subscriptionActive) base.push(ACTIVE_SUBSCRIPTION_MESSAGE);
-    if (await organizationHasCollabs(tem, id)) base.push(HAS_COLLABS_MESSAGE);
-    if (await organizationHasCampaigns(tem, id)) base.push(HAS_CAMPAIGNS_MESSAGE);
+    if (await collabs.existIn(tem, id)) base.push(HAS_COLLABS_MESSAGE);
+    if (await campaigns.existIn(tem, id)) base.push(HAS_CAMPAIGNS_MESSAGE);
     if (base.length > 0) throw unprocessable({ base });
     // Memberships and join requests go with it (foreign keys cascade).
     await tem.nativeDelete(Organization, { id });

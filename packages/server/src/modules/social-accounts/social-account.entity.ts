@@ -1,6 +1,6 @@
 import { SocialAccountStatus } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
+import { idColumn, timestampColumns } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 export const SocialAccount = defineEntity({
@@ -20,8 +20,7 @@ export const SocialAccount = defineEntity({
     likesCount: p.bigint('number').nullable(),
     engagementRate: p.decimal('string').precision(12).scale(4).nullable(),
     lastSyncedAt: p.datetime(3).nullable(),
-    createdAt: createdAtColumn(),
-    updatedAt: updatedAtColumn(),
+    ...timestampColumns(),
   },
   indexes: [{ properties: ['user', 'createdAt'] }],
 });

@@ -1,93 +1,71 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  isUploadName,
-  newUploadName,
-  type StoredUpload,
-  type StoreLogger,
-  storeUnavailable,
-  typeOfUpload,
-  type UploadedFile,
-  type UploadStore,
-} from './uploads.js';
-
-const failed = storeUnavailable;
+import type { Readable } from 'node:stream';
+import { UploadDriver } from './driver.js';
+import type { StoreLogger } from './uploads.js';
 
 const code = (error: unknown) => (error as { code?: unknown }).code;
 
 /**
  * Uploads as files of one directory (`MARKETPLACE_DATA_DIR/uploads` by default): for a single
- * server, or replicas that share the directory (a network file system).
+ * server, or replicas that share the directory (a network file system). What an upload name may
+ * be, failures as `503`s and the logged removal are `UploadDriver`'s.
  */
-export class DirectoryStore implements UploadStore {
+export class DirectoryStore extends UploadDriver {
   constructor(
     readonly dir: string,
-    private readonly log: StoreLogger,
-  ) {}
+    log: StoreLogger,
+  ) {
+    super(log);
+  }
 
   get location() {
     return this.dir;
   }
 
-  async save(file: UploadedFile): Promise<string> {
-    const name = newUploadName(file.data);
-    try {
-      await mkdir(this.dir, { recursive: true });
-      await writeFile(join(this.dir, name), file.data, { flag: 'wx' });
-    } catch (error) {
-      throw failed('save an upload', error);
-    }
-    return name;
-  }
-
-  async put(name: string, data: Buffer): Promise<void> {
-    if (!isUploadName(name)) throw new Error(`not an upload name: ${name}`);
+  protected async write(name: string, data: Buffer, fresh: boolean): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    // A fresh name is nobody else's: written in place, and never over an existing file.
+    if (fresh) return writeFile(join(this.dir, name), data, { flag: 'wx' });
     // Written aside and renamed, so a reader never sees half a file.
     const partial = join(this.dir, `.${name}.${randomBytes(6).toString('hex')}.partial`);
     try {
-      await mkdir(this.dir, { recursive: true });
       await writeFile(partial, data);
       await rename(partial, join(this.dir, name));
     } catch (error) {
       await rm(partial, { force: true }).catch(() => {});
-      throw failed('save an upload', error);
+      throw error;
     }
   }
 
-  async remove(name: string | null | undefined): Promise<void> {
-    if (!name || !isUploadName(name)) return;
-    try {
-      await rm(join(this.dir, name), { force: true });
-    } catch (error) {
-      this.log.warn({ err: error, upload: name }, 'could not remove an upload; it is left unreferenced');
-    }
+  protected async delete(name: string): Promise<void> {
+    await rm(join(this.dir, name), { force: true });
   }
 
-  async read(name: string): Promise<StoredUpload | null> {
-    if (!isUploadName(name)) return null;
+  protected async open(name: string): Promise<{ body: Readable; length: number } | null> {
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(join(this.dir, name), 'r');
     } catch (error) {
       if (code(error) === 'ENOENT') return null;
-      throw failed('read an upload', error);
+      throw error;
     }
     try {
       const { size } = await handle.stat();
-      return { body: handle.createReadStream(), type: typeOfUpload(name), length: size };
+      return { body: handle.createReadStream(), length: size };
     } catch (error) {
       await handle.close();
-      throw failed('read an upload', error);
+      throw error;
     }
   }
 
-  async list(): Promise<string[]> {
+  protected async names(): Promise<string[]> {
     try {
-      return (await readdir(this.dir)).filter(isUploadName).sort();
+      return await readdir(this.dir);
     } catch (error) {
       if (code(error) === 'ENOENT') return [];
-      throw failed('list the uploads', error);
+      throw error;
     }
   }
 }

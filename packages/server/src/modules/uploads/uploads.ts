@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { DependencyUnavailableError } from '../../http/errors.js';
 
 /** Image types accepted for logos and banners, recognised by their first bytes. */
 const SIGNATURES: Array<{ ext: string; type: string; test: (b: Buffer) => boolean }> = [
@@ -51,12 +50,12 @@ export interface StoreLogger {
 
 /**
  * Where uploaded images live, under unguessable names of {@link NAME}'s shape: a directory
- * (`DirectoryStore`) or an S3-compatible bucket (`S3Store`), chosen by
- * `MARKETPLACE_STORAGE_URL` (`createUploadStore`, stores.ts). Every replica of the server must see the
- * same store. A store that cannot be reached makes `save`, `put`, `read` and `list` throw
- * `DependencyUnavailableError` (a `503`). Callers save an object before the row that names
- * it is committed and remove the old one only after, so a failure leaves at worst an unreferenced
- * object, never a row naming a missing one.
+ * (`DirectoryStore`) or an S3-compatible bucket (`S3Store`), chosen by `MARKETPLACE_STORAGE_URL`
+ * (`createUploadStore`, stores.ts); both keep the rules below through `UploadDriver` (driver.ts).
+ * Every replica of the server must see the same store. A store that cannot be reached makes
+ * `save`, `put`, `read` and `list` throw `DependencyUnavailableError` (a `503`). Callers save an
+ * object before the row that names it is committed and remove the old one only after, so a
+ * failure leaves at worst an unreferenced object, never a row naming a missing one.
  */
 export interface UploadStore {
   /** The directory or `s3://bucket/prefix`, for messages. */
@@ -95,10 +94,6 @@ export function typeOfUpload(name: string): string {
 
 /** The files of a multipart request, by field name. */
 export type UploadedFiles = Partial<Record<string, UploadedFile>>;
-
-/** The `503` of a store that could not be reached for `action` (both drivers). */
-export const storeUnavailable = (action: string, error: unknown) =>
-  new DependencyUnavailableError(`upload store unavailable: could not ${action}`, { cause: error });
 
 /** Absolute URL of a stored upload. */
 export function uploadUrl(baseUrl: string, name: string): string {

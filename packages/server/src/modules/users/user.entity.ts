@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, idColumn, updatedAtColumn } from '../../db/columns.js';
+import { idColumn, timestampColumns } from '../../db/columns.js';
 
 export const User = defineEntity({
   name: 'User',
@@ -10,8 +10,7 @@ export const User = defineEntity({
     email: p.string().length(254).unique(),
     /** When false, push delivery is suppressed; device subscriptions stay registered. */
     pushNotificationsEnabled: p.boolean().default(true),
-    createdAt: createdAtColumn(),
-    updatedAt: updatedAtColumn(),
+    ...timestampColumns(),
   },
 });
 export type User = InferEntity<typeof User>;
