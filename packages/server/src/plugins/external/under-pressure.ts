@@ -24,7 +24,7 @@ export interface UnderPressureOptions {
   maxEventLoopDelay: number;
   /** How often (ms) the delay is sampled; keep it well above 10 ms, under-pressure's resolution. */
   sampleInterval?: number;
-  /** Asks the database every `interval` ms (plugins' `databaseReachable`); unset: no check. */
+  /** Asks the database every `interval` ms (its answer: `app.databaseReachable()`); unset: no check. */
   databaseCheck?: { probe: DatabaseProbe; interval: number };
 }
 
@@ -54,8 +54,11 @@ export async function registerUnderPressure(
       healthCheck: async () => {
         try {
           await check.probe.ping();
+          if (!reachable) app.log.info('database check: the database answers again');
           reachable = true;
-        } catch {
+        } catch (error) {
+          // Once per outage, not once per check.
+          if (reachable) app.log.warn({ err: error }, 'database check: the database does not answer');
           reachable = false;
         }
         const resolvers = awaiting;
