@@ -1,5 +1,5 @@
 import { buildPath, type Endpoint, type TransitionEndpoint } from '@app/schemas';
-import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import ky, { isHTTPError, isNetworkError, isTimeoutError, type Options, type RetryOptions } from 'ky';
 import { APIPromise } from './core/api-promise.js';
 import { type CachedResponse, LruCache } from './core/cache.js';
 import {
@@ -99,6 +99,8 @@ export class Marketplace {
   readonly #userAgent: string | undefined;
   readonly #logger: Logger | undefined;
   readonly #random: () => number;
+  /** ky's retry options per method and limit, made once: ky reads them, it does not keep or change them. */
+  readonly #retries = new Map<string, RetryOptions>();
 
   /** Without `token` or `baseUrl`, reads `MARKETPLACE_TOKEN` and `MARKETPLACE_BASE_URL`. */
   constructor(options: ClientOptions = {}) {
@@ -224,18 +226,20 @@ export class Marketplace {
     const timeout = options.timeout ?? this.#timeout;
     let attempts = 0;
     try {
-      const pending = ky(url, {
-        method: endpoint.method,
+      // ky merges its options key by key on every call: only the keys this call needs are given.
+      const init: Options = {
         headers: this.#headers(endpoint, cached, options),
         ...body,
-        signal: options.signal,
         timeout,
-        retry: retryPolicy(endpoint.method, options.maxRetries ?? this.#maxRetries, this.#random),
-        // 303 (transitions) and 304 (cache) are answers to read, not errors.
-        throwHttpErrors: (status) => status >= 400,
-        redirect: endpoint.status === 303 ? 'manual' : 'follow',
+        retry: this.#retry(endpoint.method, options.maxRetries ?? this.#maxRetries),
+        throwHttpErrors,
         fetch: instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
-      });
+      };
+      if (endpoint.method !== 'GET') init.method = endpoint.method;
+      if (options.signal) init.signal = options.signal;
+      // A transition's 303 is its answer: the redirect is not followed.
+      if (endpoint.status === 303) init.redirect = 'manual';
+      const pending = ky(url, init);
       const received = await pending;
       // Browsers hide a manual redirect behind an opaque response.
       const status = received.type === 'opaqueredirect' ? 303 : received.status;
@@ -258,14 +262,29 @@ export class Marketplace {
     }
   }
 
-  #headers(endpoint: Endpoint, cached: CachedResponse | undefined, options: CallOptions): Headers {
-    const headers = new Headers({
-      Accept: 'application/json',
-      Authorization: `Bearer ${this.#credential(endpoint, options)}`,
-    });
-    if (this.#userAgent) headers.set('User-Agent', this.#userAgent);
-    if (cached) headers.set('If-None-Match', cached.etag);
+  // A plain object: ky copies the headers into its Request anyway.
+  #headers(
+    endpoint: Endpoint,
+    cached: CachedResponse | undefined,
+    options: CallOptions,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.#credential(endpoint, options)}`,
+    };
+    if (this.#userAgent) headers['user-agent'] = this.#userAgent;
+    if (cached) headers['if-none-match'] = cached.etag;
     return headers;
+  }
+
+  #retry(method: string, limit: number): RetryOptions {
+    const key = `${method} ${limit}`;
+    let found = this.#retries.get(key);
+    if (!found) {
+      found = retryPolicy(method, limit, this.#random);
+      this.#retries.set(key, found);
+    }
+    return found;
   }
 
   #credential(endpoint: Endpoint, options: CallOptions): string {
@@ -276,13 +295,19 @@ export class Marketplace {
   }
 
   #url(path: string, query: Readonly<Record<string, unknown>>): string {
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query))
-      if (value !== undefined) search.set(name, String(value));
-    const qs = search.size > 0 ? `?${search}` : '';
-    return `${this.#baseUrl}${path}${qs}`;
+    let search: URLSearchParams | undefined;
+    for (const name in query) {
+      const value = query[name];
+      if (value === undefined) continue;
+      search ??= new URLSearchParams();
+      search.set(name, String(value));
+    }
+    return search ? `${this.#baseUrl}${path}?${search}` : `${this.#baseUrl}${path}`;
   }
 }
+
+/** 303 (transitions) and 304 (cache) are answers to read, not errors. */
+const throwHttpErrors = (status: number) => status >= 400;
 
 /** The response handed to callers: its body was read here, so they get a copy they can read again. */
 function readableCopy(response: Response, status: number, text: string): Response {

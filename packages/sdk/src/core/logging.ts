@@ -35,9 +35,14 @@ export function redactHeaders(headers: Headers): Record<string, string> {
  * `onAttempt` returns the attempt's number.
  */
 export function instrumentFetch(fetch: Fetch, logger: Logger | undefined, onAttempt: () => number): Fetch {
+  // Without a logger, no async wrapper of its own: one promise and one await fewer per attempt.
+  if (logger === undefined)
+    return (input, init) => {
+      onAttempt();
+      return fetch(input, init);
+    };
   return async (input, init) => {
     const attempt = onAttempt();
-    if (logger === undefined) return fetch(input, init);
     const request = input instanceof Request ? input : new Request(input, init);
     const base = { method: request.method, url: request.url, attempt };
     logger.debug('marketplace request', { ...base, headers: redactHeaders(request.headers) });

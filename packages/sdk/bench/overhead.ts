@@ -1,0 +1,65 @@
+/**
+ * The SDK's own CPU per call with no network: a `fetch` that answers at once, so that what is
+ * timed is the client's work alone (`retrieve` against hand-written `fetch` code, and ky alone).
+ * `SDK_BEFORE=<path to another checkout's packages/sdk/src/index.ts>` adds that version's
+ * `retrieve`, for a before/after in one process; `ONLY=raw,sdk retrieve` picks cases; `N`, `ROUNDS`.
+ * Run from the repository root: `node --import tsx --conditions=@app/source packages/sdk/bench/overhead.ts`.
+ */
+import { OrganizationId } from '@app/schemas';
+import { Marketplace } from '@app/sdk';
+import ky from 'ky';
+
+const at = '2026-11-23T10:00:00.000Z';
+const body = JSON.stringify({
+  id: 'OrgBench00000002',
+  name: 'Bench',
+  privacy_setting: 'private',
+  website: null,
+  created_at: at,
+  updated_at: at,
+  url: 'http://127.0.0.1/organizations/OrgBench00000002',
+});
+const answer = () =>
+  new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
+const fetchNow = async (_input: string | URL | Request, _init?: RequestInit) => answer();
+const base = 'http://127.0.0.1:9';
+const url = `${base}/organizations/OrgBench00000002.json`;
+const headers = { authorization: 'Bearer mkt_bench', accept: 'application/json' };
+const options = { baseUrl: base, token: 'mkt_bench', cache: false, fetch: fetchNow } as const;
+const Before = process.env.SDK_BEFORE
+  ? ((await import(process.env.SDK_BEFORE)) as { Marketplace: typeof Marketplace }).Marketplace
+  : undefined;
+const before = Before && new Before(options);
+const client = new Marketplace(options);
+const id = OrganizationId.parse('OrgBench00000002');
+const N = Number(process.env.N ?? 20_000);
+
+async function time(label: string, run: () => Promise<unknown>) {
+  for (let i = 0; i < 2000; i++) await run();
+  let best = Number.POSITIVE_INFINITY;
+  let bestWall = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < Number(process.env.ROUNDS ?? 5); round++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (let i = 0; i < N; i++) await run();
+    const wall = ((performance.now() - t0) * 1000) / N;
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / N);
+    bestWall = Math.min(bestWall, wall);
+  }
+  console.log(
+    `${label.padEnd(44)} ${best.toFixed(1).padStart(6)} µs CPU ${bestWall.toFixed(1).padStart(6)} µs wall`,
+  );
+}
+
+const cases: Record<string, () => Promise<unknown>> = {
+  raw: async () => JSON.parse(await (await fetchNow(url, { headers })).text()),
+  'raw + new Request': async () => JSON.parse(await (await fetchNow(new Request(url, { headers }))).text()),
+  'ky, retry 0, timeout false': async () =>
+    JSON.parse(await ky(url, { headers, retry: 0, timeout: false, fetch: fetchNow }).text()),
+  'ky, defaults': async () => JSON.parse(await ky(url, { headers, fetch: fetchNow }).text()),
+  'sdk retrieve': () => client.organizations.retrieve(id),
+};
+if (before) cases['sdk retrieve (before)'] = () => before.organizations.retrieve(id);
+const only = process.env.ONLY?.split(',');
+for (const [name, run] of Object.entries(cases)) if (!only || only.includes(name)) await time(name, run);

@@ -1,0 +1,51 @@
+/**
+ * The hot path's prepared statements (db/statements.ts), on the database of the run: values bound
+ * and columns read as the driver's own queries read them, prepared once and run again, a failing
+ * run that leaves the next one working, and no run inside another request's open transaction.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Statement, statementsOf } from '../src/db/statements.js';
+import { useTestServer } from './harness.js';
+
+const server = useTestServer();
+
+const TYPED: Statement = {
+  name: 'test_typed',
+  text: `select $1::int as n, $2::text as t, $3::boolean as b, $4::varchar(16) as absent,
+  now() - now() = interval '0' as same, 'x'::text as x`,
+};
+
+describe('prepared statements', () => {
+  it('bind values and read columns as the ORM connection does, on the first run and the next', async () => {
+    const statements = await statementsOf(server.orm);
+    const values = [42, 'forty-two', true, null];
+    const expected = [{ n: 42, t: 'forty-two', b: true, absent: null, same: true, x: 'x' }];
+    expect(await statements.run(TYPED, values)).toEqual(expected);
+    expect(await statements.run(TYPED, values)).toEqual(expected);
+    expect(await server.sql(TYPED.text.replace(/\$(\d)/g, '?'), values)).toEqual(expected);
+  });
+
+  it('fail the run whose values the database refuses, and run again afterwards', async () => {
+    const statements = await statementsOf(server.orm);
+    const divide: Statement = { name: 'test_divide', text: 'select 10 / $1::int as q' };
+    await expect(statements.run(divide, [0])).rejects.toThrow(/division by zero/);
+    expect(await statements.run(divide, [5])).toEqual([{ q: 2 }]);
+  });
+
+  it('do not run inside a transaction in progress: they see what it wrote only once committed', async () => {
+    const statements = await statementsOf(server.orm);
+    const { user } = await server.createUser();
+    const rename: Statement = { name: 'test_user_name', text: 'select name from users where id = $1' };
+    let during: Promise<unknown> | undefined;
+    await expect(
+      server.orm.em.fork().transactional(async (em) => {
+        await em.execute(`update users set name = 'uncommitted' where id = ?`, [user.id]);
+        // Not awaited here: on PGlite, a run waits for the transaction to end.
+        during = statements.run(rename, [user.id]);
+        during.catch(() => {});
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await during).toEqual([{ name: user.name }]);
+  });
+});
