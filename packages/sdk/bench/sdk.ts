@@ -2,6 +2,8 @@
  * `pnpm bench`, the SDK half: what the SDK costs over hand-written `fetch` code against the same
  * server (stub-server.ts, in its own process), in alternating rounds:
  *   - `retrieve` vs `fetch` + `JSON.parse` (no ETag on that resource, so every call is a 200);
+ *   - ky alone with the SDK's retry and timeout options vs the same `fetch` code: the least a
+ *     ky-based client can cost, whatever the SDK does around it;
  *   - a cached `304` (the SDK's ETag cache) vs a raw conditional `fetch` keeping its own copy;
  *   - iterating a list vs a hand-written page loop;
  *   - `concurrency: 4` vs sequential with 20 ms of latency per page;
@@ -13,6 +15,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OrganizationId, PAGINATION_HEADERS } from '@app/schemas';
 import { Marketplace } from '@app/sdk';
+import ky from 'ky';
+import { retryPolicy } from '../src/core/retry.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const short = process.argv.includes('--short');
@@ -97,6 +101,15 @@ try {
     () => client.organizations.retrieve(PLAIN_ORG),
   );
   row('retrieve vs fetch + JSON.parse', r1, 'ms/call', '≤ 1.05');
+
+  // The floor of a ky-based client: ky alone, with the SDK's retry policy and timeout, no SDK code.
+  const retry = retryPolicy('GET', 3, Math.random);
+  const r1ky = await compare(
+    CALLS,
+    async () => JSON.parse(await (await fetch(plain, { headers })).text()),
+    async () => JSON.parse(await ky(plain, { headers, retry, timeout: 30_000 }).text()),
+  );
+  row("(floor) ky alone, the SDK's retry and timeout, vs fetch", r1ky, 'ms/call', '');
 
   // cached 304 vs raw conditional fetch
   const tagged = `${base}/organizations/OrgBench00000001.json`;

@@ -25,6 +25,8 @@ const CONNECTIONS = 10;
 const HELPERS_KEY = 'bench-test-helpers-key-0123456789abcdef';
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = process.env.BENCH_ONLY; // 'postgres' | 'pglite'
+// `BENCH_CASES`: only the cases whose name contains one of these comma-separated words (for a profile).
+const caseFilter = process.env.BENCH_CASES?.split(',');
 
 interface Target {
   url: string;
@@ -160,6 +162,7 @@ async function measure(cases: Array<{ name: string; run: () => Promise<Figures> 
   const all = new Map<string, Figures[]>();
   for (let round = 0; round < ROUNDS; round++)
     for (const c of cases) {
+      if (caseFilter && !caseFilter.some((word) => c.name.includes(word))) continue;
       const figures = await c.run();
       all.set(c.name, [...(all.get(c.name) ?? []), figures]);
     }
