@@ -54,3 +54,36 @@ describe('the social-account URL migration', () => {
     }
   });
 });
+
+describe('the platform_id check', () => {
+  it('keeps the stored accounts and refuses a platform the contract does not list', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-migrations-'));
+    const orm = await openDatabase({ url: 'pglite://memory', dataDir: dir });
+    try {
+      await orm.migrator.up({ to: 'Migration20261123064000' });
+      const em = orm.em.fork();
+      await em.execute(
+        `insert into users (id, name, email, created_at, updated_at) values ('u1', 'A', 'a@x.test', now(), now())`,
+      );
+      const insert = (id: string, platform: string, url: string) =>
+        em.execute(
+          `insert into social_accounts (id, user_id, platform_id, account_url, uid, created_at, updated_at)
+           values (?, 'u1', ?, ?, 'uid', now(), now())`,
+          [id, platform, url],
+        );
+      await insert('a1', 'youtube', 'https://youtube.com/@one');
+      await insert('a2', 'tiktok', 'https://tiktok.com/@two');
+      await migrate(orm);
+      await expect(insert('a3', 'myspace', 'https://myspace.com/three')).rejects.toThrow(
+        /social_accounts_platform_id_check/,
+      );
+      expect(await em.execute('select id, platform_id from social_accounts order by id')).toEqual([
+        { id: 'a1', platform_id: 'youtube' },
+        { id: 'a2', platform_id: 'tiktok' },
+      ]);
+    } finally {
+      await orm.close(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { SocialAccountStatus } from '@app/schemas';
+import { PlatformId, SocialAccountStatus } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
@@ -9,7 +9,7 @@ export const SocialAccount = defineEntity({
   properties: {
     id: idColumn(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
-    platformId: p.string().length(20),
+    platformId: p.enum(PlatformId.options),
     /** Normalised URL; unique across all users. */
     accountUrl: p.string().length(2048).unique(),
     uid: p.string().length(200),
