@@ -1,4 +1,4 @@
-import type { SocialAccountStatus } from '@app/schemas';
+import type { PlatformId, SocialAccountStatus } from '@app/schemas';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { notFound, unprocessable } from '../../http/errors.js';
@@ -50,7 +50,7 @@ export async function findOwnSocialAccount(em: Em, userId: string, id: string): 
 export async function createSocialAccount(
   em: Em,
   userId: string,
-  input: { platform_id: string; account_url: string; uid: string },
+  input: { platform_id: PlatformId; account_url: string; uid: string },
   limits: Limits,
 ): Promise<SocialAccount> {
   const account = em.create(SocialAccount, {
