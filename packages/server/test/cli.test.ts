@@ -87,7 +87,7 @@ describe('marketplace-server serve --demo', () => {
     expect(url?.startsWith(origin as string)).toBe(true);
 
     const res = await fetch(url as string, { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(200);
+    expect(res.status, `${await res.clone().text()}\n${output}`).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const organizations = await res.json();
     expect(organizations).toEqual([expect.objectContaining({ name: 'Demo Studio' })]);

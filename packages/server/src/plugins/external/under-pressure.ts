@@ -1,4 +1,4 @@
-import underPressure, { TYPE_HEALTH_CHECK } from '@fastify/under-pressure';
+import underPressure, { TYPE_EVENT_LOOP_DELAY, TYPE_HEALTH_CHECK } from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseProbe } from '../../db/probe.js';
 import { sendHttpError, unavailable } from '../../http/errors.js';
@@ -18,6 +18,9 @@ declare module 'fastify' {
     needsDatabase?: boolean;
   }
 }
+
+/** under-pressure's sample interval when none is given. */
+const UNDER_PRESSURE_SAMPLE_INTERVAL_MS = 1_000;
 
 export interface UnderPressureOptions {
   /** Event-loop delay (ms) past which requests get a 503 (0 turns it off). */
@@ -42,6 +45,20 @@ export async function registerUnderPressure(
   options: UnderPressureOptions,
 ): Promise<void> {
   const check = options.databaseCheck;
+  /*
+   * under-pressure samples the event-loop delay every interval from the moment it is registered,
+   * so the first samples measure the server's own start (plugins, the document, the first
+   * compiles; seconds on a busy machine), and their verdict would turn away the first requests
+   * of a server that has only just started listening. A delay verdict is let through until two
+   * intervals after the app is ready: the one it holds by then was sampled after the start.
+   */
+  const sampleInterval = options.sampleInterval ?? UNDER_PRESSURE_SAMPLE_INTERVAL_MS;
+  let readyAt = Number.POSITIVE_INFINITY;
+  app.addHook('onReady', (done) => {
+    readyAt = performance.now();
+    done();
+  });
+  const measuredTheStart = () => performance.now() - readyAt < 2 * sampleInterval;
   let reachable = true;
   let awaiting: ((reachable: boolean) => void)[] = [];
   app.decorate('databaseReachable', () => reachable);
@@ -69,6 +86,7 @@ export async function registerUnderPressure(
       healthCheckInterval: check.interval,
     }),
     pressureHandler: (request, reply, type) => {
+      if (type === TYPE_EVENT_LOOP_DELAY && measuredTheStart()) return;
       if (type !== TYPE_HEALTH_CHECK) void sendHttpError(reply, unavailable('overload'));
       else if (request.routeOptions.config.needsDatabase) void sendHttpError(reply, unavailable('database'));
     },
