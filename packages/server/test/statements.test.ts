@@ -25,6 +25,20 @@ describe('prepared statements', () => {
     expect(await server.sql(TYPED.text.replace(/\$(\d)/g, '?'), values)).toEqual(expected);
   });
 
+  it('read timestamps, arrays and nulls as the ORM connection does, on later runs as on the first', async () => {
+    const statements = await statementsOf(server.orm);
+    const columns: Statement = {
+      name: 'test_columns',
+      text: `select $1::timestamptz as at, array['US', 'FR']::text[] as countries, $2::bigint as big,
+      null::timestamptz as never, 12.5::numeric(12, 4) as rate`,
+    };
+    const values = ['2026-11-24T10:00:00.123Z', 9007199254740993n];
+    const expected = await server.sql(columns.text.replace(/\$(\d)/g, '?'), values);
+    expect(expected).toHaveLength(1);
+    // On PostgreSQL the first run on a connection asks for the columns; the next ones reuse them.
+    for (let run = 0; run < 3; run++) expect(await statements.run(columns, values)).toEqual(expected);
+  });
+
   it('fail the run whose values the database refuses, and run again afterwards', async () => {
     const statements = await statementsOf(server.orm);
     const divide: Statement = { name: 'test_divide', text: 'select 10 / $1::int as q' };

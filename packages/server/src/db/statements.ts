@@ -83,9 +83,174 @@ function rowMapper(orm: Orm, entity: string): RowMapper {
   };
 }
 
+/*
+ * On PostgreSQL, `pg` sends every run of a named statement as bind + describe + execute + sync,
+ * and parses the row description that comes back (its fields, and a parser for each) every time.
+ * The result's columns of a named statement cannot change on a connection (PostgreSQL refuses to
+ * run it rather than change them), so a run here asks for the description only the first time a
+ * connection runs the statement, and keeps the fields and their parsers for the connection's
+ * later runs: bind + execute + sync. It goes through `pg`'s extension point for custom queries
+ * (an object with `submit`, as `pg-cursor` is), on a client of the pool the ORM holds.
+ */
+
+/** The parts of `pg`'s connection a custom query uses (those `pg-cursor` uses). */
+interface PgConnection {
+  stream: { cork?(): void; uncork?(): void };
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+  parse(message: { name: string; text: string }): void;
+  bind(message: { statement: string; values: (string | null)[] }): void;
+  describe(message: { type: 'P'; name: string }): void;
+  execute(message: { portal: string }): void;
+  sync(): void;
+}
+
+interface PgClient {
+  query(query: PgRun): void;
+  getTypeParser(oid: number, format: 'text'): (text: string) => unknown;
+  release(error?: Error | boolean): void;
+}
+
 interface PgPool {
   totalCount: number;
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
+  connect(): Promise<PgClient>;
+}
+
+/** A column of a statement's result: its name and the client's parser of its type. */
+interface Column {
+  name: string;
+  parse: (text: string) => unknown;
+}
+
+/** The described result columns of each statement, per connection (a statement is per connection). */
+const describedOn = new WeakMap<PgConnection, Map<string, Column[]>>();
+
+/** A value as the text the bind message carries (the values the hot reads bind). */
+function bindValue(value: unknown): string | null {
+  if (value == null) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value);
+  if (value instanceof Date) return value.toISOString();
+  throw new TypeError(`A prepared statement's value cannot be ${typeof value}`);
+}
+
+/** One run of a named statement on a `pg` client (`pg`'s custom-query protocol). */
+class PgRun {
+  readonly name: string;
+  readonly text: string;
+  readonly rows: Row[] = [];
+  readonly done: Promise<Row[]>;
+  /**
+   * Called once when the run ends, as `pg`'s own queries call theirs: tracing (the pg
+   * instrumentation) wraps it to end the statement's span.
+   */
+  callback: (error: Error | null, result?: { rows: Row[] }) => void;
+  #ended = false;
+  #columns: Column[] | undefined;
+  #failure: Error | undefined;
+  #described: Map<string, Column[]> | undefined;
+  #values: (string | null)[];
+  #client: PgClient;
+
+  constructor(client: PgClient, statement: Statement, values: unknown[]) {
+    this.name = statement.name;
+    this.text = statement.text;
+    this.#client = client;
+    this.#values = values.map(bindValue);
+    let settle!: typeof this.callback;
+    this.done = new Promise((resolve, reject) => {
+      settle = (error, result) => (error ? reject(error) : resolve(result?.rows ?? []));
+    });
+    this.callback = settle;
+  }
+
+  submit(connection: PgConnection): Error | null {
+    let described = describedOn.get(connection);
+    if (!described) {
+      described = new Map();
+      describedOn.set(connection, described);
+    }
+    this.#described = described;
+    this.#columns = described.get(this.name);
+    connection.stream.cork?.();
+    try {
+      if (!connection.parsedStatements[this.name] && !connection.submittedNamedStatements[this.name]) {
+        connection.parse({ name: this.name, text: this.text });
+        connection.submittedNamedStatements[this.name] = this.text;
+      }
+      connection.bind({ statement: this.name, values: this.#values });
+      if (!this.#columns) connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '' });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleRowDescription(message: { fields: { name: string; dataTypeID: number }[] }): void {
+    this.#columns = message.fields.map(({ name, dataTypeID }) => ({
+      name,
+      parse: this.#client.getTypeParser(dataTypeID, 'text'),
+    }));
+    this.#described?.set(this.name, this.#columns);
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    if (this.#failure) return;
+    const columns = this.#columns as Column[];
+    const row: Row = {};
+    try {
+      for (let i = 0; i < columns.length; i++) {
+        const column = columns[i] as Column;
+        const text = message.fields[i];
+        row[column.name] = text == null ? null : column.parse(text);
+      }
+    } catch (error) {
+      // As `pg` does: the rest of the answer is read, and the run fails when it ends.
+      this.#failure = error as Error;
+      return;
+    }
+    this.rows.push(row);
+  }
+
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(): void {}
+  handleCopyData(): void {}
+
+  handleError(error: Error): void {
+    this.#end(error);
+  }
+
+  handleReadyForQuery(): void {
+    this.#end(this.#failure ?? null);
+  }
+
+  #end(error: Error | null): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.callback(error, error ? undefined : { rows: this.rows });
+  }
+}
+
+/** Runs a named statement on a client of the pool; the client goes back to the pool after. */
+async function runOnPool(pool: PgPool, statement: Statement, values: unknown[]): Promise<Row[]> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    const run = new PgRun(client, statement, values);
+    client.query(run);
+    return await run.done;
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    // As the pool's own `query` does: a client whose query failed is not reused.
+    client.release(failure);
+  }
 }
 
 /*
@@ -232,7 +397,7 @@ async function open(orm: Orm): Promise<Statements> {
       ...common(orm),
       async run(statement, values) {
         log(statement.text);
-        return (await pool.query({ name: statement.name, text: statement.text, values })).rows;
+        return runOnPool(pool, statement, values);
       },
     };
   }
