@@ -125,7 +125,10 @@ interface Column {
 /** The described result columns of each statement, per connection (a statement is per connection). */
 const describedOn = new WeakMap<PgConnection, Map<string, Column[]>>();
 
-/** A value as the text the bind message carries (the values the hot reads bind). */
+/**
+ * A value as the text the bind message carries: the kinds the hot reads bind, anything else
+ * refused before a byte is sent (`pg`'s own `prepareValue` is not in its typed API).
+ */
 function bindValue(value: unknown): string | null {
   if (value == null) return null;
   if (typeof value === 'string') return value;
