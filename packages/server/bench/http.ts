@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`, the server half: starts side by side on loopback, each in its own process,
  *   1. bare Fastify serving the show's body from memory (targets/bare.ts),
- *   2. the hand-written Fastify + node-postgres anchor (targets/anchor.ts), on the same database,
+ *   2. the hand-written Fastify + node-postgres anchor (targets/anchor.ts), on the same database:
+ *      the show, and a page of collabs twice (rows decoded in Node, and JSON built by PostgreSQL),
  *   3. the server itself (the built `dist/cli.js serve`, `LOG_LEVEL=warn`),
  * then drives each with autocannon (10 connections) in alternating rounds, so drift hits all
  * alike, and prints req/s, p50/p99 and the ratios of docs/performance.md. It runs on PostgreSQL
@@ -14,6 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -133,6 +135,34 @@ async function seed(url: string) {
   };
 }
 
+/**
+ * The anchor's pages answer what the server's does, or their figures would not compare: the page
+ * by hand byte for byte, the one PostgreSQL writes once parsed; the same pagination headers.
+ */
+async function checkAnchorLists(
+  serverUrl: string,
+  anchorUrl: string,
+  listPath: string,
+  builtListPath: string,
+  headers: Record<string, string>,
+) {
+  const read = async (url: string) => {
+    const res = await fetch(url, { headers });
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    const paging = ['current-page', 'page-items', 'total-count', 'total-pages'].map((h) =>
+      res.headers.get(h),
+    );
+    return { body: await res.text(), paging: paging.join(' ') };
+  };
+  const ours = await read(serverUrl + listPath);
+  const byHand = await read(anchorUrl + listPath);
+  const built = await read(anchorUrl + builtListPath);
+  if (byHand.body !== ours.body || byHand.paging !== ours.paging)
+    throw new Error(`the anchor's page differs from the server's:\n${byHand.body}\n${ours.body}`);
+  if (!isDeepStrictEqual(JSON.parse(built.body), JSON.parse(ours.body)) || built.paging !== ours.paging)
+    throw new Error(`the page PostgreSQL built differs from the server's:\n${built.body}\n${ours.body}`);
+}
+
 interface Figures {
   rps: number;
   p50: number;
@@ -216,11 +246,18 @@ async function onPostgres() {
     );
     targets.push(anchor);
     const auth = { authorization: `Bearer ${data.token}` };
+    const builtListPath = data.listPath.replace('/collabs.json', '/collabs-built-by-postgres.json');
+    await checkAnchorLists(server.url, anchor.url, data.listPath, builtListPath, auth);
     const results = await measure([
       { name: 'bare Fastify, same body', run: () => drive(bare, data.showPath, {}, 200) },
       { name: 'anchor: Fastify + pg by hand', run: () => drive(anchor, data.showPath, auth, 200) },
       { name: 'GET /organizations/:id.json', run: () => drive(server, data.showPath, auth, 200) },
       { name: 'GET …/collabs.json?page=2', run: () => drive(server, data.listPath, auth, 200) },
+      { name: 'anchor: the page by hand', run: () => drive(anchor, data.listPath, auth, 200) },
+      {
+        name: 'anchor: the page, JSON built by PostgreSQL',
+        run: () => drive(anchor, builtListPath, auth, 200),
+      },
       {
         name: 'the same show answered 304',
         run: () => drive(server, data.showPath, { ...auth, 'if-none-match': data.etag }, 304),
@@ -235,6 +272,17 @@ async function onPostgres() {
       ['show / bare', showRps / bareRps, ''],
       ['show / anchor', showRps / anchorRps, '≥ 1.0'],
       ['list page / anchor show', rps('GET …/collabs.json?page=2') / anchorRps, '≥ 0.6'],
+      ['anchor page by hand / anchor show', rps('anchor: the page by hand') / anchorRps, ''],
+      [
+        'anchor page, JSON by PostgreSQL / anchor show',
+        rps('anchor: the page, JSON built by PostgreSQL') / anchorRps,
+        '',
+      ],
+      [
+        'list page / anchor page by hand',
+        rps('GET …/collabs.json?page=2') / rps('anchor: the page by hand'),
+        '',
+      ],
       ['304 / our 200 show', rps('the same show answered 304') / showRps, '≥ 1.3'],
     ]);
   } finally {
