@@ -39,6 +39,51 @@ describe('prepared statements', () => {
     for (let run = 0; run < 3; run++) expect(await statements.run(columns, values)).toEqual(expected);
   });
 
+  it('read timestamps as Dates that write the wire form back, however many digits PostgreSQL prints', async () => {
+    const statements = await statementsOf(server.orm);
+    const read: Statement = {
+      name: 'test_timestamps',
+      text: `select $1::timestamptz(3) as created_at, $2::timestamptz as updated_at,
+      null::timestamptz as published_at`,
+    };
+    // PostgreSQL prints `.1`, `.12`, none for `.000`, and up to 6 digits in a column without a precision.
+    const cases: Array<[at: string, precise: string, wire: string]> = [
+      ['2026-11-24T10:00:00.123Z', '2026-11-24T10:00:00.123456Z', '2026-11-24T10:00:00.123Z'],
+      ['2026-11-24T10:00:00.120Z', '2026-11-24T10:00:00.120001Z', '2026-11-24T10:00:00.120Z'],
+      ['2026-11-24T10:00:00.100Z', '2026-11-24T10:00:00.1Z', '2026-11-24T10:00:00.100Z'],
+      ['2026-11-24T10:00:00.000Z', '2026-11-24T10:00:00Z', '2026-11-24T10:00:00.000Z'],
+      ['1969-12-31T23:59:59.999Z', '1969-12-31T23:59:59.999999Z', '1969-12-31T23:59:59.999Z'],
+      // Date.UTC reads the years 0 to 99 as 1900 to 1999.
+      ['0050-06-01T12:00:00.500Z', '0050-06-01T12:00:00.500Z', '0050-06-01T12:00:00.500Z'],
+    ];
+    for (const [at, precise, wire] of cases) {
+      const [read_] = statements.toEntities<{ createdAt: Date; updatedAt: Date; publishedAt: Date | null }>(
+        'Collab',
+        await statements.run(read, [at, precise]),
+      );
+      const { createdAt, updatedAt, publishedAt } = read_ as NonNullable<typeof read_>;
+      expect([createdAt.getTime(), createdAt.toISOString(), JSON.stringify(createdAt)]).toEqual([
+        Date.parse(at),
+        at,
+        JSON.stringify(at),
+      ]);
+      expect([updatedAt.getTime(), updatedAt.toISOString()]).toEqual([Date.parse(wire), wire]);
+      expect(publishedAt).toBeNull();
+    }
+  });
+
+  it('write a timestamp changed after it was read at its new time', async () => {
+    const statements = await statementsOf(server.orm);
+    const read: Statement = { name: 'test_timestamp', text: 'select $1::timestamptz(3) as created_at' };
+    const [row] = statements.toEntities<{ createdAt: Date }>(
+      'Collab',
+      await statements.run(read, ['2026-11-24T10:00:00.123Z']),
+    );
+    const { createdAt } = row as { createdAt: Date };
+    createdAt.setUTCFullYear(2030);
+    expect(createdAt.toISOString()).toBe('2030-11-24T10:00:00.123Z');
+  });
+
   it('fail the run whose values the database refuses, and run again afterwards', async () => {
     const statements = await statementsOf(server.orm);
     const divide: Statement = { name: 'test_divide', text: 'select 10 / $1::int as q' };
