@@ -91,6 +91,12 @@ async function start(args: string[], env: Record<string, string>, probe: string)
 const tsx = ['--import', 'tsx'];
 // `BENCH_SERVER`: another build's `dist/cli.js`, to compare two versions with the same instrument.
 const serverCli = process.env.BENCH_SERVER ?? join(here, '..', 'dist', 'cli.js');
+// The server's `node` flags as `pnpm start` gives them (package.json, `config.nodeFlags`), or
+// `BENCH_SERVER_NODE_FLAGS` (`''` for none), to measure a flag like a build.
+const serverPackage = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
+const serverNode = (process.env.BENCH_SERVER_NODE_FLAGS ?? serverPackage.config.nodeFlags)
+  .split(' ')
+  .filter(Boolean);
 
 async function json(res: Response) {
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
@@ -231,7 +237,7 @@ async function onPostgres() {
   const targets: Target[] = [];
   try {
     const server = await start(
-      [serverCli, 'serve'],
+      [...serverNode, serverCli, 'serve'],
       { DATABASE_URL: url.href, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
       '/health',
     );
@@ -297,7 +303,7 @@ async function onPglite() {
   const targets: Target[] = [];
   try {
     const server = await start(
-      [serverCli, 'serve'],
+      [...serverNode, serverCli, 'serve'],
       { MARKETPLACE_DATA_DIR: dataDir, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
       '/health',
     );
