@@ -91,12 +91,8 @@ async function start(args: string[], env: Record<string, string>, probe: string)
 const tsx = ['--import', 'tsx'];
 // `BENCH_SERVER`: another build's `dist/cli.js`, to compare two versions with the same instrument.
 const serverCli = process.env.BENCH_SERVER ?? join(here, '..', 'dist', 'cli.js');
-// The server's `node` flags as `pnpm start` gives them (package.json, `config.nodeFlags`), or
-// `BENCH_SERVER_NODE_FLAGS` (`''` for none), to measure a flag like a build.
-const serverPackage = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
-const serverNode = (process.env.BENCH_SERVER_NODE_FLAGS ?? serverPackage.config.nodeFlags)
-  .split(' ')
-  .filter(Boolean);
+// `BENCH_SERVER_NODE_FLAGS`: flags for the server's `node` only, to measure a V8 setting like a build.
+const serverNode = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 async function json(res: Response) {
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);

@@ -1,0 +1,64 @@
+/**
+ * What a request allocates must be garbage that a young-generation collection frees once the
+ * request is answered. The context given to handlers was an object literal with its own
+ * `get em()`: V8 keeps such an object in dictionary mode, and under load every young collection
+ * then moved the requests answered since the last one (~5 MB) into the old generation and took
+ * 8–10 ms, the show's p99 (docs/performance.md, "p99 and garbage collection"; `--trace-gc` shows
+ * it). The pauses are measured by `pnpm bench`; this test holds the cause: every request's context
+ * is an ordinary object of one shape, with fast properties.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import type { Context } from '../src/http/routes.js';
+import { organizationRoutes } from '../src/modules/organizations/organizations.routes.js';
+import { useTestServer } from './harness.js';
+
+// V8's own checks of an object's representation (`%HasFastProperties`, `%HaveSameMap`).
+setFlagsFromString('--allow-natives-syntax');
+const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
+const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+
+// The contexts the organization show's handler is given (the route table's own entry, wrapped
+// before the app is built from it).
+const seen: Context<never, unknown>[] = [];
+const show = organizationRoutes.find((route) => route.name === 'organizations.retrieve');
+if (!show) throw new Error('no organizations.retrieve route');
+const handler = show.handler;
+show.handler = (context) => {
+  seen.push(context as Context<never, unknown>);
+  return handler(context);
+};
+
+const server = useTestServer();
+
+describe("handlers' context", () => {
+  it('is one ordinary object shape for every request, with fast properties', async () => {
+    const { token } = await server.createUser();
+    const org = (
+      await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } })
+    ).json();
+    for (let i = 0; i < 2; i++)
+      expect((await server.get(`/organizations/${org.id}.json`, { token })).statusCode).toBe(200);
+
+    const [first, second] = seen as [object, object];
+    expect(seen).toHaveLength(2);
+    expect([hasFastProperties(first), hasFastProperties(second), haveSameMap(first, second)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('forks its EntityManager on first use, once', async () => {
+    const { token } = await server.createUser();
+    const org = (
+      await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } })
+    ).json();
+    seen.length = 0;
+    await server.get(`/organizations/${org.id}.json`, { token });
+    const [context] = seen as [Context<never, unknown>];
+    expect(context.em).toBe(context.request.em);
+    expect(context.em).toBe(context.em);
+    expect(context.em).not.toBe(server.orm.em);
+  });
+});
