@@ -8,7 +8,7 @@
  * is an ordinary object of one shape, with fast properties.
  */
 import { setFlagsFromString } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Context } from '../src/http/routes.js';
 import { organizationRoutes } from '../src/modules/organizations/organizations.routes.js';
 import { useTestServer } from './harness.js';
@@ -60,5 +60,33 @@ describe("handlers' context", () => {
     expect(context.em).toBe(context.request.em);
     expect(context.em).toBe(context.em);
     expect(context.em).not.toBe(server.orm.em);
+  });
+
+  it('forks no EntityManager for what the prepared statements answer alone, one to count past the last page', async () => {
+    const { token } = await server.createUser();
+    const org = (
+      await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } })
+    ).json();
+    const created = await server.post(`/organizations/${org.id}/collabs.json`, {
+      token,
+      body: { collab: { name: 'Spring', brief: '# Spring' } },
+    });
+    expect(created.statusCode).toBe(201);
+    const fork = vi.spyOn(server.orm.em, 'fork');
+    try {
+      const answered = [
+        await server.get(`/organizations/${org.id}.json`, { token }),
+        await server.get(`/organizations/${org.id}/collabs.json`, { token }),
+        await server.get(`/organizations/${org.id}/collabs/${created.json().id}.json`, { token }),
+      ];
+      expect(answered.map((res) => res.statusCode)).toEqual([200, 200, 200]);
+      expect(fork).not.toHaveBeenCalled();
+
+      const past = await server.get(`/organizations/${org.id}/collabs.json?page=3`, { token });
+      expect([past.statusCode, past.json(), past.headers['total-count']]).toEqual([200, [], '1']);
+      expect(fork).toHaveBeenCalledTimes(1);
+    } finally {
+      fork.mockRestore();
+    }
   });
 });

@@ -74,10 +74,16 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
       where: 'organization_id = $2 and id = $3',
       values: [params.id],
     }),
-    /** A page as read with the caller, and the total (counted past the last page). */
-    async list(em: Em, read: ReadResult, organizationId: string, page: { offset: number }, baseUrl: string) {
+    /** A page as read with the caller, and the total (counted past the last page, with `em()`). */
+    async list(
+      em: () => Em,
+      read: ReadResult,
+      organizationId: string,
+      page: { offset: number },
+      baseUrl: string,
+    ) {
       const { entities, total } = await readPage<T>(read, page, () =>
-        em.count(entity, { organization: organizationId } as never),
+        em().count(entity, { organization: organizationId } as never),
       );
       return { items: entities.map((row) => present.summary(row, baseUrl)), total };
     },

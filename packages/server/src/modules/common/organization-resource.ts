@@ -236,7 +236,8 @@ export function organizationResource<
     handlers: {
       list: (request: ResourceRequest<InOrganization> & { read: ReadResult; page: { offset: number } }) =>
         reads.list(
-          request.em,
+          // Only a page past the last needs the EntityManager (to count), so it is forked only then.
+          () => request.em,
           request.read,
           request.params.organization_id,
           request.page,
