@@ -142,10 +142,11 @@ function utcTimestamp(text: string): Date | null {
   const seconds = digits(text, 17, 2);
   let ms = 0;
   if (length > 22) {
-    if (text[19] !== '.') return null;
-    const fraction = Math.min(length - 23, 3);
-    ms = digits(text, 20, fraction) * 10 ** (3 - fraction);
-    if (ms < 0 || digits(text, 20, length - 23) < 0) return null;
+    const count = length - 23;
+    const fraction = digits(text, 20, count);
+    if (text[19] !== '.' || fraction < 0) return null;
+    // Truncated to the millisecond, as the general parser does.
+    ms = count > 3 ? Math.trunc(fraction / 10 ** (count - 3)) : fraction * 10 ** (3 - count);
   }
   if (year < 0 || month < 1 || day < 1 || hours < 0 || minutes < 0 || seconds < 0) return null;
   let time = Date.UTC(year, month - 1, day, hours, minutes, seconds, ms);
