@@ -145,3 +145,38 @@ describe('deeply nested JSON', () => {
     expect(await organizationCount()).toBe(0);
   });
 });
+
+describe('JSON bodies that are not UTF-8', () => {
+  it.each([
+    [
+      'a Latin-1 byte',
+      'application/json; charset=latin1',
+      Buffer.from('{"organization": {"name": "caf\xe9"}}', 'latin1'),
+    ],
+    [
+      'a lone continuation byte',
+      'application/json',
+      Buffer.from([...Buffer.from('{"organization": {"name": "a'), 0x80, ...Buffer.from('"}}')]),
+    ],
+  ])('%s: 400 in the documented shape, nothing stored', async (_label, contentType, body) => {
+    const { token } = await server.createUser();
+    const res = await server.post('/organizations.json', {
+      token,
+      body,
+      headers: { 'content-type': contentType },
+    });
+    expect([res.statusCode, res.json()]).toEqual([400, { error: 'The request body is not valid UTF-8' }]);
+    expect(await organizationCount()).toBe(0);
+  });
+
+  it('UTF-8 whatever the charset label says (JSON is UTF-8)', async () => {
+    const { token } = await server.createUser();
+    const body = Buffer.from(JSON.stringify({ organization: { name: 'Café ☕' } }));
+    const res = await server.post('/organizations.json', {
+      token,
+      body,
+      headers: { 'content-type': 'application/json; charset=latin1' },
+    });
+    expect([res.statusCode, res.json().name]).toEqual([201, 'Café ☕']);
+  });
+});

@@ -99,17 +99,27 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
+/** JSON is UTF-8 (RFC 8259), whatever the `charset` label says; a byte that is not is refused. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
- * JSON bodies are parsed by Fastify's own parser (prototype poisoning refused), after a check
- * that they nest at most {@link MAX_JSON_DEPTH} levels: deeper data is no payload of ours, and
- * every later walk over it (validation, the NUL check, the database, serialisation) would recurse.
+ * JSON bodies are parsed by Fastify's own parser (prototype poisoning refused), after two checks:
+ * the bytes are UTF-8 (a stray byte was stored as U+FFFD), and they nest at most
+ * {@link MAX_JSON_DEPTH} levels: deeper data is no payload of ours, and every later walk over it
+ * (validation, the NUL check, the database, serialisation) would recurse.
  */
 function limitJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonDepth(body as string) > MAX_JSON_DEPTH)
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    let body: string;
+    try {
+      body = utf8.decode(bytes as Buffer);
+    } catch {
+      return done(badRequest('The request body is not valid UTF-8'), undefined);
+    }
+    if (jsonDepth(body) > MAX_JSON_DEPTH)
       return done(badRequest(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    parse(request, body as string, done);
+    parse(request, body, done);
   });
 }
