@@ -3,7 +3,8 @@
  * server (stub-server.ts, in its own process), in alternating rounds:
  *   - `retrieve` vs `fetch` + `JSON.parse` (no ETag on that resource, so every call is a 200);
  *   - ky alone with the SDK's retry and timeout options vs the same `fetch` code: the least a
- *     ky-based client can cost, whatever the SDK does around it;
+ *     ky-based client can cost, whatever the SDK does around it; and ky with no retry and no
+ *     timeout, what no ky option takes away;
  *   - a cached `304` (the SDK's ETag cache) vs a raw conditional `fetch` keeping its own copy;
  *   - iterating a list vs a hand-written page loop;
  *   - `concurrency: 4` vs sequential with 20 ms of latency per page;
@@ -110,6 +111,14 @@ try {
     async () => JSON.parse(await ky(plain, { headers, retry, timeout: 30_000 }).text()),
   );
   row("(floor) ky alone, the SDK's retry and timeout, vs fetch", r1ky, 'ms/call', '');
+
+  // ky's own per-call work, with no retries and no timeout: what no ky options can take away.
+  const r1bare = await compare(
+    CALLS,
+    async () => JSON.parse(await (await fetch(plain, { headers })).text()),
+    async () => JSON.parse(await ky(plain, { headers, retry: 0, timeout: false }).text()),
+  );
+  row('(floor) ky alone, no retry and no timeout, vs fetch', r1bare, 'ms/call', '');
 
   // cached 304 vs raw conditional fetch
   const tagged = `${base}/organizations/OrgBench00000001.json`;
