@@ -151,12 +151,35 @@ export function defineRoutes<G extends Record<string, Endpoint>, C extends Calle
  */
 const hasNul = (s: string) => s.includes('\u0000');
 
-/** Path of the first string (or key) of a parsed payload that holds a NUL character. */
-function nulPath(value: unknown, path: string[] = []): string[] | null {
-  if (typeof value === 'string') return hasNul(value) ? path : null;
+/*
+ * Nor can they hold a lone surrogate (JSON's "\ud800" escape; text that is not Unicode): text
+ * would store U+FFFD in its place while the answer echoed the surrogate, jsonb refuses it (a 500).
+ * A payload with one is refused (422). An id cannot carry one: a path is decoded from UTF-8.
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u; // in `u` mode a pair is one code point: only a lone half matches
+
+const TEXT_PROBLEMS = [
+  { has: hasNul, message: 'must not contain a NUL character' },
+  {
+    has: (s: string) => LONE_SURROGATE.test(s),
+    message: 'must be valid Unicode text (it holds a lone surrogate)',
+  },
+] as const;
+
+const textProblemOf = (s: string) => TEXT_PROBLEMS.find((problem) => problem.has(s));
+
+/** The first string (or key) of a parsed payload that the database cannot store, and why. */
+function unstorableText(value: unknown, path: string[] = []): { path: string[]; message: string } | null {
+  if (typeof value === 'string') {
+    const problem = textProblemOf(value);
+    return problem ? { path, message: problem.message } : null;
+  }
   if (value === null || typeof value !== 'object') return null;
   for (const [key, item] of Object.entries(value)) {
-    const found = hasNul(key) ? [...path, key] : nulPath(item, [...path, key]);
+    const problem = textProblemOf(key);
+    const found = problem
+      ? { path: [...path, key], message: problem.message }
+      : unstorableText(item, [...path, key]);
     if (found) return found;
   }
   return null;
@@ -283,11 +306,8 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     onSend: cacheControl(endpoint),
     handler: async (request, reply) => {
       if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();
-      const nul = nulPath(request.body);
-      if (nul)
-        throw unprocessable(
-          toFieldErrors([{ path: nul, message: 'must not contain a NUL character' }], body?.key ?? undefined),
-        );
+      const unstorable = unstorableText(request.body);
+      if (unstorable) throw unprocessable(toFieldErrors([unstorable], body?.key ?? undefined));
       const raw = request.body as Record<string, unknown> | undefined;
       const result = await handler(
         new HandlerContext({

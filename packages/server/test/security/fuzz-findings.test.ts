@@ -110,3 +110,60 @@ describe('a NUL character (PostgreSQL text cannot hold one) is a 4xx, not a 500'
     expect(await digest()).toEqual(before);
   });
 });
+
+describe('a lone surrogate (JSON "\\ud800": text that is not Unicode) is a 422, not a 500 or another value', () => {
+  const NOT_UNICODE = 'must be valid Unicode text (it holds a lone surrogate)';
+
+  it('in a text field: 422 on the field, nothing stored (PostgreSQL would store U+FFFD while the 201 echoed the surrogate)', async () => {
+    const before = await digest();
+    const address = await server.patch('/me/address.json', {
+      token: world.member.token,
+      body: {
+        address: { address_one: 'a\ud800', city: 'c', state: 's', postal_code: '1', country_code: 'NO' },
+      },
+    });
+    expect(address.statusCode).toBe(422);
+    expect(address.json()).toEqual({ errors: { address_one: [NOT_UNICODE] } });
+
+    const collab = await server.post(`/organizations/${world.org}/collabs.json`, {
+      token: world.owner.token,
+      body: { collab: { name: '\udc00 trailing half' } },
+    });
+    expect(collab.statusCode).toBe(422);
+    expect(collab.json()).toEqual({ errors: { name: [NOT_UNICODE] } });
+
+    const user = await server.post('/test_helpers/users.json', {
+      headers: { authorization: `Bearer ${TEST_HELPERS_KEY}` },
+      body: { user: { name: 'x\ud83d', email: 'surrogate@example.com' } },
+    });
+    expect(user.statusCode).toBe(422);
+    expect(user.json()).toEqual({ errors: { user: [NOT_UNICODE] } }); // this helper's body is flat
+    expect(await digest()).toEqual(before);
+  });
+
+  it('in a JSON object stored as jsonb: 422, not the 500 of PostgreSQL refusing it', async () => {
+    const before = await digest();
+    for (const params of [{ a: '\ud800' }, { 'k\udfff': 1 }]) {
+      const res = await server.post(`/test_helpers/users/${world.member.user.id}/notifications.json`, {
+        headers: { authorization: `Bearer ${TEST_HELPERS_KEY}` },
+        body: { notification: { type: 'T', record_type: 'R', record_id: '1', params } },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ errors: { params: [NOT_UNICODE] } });
+    }
+    expect(await digest()).toEqual(before);
+  });
+
+  it('a surrogate pair (an emoji) is Unicode: stored and answered as sent', async () => {
+    const res = await server.post(`/organizations/${world.org}/collabs.json`, {
+      token: world.owner.token,
+      body: { collab: { name: 'Launch \ud83d\ude80' } },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().name).toBe('Launch 🚀');
+    const shown = await server.get(`/organizations/${world.org}/collabs/${res.json().id}.json`, {
+      token: world.owner.token,
+    });
+    expect(shown.json().name).toBe('Launch 🚀');
+  });
+});
