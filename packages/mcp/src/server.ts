@@ -2,6 +2,7 @@
  * The MCP server: one tool per public endpoint of the table, generated from `@app/sdk/operations`
  * (no tool is written by hand), and the OpenAPI document as a resource.
  */
+import { PAGE_SIZE } from '@app/schemas';
 import { APIConnectionError, APIError, Marketplace, RequestValidationError, VERSION } from '@app/sdk';
 import { callOperation, type ListResult, type Operation, operations } from '@app/sdk/operations';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -52,11 +53,22 @@ const maxItems = z
   .positive()
   .max(10_000)
   .optional()
-  .meta({ description: 'Walk the following pages too, until this many items (or the last page)' });
+  .meta({
+    description:
+      'Walk the following pages too, until this many items (or the last page). When it ends inside a ' +
+      'page, `next_page` is that page and `next_skip` the items of it already returned: pass both back',
+  });
+const skip = z
+  .number()
+  .int()
+  .min(0)
+  .max(PAGE_SIZE - 1)
+  .optional()
+  .meta({ description: 'Items at the start of `page` to leave out: the `next_skip` of the previous call' });
 
-/** The tool's input: the operation's flat input, plus `max_items` on lists. */
+/** The tool's input: the operation's flat input, plus `max_items` and `skip` on lists. */
 export function inputSchemaOf(op: Operation): z.ZodObject {
-  return op.kind === 'list' ? op.input.extend({ max_items: maxItems }) : op.input;
+  return op.kind === 'list' ? op.input.extend({ max_items: maxItems, skip }) : op.input;
 }
 
 /** The tool's output: `{ data }`, with the page position on lists. */
@@ -68,6 +80,7 @@ export function outputSchemaOf(op: Operation): z.ZodObject {
       total_pages: z.number().int(),
       total_count: z.number().int(),
       next_page: z.number().int().nullable(),
+      next_skip: z.number().int(),
     });
   if (!op.response) return z.object({ data: z.null() });
   return z.object({ data: op.endpoint.emptyNotFound ? op.response.nullable() : op.response });
@@ -145,7 +158,8 @@ export function createServer(options: ServerOptions): McpServer {
     {
       instructions:
         'Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools ' +
-        '(organizations_list first). Lists return one page; pass `page`, or `max_items` to walk pages.',
+        '(organizations_list first). Lists return one page; pass `page`, or `max_items` to walk pages ' +
+        '(then go on with `page: next_page, skip: next_skip`).',
     },
   );
 
@@ -160,7 +174,7 @@ export function createServer(options: ServerOptions): McpServer {
         annotations: annotationsOf(op),
       },
       async (input: Record<string, unknown>): Promise<CallToolResult> => {
-        const { max_items, ...args } = input;
+        const { max_items, skip, ...args } = input;
         if (!yes && (op.kind === 'delete' || op.kind === 'transition')) {
           const refused = await confirm(server, op, args);
           if (refused) return refused;
@@ -168,6 +182,7 @@ export function createServer(options: ServerOptions): McpServer {
         try {
           const result = await callOperation(client, op, args, {
             ...(typeof max_items === 'number' && { maxItems: max_items }),
+            ...(typeof skip === 'number' && { skip }),
           });
           const { response: _response, ...structured } = result as ListResult;
           return {

@@ -147,11 +147,16 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
       });
       expect(tool.outputSchema?.type).toBe('object');
       expect(Object.keys(tool.outputSchema?.properties ?? {})).toEqual(
-        e.paginated ? ['data', 'page', 'total_pages', 'total_count', 'next_page'] : ['data'],
+        e.paginated ? ['data', 'page', 'total_pages', 'total_count', 'next_page', 'next_skip'] : ['data'],
       );
     }
     const list = tools.find((t) => t.name === 'collabs_list') as Tool;
-    expect(Object.keys(list.inputSchema.properties ?? {})).toEqual(['organization_id', 'page', 'max_items']);
+    expect(Object.keys(list.inputSchema.properties ?? {})).toEqual([
+      'organization_id',
+      'page',
+      'max_items',
+      'skip',
+    ]);
     expect(list.inputSchema.required).toEqual(['organization_id']);
     const update = tools.find((t) => t.name === 'me_address_update') as Tool;
     expect(Object.keys(update.inputSchema.properties ?? {})).toEqual(
@@ -252,6 +257,23 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     expect(
       (await call<{ data: unknown[] }>('collabs_list', { organization_id, max_items: 100 })).data,
     ).toHaveLength(22);
+
+    // Going on from next_page and next_skip after max_items misses nothing and repeats nothing.
+    type Listed = { data: { id: string }[]; next_page: number | null; next_skip: number };
+    const seen: string[] = [];
+    let next: { page: number; skip: number } | null = { page: 1, skip: 0 };
+    const pages: (number | null)[] = [];
+    while (next !== null) {
+      const listed: Listed = await call<Listed>('collabs_list', { organization_id, ...next, max_items: 6 });
+      seen.push(...listed.data.map((item) => item.id));
+      pages.push(listed.next_page);
+      next = listed.next_page === null ? null : { page: listed.next_page, skip: listed.next_skip };
+    }
+    expect(seen).toHaveLength(22);
+    expect(new Set(seen).size).toBe(22);
+    expect(pages).toEqual([1, 1, 1, null]); // items 1–6, 7–12, 13–18 of page 1, then 19–20 and page 2's two
+    const ended = await call<Listed>('collabs_list', { organization_id, max_items: 20 });
+    expect(ended).toMatchObject({ next_page: 2, next_skip: 0 }); // ending with a page gives the next one
   });
 
   test('campaigns: every call; a 422 comes back as an isError result with the fields to fix', async () => {

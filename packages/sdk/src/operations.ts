@@ -178,14 +178,19 @@ export function sdkMethod(client: Marketplace, op: Operation): (...args: unknown
   return (target as (...args: unknown[]) => unknown).bind(owner);
 }
 
-/** One page of a list, with its position. */
+/** One page of a list (or the pages `maxItems` walked), with where to go on. */
 export interface ListResult<T = unknown> {
   data: T[];
   page: number;
   total_pages: number;
   total_count: number;
-  /** The page to ask for next, or null on the last page (or when `max_items`/`all` walked on). */
+  /** The page to ask for next, or null when `data` ends with the last item of the last page. */
   next_page: number | null;
+  /**
+   * Items at the start of `next_page` that `data` already holds: 0, unless `maxItems` ended
+   * inside a page (then `next_page` is that page, and this is the `skip` to ask for it with).
+   */
+  next_skip: number;
   response: Response | undefined;
 }
 
@@ -193,6 +198,8 @@ export interface CallOptions extends RequestOptions {
   readFile?: FileReader;
   /** Lists: walk the pages from `page` until this many items (or the last page). */
   maxItems?: number;
+  /** Lists: items at the start of the first page to leave out (a `next_skip` given back). */
+  skip?: number;
 }
 
 /**
@@ -203,13 +210,13 @@ export async function callOperation(
   client: Marketplace,
   op: Operation,
   args: FlatArgs,
-  { readFile = readFileValue, maxItems, ...options }: CallOptions = {},
+  { readFile = readFileValue, maxItems, skip = 0, ...options }: CallOptions = {},
 ): Promise<{ data: unknown; response: Response | undefined } | ListResult> {
   const method = sdkMethod(client, op);
   const positional = await argumentsOf(op, args, readFile);
   if (op.kind === 'list') {
     const first = await (method(...positional, options) as PagePromise<unknown>);
-    return walk(first, maxItems);
+    return walk(first, maxItems, skip);
   }
   // A method with a trailing optional body or query still takes `options` after them.
   const arity = op.pathParams.length + (op.endpoint.body ? 1 : 0) + (op.queryParams.length > 0 ? 1 : 0);
@@ -218,22 +225,39 @@ export async function callOperation(
   return { data: data ?? null, response };
 }
 
-async function walk(first: Page<unknown>, maxItems: number | undefined): Promise<ListResult> {
-  const data = [...first.data];
+/**
+ * The first page from `skip` on, then, with `maxItems`, the following pages until that many items.
+ * A page is never skipped over: when `maxItems` ends inside one, `next_page` is that page again and
+ * `next_skip` says how many of its items `data` already holds.
+ */
+async function walk(first: Page<unknown>, maxItems: number | undefined, skip: number): Promise<ListResult> {
+  const data: unknown[] = [];
   let page = first;
-  if (maxItems !== undefined) {
-    while (data.length < maxItems && page.hasNextPage()) {
-      page = await page.getNextPage();
-      data.push(...page.data);
+  let offset = skip;
+  let next: { page: number | null; skip: number };
+  for (;;) {
+    const rest = page.data.slice(offset);
+    const room = (maxItems ?? Number.POSITIVE_INFINITY) - data.length;
+    if (rest.length > room) {
+      data.push(...rest.slice(0, room));
+      next = { page: page.page, skip: offset + room };
+      break;
     }
-    data.splice(maxItems);
+    data.push(...rest);
+    if (maxItems === undefined || data.length >= maxItems || !page.hasNextPage()) {
+      next = { page: page.hasNextPage() ? page.page + 1 : null, skip: 0 };
+      break;
+    }
+    page = await page.getNextPage();
+    offset = 0;
   }
   return {
     data,
     page: first.page,
     total_pages: page.totalPages,
     total_count: page.totalCount,
-    next_page: page.hasNextPage() ? page.page + 1 : null,
+    next_page: next.page,
+    next_skip: next.skip,
     response: new Response(null, { status: 200, headers: first.headers }),
   };
 }
