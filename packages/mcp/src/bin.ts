@@ -64,6 +64,7 @@ const groups = values.tools
   .map((g) => g.trim())
   .filter(Boolean);
 const known = new Set(operations.map((op) => op.sdkPath[0]));
+if (groups?.length === 0) fail(`--tools needs at least one group (${[...known].join(', ')})`);
 for (const group of groups ?? []) if (!known.has(group)) fail(`unknown tool group "${group}"`);
 const port = values.port === undefined ? 3333 : Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number`);
@@ -82,7 +83,11 @@ const make = () =>
   });
 
 if (values.http) {
-  const { url, close } = await serveHttp(make, port);
+  const { url, close } = await serveHttp(make, port).catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
+    process.stderr.write(`marketplace-mcp: cannot listen on 127.0.0.1:${port}: ${why}\n`);
+    process.exit(1);
+  });
   // stdout is free in HTTP mode; the line says where to connect.
   process.stdout.write(`marketplace-mcp listening on ${url}\n`);
   const stop = () => {

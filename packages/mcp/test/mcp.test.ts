@@ -60,6 +60,43 @@ async function httpServer(args: string[] = []): Promise<{ url: string; child: Ch
   throw new Error(`marketplace-mcp --http did not start: ${out}`);
 }
 
+/** Runs the bin to its exit (a usage error, a port it cannot take). */
+async function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], { env: env() });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  return { code, stdout, stderr };
+}
+
+/** POSTs `{}` to the MCP endpoint with these headers; resolves to the status. */
+function postStatus(url: string, headers: Record<string, string>): Promise<number | undefined> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      },
+    );
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 /** The client of the transport under test. */
@@ -472,25 +509,32 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
   });
 
   test('DNS-rebinding protection: a foreign Host header is refused', async () => {
+    expect(await postStatus(url, { Host: 'evil.example' })).toBe(403);
+  });
+
+  test('DNS-rebinding protection: a foreign Origin is refused (MCP transport spec); a loopback one is not', async () => {
+    expect(await postStatus(url, { Origin: 'http://evil.example' })).toBe(403);
+    expect(await postStatus(url, { Origin: 'null' })).toBe(403);
+    // Not refused: `{}` is no initialize request, so the transport's own 400 follows.
+    expect(await postStatus(url, { Origin: 'http://localhost:6274' })).toBe(400);
+    expect(await postStatus(url, { Origin: 'http://127.0.0.1:5173' })).toBe(400);
+    expect(await postStatus(url, {})).toBe(400);
+  });
+
+  test('a port already taken is an error and exit 1, not a "listening" line', async () => {
     const { port } = new URL(url);
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/mcp',
-          method: 'POST',
-          headers: { Host: 'evil.example', 'Content-Type': 'application/json' },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode);
-        },
-      );
-      req.on('error', reject);
-      req.end('{}');
-    });
-    expect(status).toBe(403);
+    const taken = await runBin(['--http', '--port', port]);
+    expect(taken.code).toBe(1);
+    expect(taken.stdout).toBe('');
+    expect(taken.stderr).toBe(`marketplace-mcp: cannot listen on 127.0.0.1:${port}: the port is in use\n`);
+  });
+
+  test('--tools with no group is a usage error (exit 2), not a server without tools', async () => {
+    for (const tools of ['', ',', ' , ']) {
+      const run = await runBin(['--tools', tools]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^marketplace-mcp: --tools needs at least one group/);
+    }
   });
 
   test('--yes (in-process) runs a delete without asking', async () => {
