@@ -12,7 +12,14 @@ import {
   RequestValidationError,
   VERSION,
 } from '@app/sdk';
-import { callOperation, type ListResult, type Operation, operations } from '@app/sdk/operations';
+import {
+  callOperation,
+  type FileReader,
+  type ListResult,
+  type Operation,
+  operations,
+  readFileValue,
+} from '@app/sdk/operations';
 import { z } from 'zod';
 import { completionScript, completions } from './completion.js';
 import { type Config, configPath, readConfig, writeConfig } from './config.js';
@@ -324,7 +331,10 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
 
   const client = await clientOf(values, io);
   try {
-    const result = await callOperation(client, op, args, maxItems === undefined ? {} : { maxItems });
+    const result = await callOperation(client, op, args, {
+      readFile: readFileField,
+      ...(maxItems !== undefined && { maxItems }),
+    });
     const data = op.kind === 'list' ? (result as ListResult).data : result.data;
     if (values.include && result.response) io.stdout(formatHead(result.response));
     if (op.kind === 'delete') {
@@ -335,6 +345,26 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     return reportError(error, io, Boolean(values.include));
   }
 }
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory',
+  EACCES: 'permission denied',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/** A file field's path that cannot be read is a usage error on that flag (exit 2). */
+const readFileField: FileReader = async (value, field) => {
+  try {
+    return await readFileValue(value, field);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new UsageError(
+      `${flag(field)}: cannot read ${value}: ${FILE_ERRORS[code] ?? (error as Error).message}`,
+    );
+  }
+};
 
 /** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-v`). */
 const isOption = (arg: string) => /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || arg === '-h' || arg === '-v';
@@ -357,7 +387,7 @@ function formatHead(response: Response): string {
 function reportError(error: unknown, io: IO, include: boolean): number {
   if (error instanceof APIError) {
     if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));
-    else io.stderr(`marketplace: ${error.status} ${error.message}\n`);
+    else io.stderr(`marketplace: ${error.message}\n`); // the message starts with the status
     const body = error.body;
     io.stderr(`${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
     return EXIT_API;
@@ -370,10 +400,6 @@ function reportError(error: unknown, io: IO, include: boolean): number {
     io.stderr(`marketplace: ${error.message}\n`);
     return EXIT_API;
   }
-  if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-    io.stderr(`marketplace: ${error.message}\n`);
-    return EXIT_USAGE;
-  }
   throw error;
 }
 
@@ -382,16 +408,28 @@ async function credentials(
   values: Record<string, unknown>,
   io: IO,
 ): Promise<{ token: string | undefined; baseUrl: string | undefined; source: string }> {
-  const config = await readConfig(configPath(io.env));
-  const pick = (flagValue: unknown, envName: string, stored: string | undefined) =>
+  const given = (flagValue: unknown, envName: string) =>
     typeof flagValue === 'string' && flagValue !== ''
       ? { value: flagValue, source: 'flag' }
       : io.env[envName]
         ? { value: io.env[envName], source: envName }
-        : { value: stored, source: 'config' };
-  const token = pick(values.token, 'MARKETPLACE_TOKEN', config.token);
-  const baseUrl = pick(values['base-url'], 'MARKETPLACE_BASE_URL', config.base_url);
+        : undefined;
+  const tokenGiven = given(values.token, 'MARKETPLACE_TOKEN');
+  const baseUrlGiven = given(values['base-url'], 'MARKETPLACE_BASE_URL');
+  // The stored login is read only when needed: a broken file does not stop a command given both.
+  const config = tokenGiven && baseUrlGiven ? {} : await storedLogin(io);
+  const token = tokenGiven ?? { value: config.token, source: 'config' };
+  const baseUrl = baseUrlGiven ?? { value: config.base_url, source: 'config' };
   return { token: token.value, baseUrl: baseUrl.value, source: token.source };
+}
+
+/** The stored login; a file that cannot be read is a usage error (one line, exit 2). */
+async function storedLogin(io: IO): Promise<Config> {
+  try {
+    return await readConfig(configPath(io.env));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (fix or delete it, or run \`marketplace auth login\`)`);
+  }
 }
 
 async function clientOf(values: Record<string, unknown>, io: IO): Promise<Marketplace> {
@@ -427,7 +465,8 @@ async function auth(argv: string[], io: IO): Promise<number> {
   const path = configPath(io.env);
   if (action === 'login') {
     const token = typeof values.token === 'string' ? values.token : (await io.readStdin()).trim();
-    const stored = await readConfig(path);
+    // A file that cannot be read is replaced by the new login.
+    const stored = await readConfig(path).catch((): Config => ({}));
     const baseUrl =
       (typeof values['base-url'] === 'string' ? values['base-url'] : undefined) ??
       io.env.MARKETPLACE_BASE_URL ??
@@ -453,7 +492,7 @@ async function auth(argv: string[], io: IO): Promise<number> {
     return code;
   }
   if (action === 'logout') {
-    const { token: _token, ...rest } = await readConfig(path);
+    const { token: _token, ...rest } = await readConfig(path).catch((): Config => ({}));
     await writeConfig(path, rest);
     io.stdout(`The token is removed from ${path}\n`);
     return EXIT_OK;

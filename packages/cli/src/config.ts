@@ -20,7 +20,7 @@ export async function readConfig(path: string): Promise<Config> {
     return typeof parsed === 'object' && parsed !== null ? (parsed as Config) : {};
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(`Cannot read ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
   }
 }
 

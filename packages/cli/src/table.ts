@@ -1,19 +1,49 @@
 /** Plain-text tables for a terminal: one row per item (scalar fields), or field/value for one object. */
 const MAX = 48;
 
+/*
+ * Data is text from the API, not from the user at this terminal: control characters (ESC, BEL, C1)
+ * and the bidirectional overrides are shown escaped, so that a value cannot clear the screen, set
+ * the window title or reorder what is printed.
+ */
+const CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+const escapeControl = (c: string) => {
+  const code = c.charCodeAt(0);
+  return code < 0x100
+    ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
+    : `\\u${code.toString(16).toUpperCase()}`;
+};
+
+/** Characters as a reader sees them (an emoji with its modifiers, a letter with its accents). */
+const graphemes = (text: string) => Array.from(new Intl.Segmenter().segment(text), (s) => s.segment);
+
+/** Columns a character takes in a terminal: 2 for East Asian wide ones and emoji, else 1. */
+const WIDE =
+  /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\u303e\u3041-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+const widthOf = (grapheme: string) => (WIDE.test(grapheme) ? 2 : 1);
+const width = (text: string) => graphemes(text).reduce((sum, g) => sum + widthOf(g), 0);
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > MAX ? `${line.slice(0, MAX - 1)}…` : line;
+  const line = text.replace(/\s+/g, ' ').replace(CONTROLS, escapeControl);
+  if (width(line) <= MAX) return line;
+  let cut = '';
+  let used = 0;
+  for (const g of graphemes(line)) {
+    if (used + widthOf(g) > MAX - 1) break;
+    cut += g;
+    used += widthOf(g);
+  }
+  return `${cut}…`;
 }
 
 function grid(rows: string[][]): string {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? ''))));
   return `${rows
     .map((r) =>
       r
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .map((c, i) => c + ' '.repeat(Math.max(0, (widths[i] ?? 0) - width(c))))
         .join('  ')
         .trimEnd(),
     )

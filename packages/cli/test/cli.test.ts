@@ -2,7 +2,9 @@
  * The built CLI (`dist/bin.js`) in child processes against the real server, started in-process by
  * the SDK's e2e harness; its config home is a scratch directory.
  */
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
@@ -85,6 +87,30 @@ describe('help and usage', () => {
     expect((await run([], { MARKETPLACE_TOKEN: '' })).code).toBe(2);
     const noToken = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: '' });
     expect([noToken.code, noToken.stderr]).toEqual([2, expect.stringContaining('auth login')]);
+  });
+
+  test('a file field that is not a readable file is a usage error (exit 2), not a stack trace', async () => {
+    const dir = await run(['organizations', 'create', '--name', 'X', '--logo', scratch]);
+    expect([dir.code, dir.stdout]).toEqual([2, '']);
+    expect(dir.stderr).toMatch(/^marketplace: --logo: cannot read .*: it is a directory\n/);
+    expect(dir.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('a malformed config file: unused when flags and environment give both; otherwise one line, exit 2', async () => {
+    const home = join(scratch, 'broken');
+    mkdirSync(join(home, 'marketplace'), { recursive: true });
+    writeFileSync(join(home, 'marketplace', 'config.json'), '{bad');
+    const fromEnv = await run(['organizations', 'list'], { XDG_CONFIG_HOME: home });
+    expect([fromEnv.code, fromEnv.stderr]).toEqual([0, '']);
+    const needed = await run(['organizations', 'list'], {
+      XDG_CONFIG_HOME: home,
+      MARKETPLACE_TOKEN: undefined,
+    });
+    expect(needed.code).toBe(2);
+    expect(needed.stderr).toMatch(
+      /^marketplace: cannot read .*config\.json: .*JSON.*\nRun `marketplace --help`/s,
+    );
+    expect(needed.stderr).not.toMatch(/\n\s+at /);
   });
 
   test('--version', async () => {
@@ -231,12 +257,37 @@ describe('output, errors and exit codes', () => {
     expect(listed.stdout).toMatch(/^total-count: \d+$/m);
   });
 
+  test('a table shows control characters escaped (a name cannot drive the terminal); wide text stays aligned', async () => {
+    const evil = await user.client.organizations.create({ name: 'Evil\u001b[2J\u001b]0;pwned\u0007\u202e!' });
+    const wide = await user.client.organizations.create({ name: `日本語の組織 🚀${'Ж'.repeat(46)}` });
+    const table = await run(['organizations', 'list', '--output', 'table']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).not.toMatch(/[^\P{Cc}\n]|[\u202a-\u202e\u2066-\u2069]/u);
+    expect(table.stdout).toContain('Evil\\x1B[2J\\x1B]0;pwned\\x07\\u202E!');
+    const rows = table.stdout.trimEnd().split('\n');
+    const at = (id: string) => rows.find((r) => r.startsWith(id)) as string;
+    // Cut at 48 columns, never inside a character; the next column starts where the header's does.
+    expect(at(wide.id)).toContain(`日本語の組織 🚀${'Ж'.repeat(32)}…`);
+    expect(at(wide.id)).not.toContain('\ufffd');
+    const column = (row: string, text: string) => {
+      const before = row.slice(0, row.indexOf(text));
+      return [...before].reduce(
+        (width, c) => width + (/[\u3000-\u9fff]|\p{Extended_Pictographic}/u.test(c) ? 2 : 1),
+        0,
+      );
+    };
+    const header = rows[0] as string;
+    expect(column(at(wide.id), 'private')).toBe(column(header, 'PRIVACY_SETTING'));
+    expect(column(at(evil.id), 'private')).toBe(column(header, 'PRIVACY_SETTING'));
+  });
+
   test('an API error exits 1 with the error body on stderr', async () => {
     const org = await user.client.organizations.create({ name: 'Errors' });
     const missing = await run(['collabs', 'retrieve', org.id, 'AAAAAAAAAAAAAAAA']);
     expect([missing.code, missing.stdout]).toEqual([1, '']);
     expect(missing.stderr).toContain('404');
     expect(missing.stderr).toContain('"error": "Not found"');
+    expect(missing.stderr.split('\n')[0]).toBe('marketplace: 404 Not found'); // the status once
 
     // Ids are URL-safe base64: one may start with "-" and is still an id, not an option.
     const dashed = await run([
@@ -279,6 +330,29 @@ describe('auth and completion', () => {
     const logout = await run(['auth', 'logout'], env);
     expect(logout.code).toBe(0);
     expect((await run(['auth', 'status'], { ...env, MARKETPLACE_BASE_URL: undefined })).code).toBe(1);
+  });
+
+  test('auth login in a terminal does not echo the token (a pseudo-terminal made by script(1))', async () => {
+    const home = join(scratch, 'pty');
+    const command = `${process.execPath} ${bin} auth login --base-url ${server.url}`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...inherited, XDG_CONFIG_HOME: home, MARKETPLACE_TOKEN: undefined, TERM: 'dumb' },
+    });
+    let screen = '';
+    child.stdout.setEncoding('utf8');
+    const prompted = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: string) => {
+        screen += chunk;
+        if (screen.includes('Token')) resolve();
+      });
+    });
+    await prompted;
+    child.stdin.write(`${user.token}\r`);
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(screen).not.toContain(user.token);
+    expect(screen).not.toContain(user.token.slice(4, 20));
+    expect(statSync(join(home, 'marketplace', 'config.json')).mode & 0o777).toBe(0o600);
   });
 
   test('bash and zsh completion scripts, and the words they offer', async () => {
