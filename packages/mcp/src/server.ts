@@ -41,7 +41,8 @@ export function annotationsOf(op: Operation): ToolAnnotations {
   return {
     title: op.title,
     readOnlyHint: method === 'GET',
-    destructiveHint: method === 'DELETE',
+    // MCP: false means "only additive updates"; an update, a delete and a transition overwrite.
+    destructiveHint: op.kind === 'update' || op.kind === 'delete' || op.kind === 'transition',
     idempotentHint: method === 'GET' || method === 'PATCH' || method === 'DELETE',
     openWorldHint: false,
   };
@@ -86,23 +87,39 @@ export function outputSchemaOf(op: Operation): z.ZodObject {
   return z.object({ data: op.endpoint.emptyNotFound ? op.response.nullable() : op.response });
 }
 
-/** A one-line hint the model can act on, per status. */
-function hintOf(status: number | undefined, errors: Record<string, string[]> | undefined): string {
+/**
+ * A one-line hint the model can act on, per status. `settable`: the tool's arguments; a `422` on
+ * anything else (`base`, or a guard on a field no tool sets, such as a collab's `state`) is a
+ * situation to change first, not an argument to fix.
+ */
+function hintOf(
+  status: number | undefined,
+  errors: Record<string, string[]> | undefined,
+  settable: ReadonlySet<string> | undefined,
+): string {
   switch (status) {
     case 401:
       return 'The token is missing, revoked or read-only: set MARKETPLACE_TOKEN to a valid token (a write token for changes).';
     case 403:
-      return "This user's role does not allow it: an admin (or the owner) of the organization must do it.";
+      return "Not allowed: this user's role (an admin or the owner may be needed) or the state of the resource (e.g. a collab that is no longer a draft cannot be deleted) does not permit it.";
     case 404:
       return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
     case 422:
     case undefined: {
-      const fields = Object.entries(errors ?? {}).filter(([field]) => field !== 'base');
-      const list = (entries: [string, string[]][]) =>
-        entries.map(([field, messages]) => `${field} ${messages.join(', ')}`).join('; ');
-      if (fields.length > 0) return `Fix these fields and call again: ${list(fields)}.`;
-      if (errors?.base) return `Not possible as things are: ${errors.base.join('; ')}.`;
-      return 'The request was refused as invalid; check the arguments.';
+      const entries = Object.entries(errors ?? {});
+      const isArgument = ([field]: [string, string[]]) =>
+        field !== 'base' && (settable === undefined || settable.has(field));
+      const list = (items: [string, string[]][]) =>
+        items
+          .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
+          .join('; ');
+      const fields = entries.filter(isArgument);
+      const situation = entries.filter((entry) => !isArgument(entry));
+      const parts = [
+        fields.length > 0 && `Fix these fields and call again: ${list(fields)}.`,
+        situation.length > 0 && `Not possible as things are: ${list(situation)}.`,
+      ].filter(Boolean);
+      return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
     }
     case 503:
       return 'The service is temporarily unavailable: try again in a moment.';
@@ -113,8 +130,11 @@ function hintOf(status: number | undefined, errors: Record<string, string[]> | u
   }
 }
 
-/** An API failure as a tool result (never a protocol error): status, `errors`, hint. */
-export function errorResult(error: unknown): CallToolResult {
+/**
+ * An API failure as a tool result (never a protocol error): status, `errors`, hint. `settable`:
+ * the arguments of the tool that failed.
+ */
+export function errorResult(error: unknown, settable?: ReadonlySet<string>): CallToolResult {
   let detail: Record<string, unknown>;
   if (error instanceof APIError) {
     const body = error.body as { errors?: Record<string, string[]>; error?: string } | undefined;
@@ -123,10 +143,10 @@ export function errorResult(error: unknown): CallToolResult {
       status: error.status,
       ...(errors && { errors }),
       ...(typeof body === 'object' && body?.error && { error: body.error }),
-      hint: hintOf(error.status, errors),
+      hint: hintOf(error.status, errors, settable),
     };
   } else if (error instanceof RequestValidationError) {
-    detail = { status: null, errors: error.errors, hint: hintOf(undefined, error.errors) };
+    detail = { status: null, errors: error.errors, hint: hintOf(undefined, error.errors, settable) };
   } else if (error instanceof APIConnectionError) {
     detail = {
       status: null,
@@ -164,12 +184,14 @@ export function createServer(options: ServerOptions): McpServer {
   );
 
   for (const op of selectOperations(options)) {
+    const inputSchema = inputSchemaOf(op);
+    const settable = new Set(Object.keys(inputSchema.shape));
     server.registerTool(
       op.toolName,
       {
         title: op.title,
         description: op.description,
-        inputSchema: inputSchemaOf(op),
+        inputSchema,
         outputSchema: outputSchemaOf(op),
         annotations: annotationsOf(op),
       },
@@ -190,7 +212,7 @@ export function createServer(options: ServerOptions): McpServer {
             content: [{ type: 'text', text: JSON.stringify(structured) }],
           };
         } catch (error) {
-          return errorResult(error);
+          return errorResult(error, settable);
         }
       },
     );

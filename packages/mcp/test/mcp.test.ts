@@ -178,7 +178,8 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
       expect(tool.annotations, tool.name).toEqual({
         title: e.summary,
         readOnlyHint: e.method === 'GET',
-        destructiveHint: e.method === 'DELETE',
+        // MCP: false means "only additive updates"; an update, a delete and a transition overwrite.
+        destructiveHint: e.method !== 'GET' && !(e.method === 'POST' && e.status === 201),
         idempotentHint: e.method !== 'POST',
         openWorldHint: false,
       });
@@ -321,7 +322,15 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     const refused = await failing('campaigns_publish', { organization_id, id });
     expect(refused.status).toBe(422);
     expect(refused.errors?.total_budget_amount).toBeDefined();
-    expect(refused.hint).toMatch(/^Fix these fields and call again: total_budget_amount /);
+    // No tool sets the budget (funding is separate): a situation, not an argument to fix.
+    expect(refused.hint).toMatch(/^Not possible as things are: total_budget_amount /);
+    const invalid = await failing('campaigns_update', {
+      organization_id,
+      id,
+      min_payout_amount: 500,
+      max_payout_amount: 100,
+    });
+    expect(invalid.hint).toMatch(/^Fix these fields and call again: (min|max)_payout_amount /);
 
     await server.admin.testHelpers.createFunding(organization_id, id as never, { amount: 10_000 });
     expect((await call<{ data: unknown[] }>('campaigns_list', { organization_id })).data).toHaveLength(1);
@@ -344,6 +353,16 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     expect(guarded.status).toBe(422);
     expect(guarded.hint).toMatch(/^Not possible as things are: /);
     expect(guarded.errors?.base).toBeDefined();
+    // A state guard on a field no tool takes (`state`) is not "fix these fields"; a 403 for a
+    // state (not a role) does not blame the role.
+    const draft = await user.client.collabs.create(org.id, { name: 'Still a draft' });
+    const unpause = await failing('collabs_unpause', { organization_id: org.id, id: draft.id });
+    expect(unpause.status).toBe(422);
+    expect(unpause.hint).toMatch(/^Not possible as things are: state /);
+    await user.client.collabs.submit(org.id, draft.id);
+    const forbidden = await failing('collabs_delete', { organization_id: org.id, id: draft.id });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.hint).toMatch(/role .* or the state of the resource/);
     const bad = (await agent.callTool({ name: 'collabs_list', arguments: {} })) as CallToolResult;
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/organization_id/);
