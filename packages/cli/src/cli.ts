@@ -103,6 +103,7 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
     io.stdout(completions(tree, builtins, argv.slice(1)).join('\n'));
     return EXIT_OK;
   }
+  argv = hoistGlobalOptions(argv);
   // Walk the command words down the tree; the rest are ids and options.
   let node = tree;
   const words: string[] = [];
@@ -116,7 +117,7 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
   if (words.length === 0 && first === 'completion') return completion(argv.slice(1), io);
   if (!node.op) {
     const asked = argv.includes('--help') || argv.includes('-h');
-    if (words.length === 0 && (argv.includes('--version') || argv.includes('-v'))) {
+    if (argv.includes('--version') || argv.includes('-v')) {
       io.stdout(`${VERSION}\n`);
       return EXIT_OK;
     }
@@ -129,6 +130,23 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
     throw new UsageError(`unknown command "${[...words, argv[0]].join(' ')}"`);
   }
   return runOperation(node.op, argv, io);
+}
+
+/** Global options given before the command (`marketplace --output table organizations list`) go after it. */
+function hoistGlobalOptions(argv: string[]): string[] {
+  const moved: string[] = [];
+  while (argv.length > 0) {
+    const arg = argv[0] as string;
+    const name =
+      /^--([a-z-]+)(=.*)?$/.exec(arg)?.[1] ?? (arg === '-h' ? 'help' : arg === '-v' ? 'version' : '');
+    const option = Object.hasOwn(globalOptions, name)
+      ? globalOptions[name as keyof typeof globalOptions]
+      : undefined;
+    if (!option) break;
+    moved.push(argv.shift() as string);
+    if (option.type === 'string' && !arg.includes('=') && argv.length > 0) moved.push(argv.shift() as string);
+  }
+  return [...argv, ...moved];
 }
 
 function groupHelp(words: string[], node: Node): string {
@@ -294,6 +312,10 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
   if (values.help) {
     io.stdout(operationHelp(op));
+    return EXIT_OK;
+  }
+  if (values.version) {
+    io.stdout(`${VERSION}\n`);
     return EXIT_OK;
   }
   const output = outputOf(values.output, io);

@@ -113,8 +113,28 @@ describe('help and usage', () => {
     expect(needed.stderr).not.toMatch(/\n\s+at /);
   });
 
-  test('--version', async () => {
-    expect((await run(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  test('--version, on any level', async () => {
+    const version = (await run(['--version'])).stdout;
+    expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    for (const args of [
+      ['-v'],
+      ['organizations', '--version'],
+      ['me', 'address', '-v'],
+      ['organizations', 'list', '-v'],
+    ]) {
+      const result = await run(args);
+      expect([result.code, result.stdout], args.join(' ')).toEqual([0, version]);
+    }
+  });
+
+  test('global options may come before the command', async () => {
+    const table = await run(['--output', 'table', 'me', 'notification-settings', 'retrieve']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^push_notifications_enabled +(true|false)$/m);
+    const included = await run(['--include', '--output=json', 'organizations', 'list']);
+    expect([included.code, included.stdout]).toEqual([0, expect.stringMatching(/^HTTP 200/)]);
+    const refused = await run(['--token', 'mkt_not_a_real_token', 'organizations', 'list']);
+    expect(refused.code).toBe(1);
   });
 });
 
