@@ -84,7 +84,10 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 function refuseForeignOrigins(req: Request, res: Response, next: NextFunction): void {
   const origin = req.headers.origin;
-  if (origin === undefined || isLoopbackOrigin(origin)) return next();
+  if (origin === undefined || isLoopbackOrigin(origin)) {
+    next();
+    return;
+  }
   res.status(403).json({
     jsonrpc: '2.0',
     error: { code: -32000, message: `Forbidden: the origin ${origin} may not call this server` },
