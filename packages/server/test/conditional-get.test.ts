@@ -35,6 +35,32 @@ describe('conditional GET', () => {
     expect(res.headers.etag).toBe(etag);
   });
 
+  it.each([
+    ['the tag itself', (etag: string) => etag],
+    ['a list holding the tag', (etag: string) => `W/"other", ${etag}`],
+    ['*', () => '*'],
+  ])(
+    'answers a HEAD with 304 for %s too (it was a 500), and a HEAD without one with 200',
+    async (_l, header) => {
+      const { token, url, etag } = await organization();
+      const head = await server.request('HEAD', url, { token, headers: { 'if-none-match': header(etag) } });
+      expect(head.statusCode).toBe(304);
+      expect(head.body).toBe('');
+      expect(head.headers.etag).toBe(etag);
+      const plain = await server.request('HEAD', url, { token });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.body).toBe('');
+      expect(plain.headers.etag).toBe(etag);
+      expect(plain.headers['content-length']).toBe(
+        String(Buffer.byteLength((await server.get(url, { token })).body)),
+      );
+      for (const other of ['/me/notification_settings.json']) {
+        const res = await server.request('HEAD', other, { token, headers: { 'if-none-match': '*' } });
+        expect(res.statusCode).toBe(304);
+      }
+    },
+  );
+
   it('answers 200 with the body for a tag that does not match', async () => {
     const { token, url } = await organization();
     const res = await server.get(url, { token, headers: { 'if-none-match': 'W/"stale"' } });

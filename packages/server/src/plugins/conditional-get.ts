@@ -25,5 +25,7 @@ export function conditionalGet(request: FastifyRequest, reply: FastifyReply, pay
   reply.code(304);
   reply.removeHeader('content-type');
   reply.removeHeader('content-length');
-  return null;
+  // A HEAD hands the payload on to Fastify's own hook, which reads its length (RFC 9110 lets a
+  // 304 carry the 200's Content-Length) and sends no body; it cannot take a null (a 500).
+  return request.method === 'HEAD' ? payload : null;
 }
