@@ -10,13 +10,24 @@ export const PAGINATION_HEADERS = {
 
 const PAGE_MESSAGE = 'must be a positive integer';
 
+/*
+ * A query string's `page` is decimal digits: `Number()` alone (coercion) would also read `0x10`,
+ * `1e1`, `2.0`, `+1` and ` 1` as pages. Such a text becomes NaN here, refused like any other.
+ */
+const decimalOnly = (value: unknown) =>
+  typeof value === 'string' && !/^[0-9]+$/.test(value) ? Number.NaN : value;
+
 /** `page`: 1-indexed; absent means 1. Any other size parameter is ignored. */
 export const PageQuery = z.object({
-  page: z.coerce
-    .number({ error: PAGE_MESSAGE })
-    .int({ error: PAGE_MESSAGE })
-    .min(1, { error: PAGE_MESSAGE })
-    .max(Number.MAX_SAFE_INTEGER, { error: PAGE_MESSAGE })
+  page: z
+    .preprocess(
+      decimalOnly,
+      z.coerce
+        .number({ error: PAGE_MESSAGE })
+        .int({ error: PAGE_MESSAGE })
+        .min(1, { error: PAGE_MESSAGE })
+        .max(Number.MAX_SAFE_INTEGER, { error: PAGE_MESSAGE }),
+    )
     .optional(),
 });
 export type PageQuery = z.input<typeof PageQuery>;

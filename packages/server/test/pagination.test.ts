@@ -53,10 +53,21 @@ describe('pagination', () => {
     expect(headersOf(res)).toEqual({ current: '1', items: '20', count: '0', pages: '1' });
   });
 
-  it.each(['0', '-2', 'abc', '1.5', ''])('refuses page=%j with 422', async (page) => {
+  // Number() would read the second row as pages 16, 3, 10, 2, 1 and 1: only decimal digits are a page.
+  it.each(['0', '-2', 'abc', '1.5', '', '0x10', '0b11', '1e1', '2.0', '%2B1', '%201'])(
+    'refuses page=%j with 422',
+    async (page) => {
+      const { token } = await server.createUser();
+      const res = await server.get(`/organizations.json?page=${page}`, { token });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ errors: { page: ['must be a positive integer'] } });
+    },
+  );
+
+  it('takes decimal digits, leading zeros too', async () => {
     const { token } = await server.createUser();
-    const res = await server.get(`/organizations.json?page=${page}`, { token });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ errors: { page: ['must be a positive integer'] } });
+    const res = await server.get('/organizations.json?page=02', { token });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['current-page']).toBe('2');
   });
 });
