@@ -180,3 +180,93 @@ describe('JSON bodies that are not UTF-8', () => {
     expect([res.statusCode, res.json().name]).toEqual([201, 'Café ☕']);
   });
 });
+
+describe('bodies in a content type the endpoint does not take (found by review)', () => {
+  async function organization(token: string) {
+    return (
+      await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } })
+    ).json();
+  }
+
+  it('a JSON text sent as text/plain (fetch without a content type does that) is 415, nothing stored', async () => {
+    const { token } = await server.createUser();
+    const org = await organization(token);
+    const headers = { 'content-type': 'text/plain;charset=UTF-8' };
+    const create = await server.post(`/organizations/${org.id}/collabs.json`, {
+      token,
+      body: JSON.stringify({ collab: { name: 'X' } }),
+      headers,
+    });
+    expect(create.statusCode).toBe(415);
+    expect(create.json()).toEqual({ error: expect.stringContaining('application/json') });
+    const settings = await server.patch('/me/notification_settings.json', {
+      token,
+      body: JSON.stringify({ push_notifications_enabled: false }),
+      headers,
+    });
+    expect(settings.statusCode).toBe(415);
+    expect(await server.sql('select id from collabs')).toEqual([]);
+  });
+
+  it('a multipart form to an endpoint that takes no files is 415, nothing stored', async () => {
+    const { token } = await server.createUser();
+    const res = await server.post('/me/access_tokens.json', {
+      token,
+      body: multipart([field('access_token[description]', 'x'), field('access_token[permission]', 'read')]),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ error: expect.stringContaining('application/json') });
+  });
+
+  it('a multipart form without the wrapper key is the JSON body {}: 422 "is missing" where one is required', async () => {
+    const { token } = await server.createUser();
+    const org = await organization(token);
+    const headers = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+    const campaign = await server.post(`/organizations/${org.id}/campaigns.json`, {
+      token,
+      body: multipart([field('name', 'plain')]),
+      headers,
+    });
+    expect(campaign.statusCode).toBe(422);
+    expect(campaign.json()).toEqual({ errors: { campaign: ['is missing'] } });
+    const update = await server.patch(`/organizations/${org.id}.json`, {
+      token,
+      body: multipart([field('name', 'plain')]),
+      headers,
+    });
+    expect(update.statusCode).toBe(422);
+    expect(update.json()).toEqual({ errors: { organization: ['is missing'] } });
+    expect(await server.sql('select id from campaigns')).toEqual([]);
+  });
+
+  it('text in a file field is 422 on that field, nothing changed', async () => {
+    const { token } = await server.createUser();
+    const org = await organization(token);
+    const res = await server.patch(`/organizations/${org.id}.json`, {
+      token,
+      body: multipart([field('organization[name]', 'Renamed'), field('organization[logo]', 'hello')]),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { logo: ['must be a file (a multipart file part)'] } });
+    expect((await server.get(`/organizations/${org.id}.json`, { token })).json().name).toBe('Acme');
+  });
+
+  it('Content-Type: application/json with no body at all is no body: a DELETE is 204', async () => {
+    const { token } = await server.createUser();
+    const org = await organization(token);
+    const collab = (await server.post(`/organizations/${org.id}/collabs.json`, { token })).json();
+    const headers = { 'content-type': 'application/json' };
+    const created = await server.post(`/organizations/${org.id}/collabs.json`, { token, headers });
+    expect(created.statusCode).toBe(201);
+    const deleted = await server.delete(`/organizations/${org.id}/collabs/${collab.id}.json`, {
+      token,
+      headers,
+    });
+    expect(deleted.statusCode).toBe(204);
+    const missing = await server.post('/me/access_tokens.json', { token, headers });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json()).toEqual({ errors: { access_token: ['is missing'] } });
+  });
+});

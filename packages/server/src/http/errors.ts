@@ -23,6 +23,13 @@ export class HttpError extends Error {
 export const notFound = () => new HttpError(404, { error: NOT_FOUND_MESSAGE });
 export const forbidden = () => new HttpError(403, { error: FORBIDDEN_MESSAGE });
 export const badRequest = (message: string) => new HttpError(400, { error: message });
+/** The body's content type is not one the endpoint reads. */
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE =
+  'Send the body as application/json (or multipart/form-data for files)';
+export const unsupportedMediaType = (why?: string) =>
+  new HttpError(415, {
+    error: why ? `Send the body as application/json: ${why}` : UNSUPPORTED_MEDIA_TYPE_MESSAGE,
+  });
 /** Why a request got the transient `503` (counted by cause in `/metrics`). */
 export type UnavailableCause = 'overload' | 'database' | 'storage' | 'chaos' | 'timeout' | 'shutdown';
 

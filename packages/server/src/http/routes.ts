@@ -20,7 +20,14 @@ import { isJsonRequest, refuseNotJson } from '../plugins/json-selection.js';
 import { readMultipartForm } from '../plugins/multipart.js';
 import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
 import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
-import { HttpError, notFound, unavailable, unprocessable, wrapperMessage } from './errors.js';
+import {
+  HttpError,
+  notFound,
+  unavailable,
+  unprocessable,
+  unsupportedMediaType,
+  wrapperMessage,
+} from './errors.js';
 
 /** The callback of a callback-style `onSend` hook. */
 type OnSendDone = (error: Error | null, payload?: unknown) => void;
@@ -295,14 +302,21 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       );
     },
     ...(body &&
-      body.files.length > 0 && {
-        preValidation: async (request: FastifyRequest) => {
-          if (!request.isMultipart()) return;
-          const form = await readMultipartForm(request, body, config.maxUploadBytes);
-          request.body = form.body;
-          request.uploads = form.files;
-        },
-      }),
+      (body.files.length > 0
+        ? {
+            preValidation: async (request: FastifyRequest) => {
+              if (!request.isMultipart()) return;
+              const form = await readMultipartForm(request, body, config.maxUploadBytes);
+              request.body = form.body;
+              request.uploads = form.files;
+            },
+          }
+        : {
+            // The multipart parser is the app's; a form here would arrive as no body at all.
+            preValidation: async (request: FastifyRequest) => {
+              if (request.isMultipart()) throw unsupportedMediaType('this endpoint takes no files');
+            },
+          })),
     onSend: cacheControl(endpoint),
     handler: async (request, reply) => {
       if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();

@@ -7,6 +7,7 @@ import {
   sendHttpError,
   UnauthorizedError,
   unavailable,
+  unsupportedMediaType,
   wrapperMessage,
 } from '../http/errors.js';
 import { isDatabaseUnavailable } from './availability.js';
@@ -54,9 +55,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(400).send({ error: 'The request body is not valid JSON' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply
-          .code(415)
-          .send({ error: 'Send the body as application/json (or multipart/form-data for files)' });
+        return sendHttpError(reply, unsupportedMediaType());
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return reply.code(413).send({ error: 'The request body is too large' });
     }

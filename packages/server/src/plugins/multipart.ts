@@ -100,6 +100,8 @@ async function readParts(
     throwFileSizeLimit: false,
   };
   let fieldBytes = 0;
+  // A form none of whose fields is under the wrapper key is the JSON body `{}`, not `{key: {}}`.
+  let wrapped = false;
   for await (const part of request.parts(options)) {
     if (part.type === 'field') {
       if (part.valueTruncated) throw tooLarge(`a field is over ${FORM_FIELD_MAX_BYTES} bytes`);
@@ -122,6 +124,7 @@ async function readParts(
       if (part.type === 'file') part.file.resume();
       continue;
     }
+    wrapped = true;
     if (part.type === 'file') {
       if (!spec.files.includes(field)) {
         part.file.resume();
@@ -133,6 +136,10 @@ async function readParts(
       continue;
     }
     const value = part.value as string;
+    if (spec.files.includes(field)) {
+      errors[field] = ['must be a file (a multipart file part)'];
+      continue;
+    }
     if (index !== undefined) {
       const array = unwrap(shape[field]);
       const element = array?.def.type === 'array' ? ((array as z.ZodArray).element as z.ZodType) : undefined;
@@ -144,5 +151,5 @@ async function readParts(
     }
   }
   throwIfInvalid(errors);
-  return { body: spec.key === null ? inner : { [spec.key]: inner }, files };
+  return { body: spec.key === null || !wrapped ? inner : { [spec.key]: inner }, files };
 }

@@ -16,6 +16,9 @@ import { badRequest } from '../http/errors.js';
  */
 export function registerRequestIntake(app: FastifyInstance): void {
   limitJsonDepth(app);
+  // Bodies are JSON (or multipart forms for files): a JSON text labelled text/plain, which
+  // `fetch` sends without a content type, is 415 like any other type, not a body read as a string.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404) return done();
     void reply.code(404).send({ error: NOT_FOUND_MESSAGE });
@@ -103,7 +106,8 @@ export function jsonDepth(text: string): number {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * JSON bodies are parsed by Fastify's own parser (prototype poisoning refused), after two checks:
+ * JSON bodies are parsed by Fastify's own parser (prototype poisoning refused), after two checks
+ * (an empty body is no body):
  * the bytes are UTF-8 (a stray byte was stored as U+FFFD), and they nest at most
  * {@link MAX_JSON_DEPTH} levels: deeper data is no payload of ours, and every later walk over it
  * (validation, the NUL check, the database, serialisation) would recurse.
@@ -112,6 +116,8 @@ function limitJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    // A content type with no body at all (a client that sets it on every request) is no body.
+    if ((bytes as Buffer).length === 0) return done(null, undefined);
     let body: string;
     try {
       body = utf8.decode(bytes as Buffer);
