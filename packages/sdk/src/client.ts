@@ -119,7 +119,7 @@ export class Marketplace {
     this.#token = token;
     this.#baseUrl = String(new URL(String(baseUrl))).replace(/\/+$/, '');
     this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
-    this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000);
+    this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000, MAX_TIMEOUT_MS);
     this.#cache = store && new ETagCache(store, token);
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#userAgent = userAgent(options.userAgent);
@@ -223,7 +223,14 @@ export class Marketplace {
     cached: CachedResponse | undefined,
     options: CallOptions,
   ): Promise<Answer> {
-    const timeout = options.timeout ?? this.#timeout;
+    const timeout =
+      options.timeout === undefined
+        ? this.#timeout
+        : integerAtLeast(1, 'timeout', options.timeout, MAX_TIMEOUT_MS);
+    const maxRetries =
+      options.maxRetries === undefined
+        ? this.#maxRetries
+        : integerAtLeast(0, 'maxRetries', options.maxRetries);
     let attempts = 0;
     try {
       // ky merges its options key by key on every call: only the keys this call needs are given.
@@ -231,7 +238,7 @@ export class Marketplace {
         headers: this.#headers(endpoint, cached, options),
         ...body,
         timeout,
-        retry: this.#retry(endpoint.method, options.maxRetries ?? this.#maxRetries),
+        retry: this.#retry(endpoint.method, maxRetries),
         throwHttpErrors,
         fetch: instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
       };
@@ -243,8 +250,12 @@ export class Marketplace {
       const received = await pending;
       // Browsers hide a manual redirect behind an opaque response.
       const status = received.type === 'opaqueredirect' ? 303 : received.status;
-      return answerOf(received, status, await received.text());
+      // ky's timeout ends with the headers: the body gets one of its own.
+      const text = await bodyWithin(received, timeout, () => timedOut(endpoint, url, timeout));
+      return answerOf(received, status, text);
     } catch (error) {
+      // The caller's signal (`AbortSignal.timeout()` among them) rejects with its own reason.
+      if (options.signal?.aborted) throw options.signal.reason;
       if (isHTTPError(error)) {
         const { status, headers } = error.response;
         // An earlier attempt deleted it and its answer was lost (spec, "Retry guidance").
@@ -252,10 +263,7 @@ export class Marketplace {
           return answerOf(error.response, endpoint.status, '');
         throw makeAPIError(status, headers, error.data);
       }
-      if (isTimeoutError(error))
-        throw new APIConnectionTimeoutError(`No response within ${timeout} ms: ${endpoint.method} ${url}`, {
-          cause: error,
-        });
+      if (isTimeoutError(error)) throw timedOut(endpoint, url, timeout, error);
       if (isNetworkError(error))
         throw new APIConnectionError(`Connection failed: ${endpoint.method} ${url}`, { cause: error.cause });
       throw error;
@@ -324,10 +332,34 @@ function missing(token: boolean, baseUrl: boolean): string {
   return `Marketplace: ${names.filter(Boolean).join(' and ')} required: pass it as an option or set the environment variable`;
 }
 
-function integerAtLeast(min: number, name: string, value: number): number {
-  if (!Number.isInteger(value) || value < min)
-    throw new RangeError(`Marketplace: \`${name}\` must be an integer of at least ${min}`);
+/** The longest timer Node and browsers keep (a longer one fires at once). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+function integerAtLeast(min: number, name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new RangeError(
+      `Marketplace: \`${name}\` must be an integer of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}`,
+    );
   return value;
+}
+
+const timedOut = (endpoint: Endpoint, url: string, timeout: number, cause?: unknown) =>
+  new APIConnectionTimeoutError(`No response within ${timeout} ms: ${endpoint.method} ${url}`, { cause });
+
+/** The response's text, or `expire()`'s error when the body stops arriving for `ms`. */
+async function bodyWithin(response: Response, ms: number, expire: () => Error): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void response.body?.cancel().catch(() => undefined);
+      reject(expire());
+    }, ms);
+  });
+  try {
+    return await Promise.race([response.text(), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Browsers forbid setting `User-Agent`, so it is only sent from Node. */

@@ -102,6 +102,13 @@ describe('withResponse()', () => {
     expect(await client().me.address.retrieve()).toBeNull();
   });
 
+  test('a 404 with a body (a wrong base URL, an unknown route) is NotFoundError, not "no address"', async () => {
+    server.use(
+      http.get(`${BASE}/me/address.json`, () => HttpResponse.json({ error: 'Not found' }, { status: 404 })),
+    );
+    await expect(client().me.address.retrieve()).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   test('an error status rejects withResponse() and asResponse() as it rejects the await', async () => {
     server.use(http.get(orgUrl, () => HttpResponse.json({ error: 'Not found' }, { status: 404 })));
     const promise = client().organizations.retrieve(ORG_ID);

@@ -227,6 +227,56 @@ describe('timeouts', () => {
   });
 });
 
+describe("timeouts: the body and the caller's signal (found by review)", () => {
+  test('a body that stops arriving is a timeout too, not a call that never settles', async () => {
+    server.use(
+      http.get(
+        orgUrl,
+        () =>
+          new HttpResponse(
+            new ReadableStream({
+              start(controller) {
+                controller.enqueue(new TextEncoder().encode('{"id":'));
+              },
+            }),
+            { headers: { 'content-type': 'application/json' } },
+          ),
+      ),
+    );
+    const result = await withFakeTimers(() =>
+      client({ timeout: 1000, maxRetries: 0 }).organizations.retrieve(ORG_ID),
+    );
+    expect(result).toMatchObject({ status: 'rejected', reason: expect.any(APIConnectionTimeoutError) });
+  });
+
+  test("the caller's signal aborting with a TimeoutError (AbortSignal.timeout) rejects with that reason", async () => {
+    server.use(
+      http.get(orgUrl, async () => {
+        await delay('infinite');
+      }),
+    );
+    const controller = new AbortController();
+    const reason = new DOMException('The operation timed out.', 'TimeoutError');
+    const pending = client().organizations.retrieve(ORG_ID, { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 10);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  test("per-call timeout and maxRetries are checked as the client's are: RangeError", async () => {
+    for (const options of [
+      { timeout: 0 },
+      { timeout: -5 },
+      { timeout: 1.5 },
+      { timeout: 2 ** 31 },
+      { maxRetries: -1 },
+    ])
+      await expect(client().organizations.retrieve(ORG_ID, options), JSON.stringify(options)).rejects.toThrow(
+        RangeError,
+      );
+    expect(() => client({ timeout: 1e10 })).toThrow(RangeError);
+  });
+});
+
 describe('transport errors (real sockets)', () => {
   /** A TCP server on loopback; `onData` decides what happens once a request arrives. */
   async function tcpServer(onData: (socket: net.Socket) => void) {

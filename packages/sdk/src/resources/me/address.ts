@@ -15,7 +15,8 @@ export class Address extends APIResource {
       .request(e.retrieve, {}, options)
       .withResponse()
       .catch((error: unknown) => {
-        if (!(error instanceof NotFoundError)) throw error;
+        // Only the server's empty 404 means "no address": a JSON one is a wrong URL or route.
+        if (!(error instanceof NotFoundError) || (error.body !== undefined && error.body !== '')) throw error;
         return { data: null, response: new Response(null, { status: 404, headers: error.headers }) };
       });
     return new APIPromise(answer);
