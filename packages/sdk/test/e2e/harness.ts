@@ -3,8 +3,10 @@
  * port over a fresh in-memory PGlite, and SDK clients that talk to it over real HTTP. Every
  * exchange is recorded with the endpoint of the table it belongs to.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -133,8 +135,11 @@ async function startPrism(upstream: string, logDir: string): Promise<{ url: stri
   // MARKETPLACE_E2E_PRISM_DOCUMENT: judge by another document (e.g. an older one, for comparison).
   const other = process.env.MARKETPLACE_E2E_PRISM_DOCUMENT;
   writeFileSync(doc, other ? readFileSync(other) : await (await fetch(`${upstream}/openapi.json`)).text());
+  // `prism` is node_modules/.bin's shell wrapper: Prism runs as its child. Its own process group
+  // lets `stopPrism` end both (killing the wrapper alone left Prism running after every run).
   const child = spawn('prism', ['proxy', doc, upstream, '--port', String(port), '--errors', 'false'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const log = createWriteStream(join(logDir, `prism-${port}.log`));
   child.stdout?.pipe(log);
@@ -146,6 +151,18 @@ async function startPrism(upstream: string, logDir: string): Promise<{ url: stri
     });
   });
   return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** Ends Prism and its wrapper (the whole process group) and waits for the wrapper to exit. */
+async function stopPrism(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  await exited;
 }
 
 /**
@@ -193,7 +210,7 @@ export function useServer(options: ServerOptions = {}): E2EServer {
   });
 
   afterAll(async () => {
-    prism?.kill();
+    if (prism) await stopPrism(prism);
     await app?.close();
     await orm?.close(true);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
