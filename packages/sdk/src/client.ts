@@ -346,28 +346,17 @@ function integerAtLeast(min: number, name: string, value: number, max = Number.M
 const timedOut = (endpoint: Endpoint, url: string, timeout: number, cause?: unknown) =>
   new APIConnectionTimeoutError(`No response within ${timeout} ms: ${endpoint.method} ${url}`, { cause });
 
-/**
- * The response's text, or `expire()`'s error when the body stops arriving for `ms`. Read through
- * a reader of our own, so that an expired body is cancelled (its connection let go), which a
- * stream locked by `response.text()` would not allow.
- */
+/** The response's text, or `expire()`'s error when the body stops arriving for `ms`. */
 async function bodyWithin(response: Response, ms: number, expire: () => Error): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  let expired: Error | undefined;
-  const timer = setTimeout(() => {
-    expired = expire();
-    reader.cancel().catch(() => undefined);
-  }, ms);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void response.body?.cancel().catch(() => undefined);
+      reject(expire());
+    }, ms);
+  });
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (expired) throw expired;
-      if (done) return text + decoder.decode();
-      text += decoder.decode(value, { stream: true });
-    }
+    return await Promise.race([response.text(), expired]);
   } finally {
     clearTimeout(timer);
   }
