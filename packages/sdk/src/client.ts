@@ -250,8 +250,9 @@ export class Marketplace {
       const received = await pending;
       // Browsers hide a manual redirect behind an opaque response.
       const status = received.type === 'opaqueredirect' ? 303 : received.status;
-      // ky's timeout ends with the headers: the body gets one of its own.
-      const text = await bodyWithin(received, timeout, () => timedOut(endpoint, url, timeout));
+      // ky's `.text()` gives the body the same `timeout`, and on expiry aborts the request's own
+      // signal, which closes a stalled connection (a `cancel()` of the locked body could not).
+      const text = await pending.text();
       return answerOf(received, status, text);
     } catch (error) {
       // The caller's signal (`AbortSignal.timeout()` among them) rejects with its own reason.
@@ -345,22 +346,6 @@ function integerAtLeast(min: number, name: string, value: number, max = Number.M
 
 const timedOut = (endpoint: Endpoint, url: string, timeout: number, cause?: unknown) =>
   new APIConnectionTimeoutError(`No response within ${timeout} ms: ${endpoint.method} ${url}`, { cause });
-
-/** The response's text, or `expire()`'s error when the body stops arriving for `ms`. */
-async function bodyWithin(response: Response, ms: number, expire: () => Error): Promise<string> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      void response.body?.cancel().catch(() => undefined);
-      reject(expire());
-    }, ms);
-  });
-  try {
-    return await Promise.race([response.text(), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Browsers forbid setting `User-Agent`, so it is only sent from Node. */
 function userAgent(prefix: string | undefined): string | undefined {

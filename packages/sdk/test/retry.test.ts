@@ -343,6 +343,21 @@ describe('transport errors (real sockets)', () => {
     await tcp.close();
   });
 
+  test('a body that stops arriving is timed out and its connection closed, not left open', async () => {
+    const tcp = await tcpServer((socket) =>
+      socket.write(
+        'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"id":',
+      ),
+    );
+    const sdk = client({ baseUrl: tcp.baseUrl, timeout: 50, maxRetries: 0 });
+    await expect(sdk.organizations.retrieve(ORG_ID)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    const [socket] = tcp.connections;
+    // The client let go of the stalled connection: the server sees it end.
+    if (!socket?.closed) await new Promise((resolve) => socket?.once('close', resolve));
+    expect(socket?.closed).toBe(true);
+    await tcp.close();
+  });
+
   test('failedBeforeSending reads undici’s error codes, also inside an AggregateError', () => {
     const networkError = (cause: unknown) => {
       const error = new Error('Request failed due to a network error', {
