@@ -345,9 +345,7 @@ describe('transport errors (real sockets)', () => {
 
   test('a body that stops arriving is timed out and its connection closed, not left open', async () => {
     const tcp = await tcpServer((socket) =>
-      socket.write(
-        'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"id":',
-      ),
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"id":'),
     );
     const sdk = client({ baseUrl: tcp.baseUrl, timeout: 50, maxRetries: 0 });
     await expect(sdk.organizations.retrieve(ORG_ID)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
