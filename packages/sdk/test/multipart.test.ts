@@ -105,6 +105,13 @@ describe('a payload with a file is multipart', () => {
     ]);
   });
 
+  test('null is an empty value and an empty list one empty `name[]` (the server reads them back)', () => {
+    expect([...toFormData('campaign', { platform_music_id: null, platform_ids: [] }).entries()]).toEqual([
+      ['campaign[platform_music_id]', ''],
+      ['campaign[platform_ids][]', ''],
+    ]);
+  });
+
   test('without a wrapper key the names are the bare fields', () => {
     expect([...toFormData(null, { push_notifications_enabled: true }).entries()]).toEqual([
       ['push_notifications_enabled', 'true'],

@@ -25,7 +25,7 @@ export function splitFiles(
 /**
  * A multipart form with Rails-style field names, as the server expects:
  * `organization[name]`, `organization[logo]`, `collab[countries][]`; booleans and numbers as their
- * decimal text, `null` as an empty value. Without a wrapper key the names are the bare fields.
+ * decimal text, `null` as an empty value, `[]` as one empty `name[]`. Without a wrapper key the names are the bare fields.
  */
 export function toFormData(key: string | null, body: Readonly<Record<string, unknown>>): FormData {
   const form = new FormData();
@@ -38,8 +38,12 @@ function append(form: FormData, name: string, value: unknown): void {
   if (value === undefined) return;
   if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : 'blob');
   else if (value === null) form.append(name, '');
-  else if (Array.isArray(value)) for (const item of value) append(form, `${name}[]`, item);
-  else if (typeof value === 'object')
+  // An empty list is one empty `name[]`: the server reads it as `[]` (sending nothing would leave
+  // the stored list as it was).
+  else if (Array.isArray(value)) {
+    if (value.length === 0) form.append(`${name}[]`, '');
+    for (const item of value) append(form, `${name}[]`, item);
+  } else if (typeof value === 'object')
     for (const [k, v] of Object.entries(value)) append(form, `${name}[${k}]`, v);
   else form.append(name, String(value));
 }

@@ -238,6 +238,20 @@ describe('campaigns', () => {
     expect(Object.keys(unfunded.errors)).toEqual(['total_budget_amount']);
   });
 
+  test('null and an empty list travel in a multipart update too (found by review)', async () => {
+    const draft = await alice.client.campaigns.create(org.id, {
+      platform_ids: ['youtube'],
+      platform_music_id: 'track-1',
+    });
+    const updated = await alice.client.campaigns.update(org.id, draft.id, {
+      platform_ids: [],
+      platform_music_id: null,
+      banner_image: pngBlob([10, 10, 10]),
+    });
+    expect(updated).toMatchObject({ platform_ids: [], platform_music_id: null });
+    await alice.client.campaigns.delete(org.id, draft.id);
+  });
+
   test('funded through the test helpers, then published, paused, resumed, finished', async () => {
     const funding = await server.admin.testHelpers.createFunding(org.id, campaign.id, { amount: 100_000 });
     expect(funding.amount).toBe(100_000);

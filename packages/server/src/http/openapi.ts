@@ -181,7 +181,16 @@ function multipartOf(
       contentMediaType: 'application/octet-stream',
       description: 'PNG, JPEG, WebP or GIF (checked by content), at most `MARKETPLACE_MAX_UPLOAD_BYTES`',
     };
-  return { schema: { type: 'object', properties } };
+  return {
+    schema: {
+      type: 'object',
+      description:
+        'The JSON payload as form fields with Rails-style names. A form cannot carry `null` or an ' +
+        'empty list: an empty value of a field that takes `null` is `null`, and an empty `name[]` ' +
+        'part adds no element (alone, it is the empty list).',
+      properties,
+    },
+  };
 }
 
 const byName = new Map([...publicEndpoints, ...testHelperEndpointList].map((e) => [e.name, e]));

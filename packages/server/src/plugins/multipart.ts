@@ -33,6 +33,11 @@ function coerce(schema: z.ZodType | undefined, value: string): unknown {
   return value;
 }
 
+/** Whether `null` is a value of the field (`platform_music_id`, `website`). */
+function acceptsNull(schema: z.ZodType | undefined): boolean {
+  return schema?.safeParse(null).success === true;
+}
+
 function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
   const s = unwrap(schema);
   return s && s.def.type === 'object' ? (s as z.ZodObject).shape : {};
@@ -144,10 +149,12 @@ async function readParts(
       const array = unwrap(shape[field]);
       const element = array?.def.type === 'array' ? ((array as z.ZodArray).element as z.ZodType) : undefined;
       const list = Array.isArray(inner[field]) ? (inner[field] as unknown[]) : [];
-      list.push(coerce(element, value));
+      // An empty `name[]` says the list exists (Rails' hidden-field convention): alone, it is `[]`.
+      if (value !== '') list.push(coerce(element, value));
       inner[field] = list;
     } else {
-      inner[field] = coerce(shape[field], value);
+      // A form cannot carry `null`: an empty value is `null` where the field takes it.
+      inner[field] = value === '' && acceptsNull(shape[field]) ? null : coerce(shape[field], value);
     }
   }
   throwIfInvalid(errors);

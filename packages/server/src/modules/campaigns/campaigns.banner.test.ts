@@ -34,6 +34,29 @@ describe.each(STORAGE_DRIVERS)('campaign banners and multipart (%s storage)', (s
     expect((await server.getUpload(created.banner_image_url)).bytes).toEqual(PNG);
   });
 
+  it('reads an empty value of a nullable field as null, and a lone empty `name[]` as the empty list', async () => {
+    const created = await server.post(`${org.base}.json`, {
+      token: org.admin.token,
+      body: { campaign: { platform_music_id: 'track-1', platform_ids: ['youtube'], countries: ['US'] } },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id;
+    const form = new FormData();
+    form.append('campaign[platform_music_id]', '');
+    form.append('campaign[platform_ids][]', '');
+    form.append('campaign[countries][]', '');
+    form.append('campaign[countries][]', 'ca');
+    form.append('campaign[banner_image]', fileOf(PNG, 'b.png', 'image/png'));
+    const res = await server.patch(`${org.base}/${id}.json`, { token: org.admin.token, form });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ platform_music_id: null, platform_ids: [], countries: ['CA'] });
+    const [row] = await server.sql<{ platform_music_id: string | null }>(
+      'select platform_music_id from campaigns where id = ?',
+      [id],
+    );
+    expect(row?.platform_music_id).toBeNull();
+  });
+
   it('refuses a multipart amount that is not an integer', async () => {
     const form = new FormData();
     form.append('campaign[cpm_amount]', 'lots');
