@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 
 /**
  * Serves Streamable HTTP at `/mcp` on 127.0.0.1 (port 0: any free port), one MCP server per
  * session (sessions keep elicitation working across requests). `createMcpExpressApp` on a loopback
  * host validates the `Host` header: the SDK's DNS-rebinding protection; a page's `Origin` is
- * checked too (below).
+ * checked too (below), before the app (and its JSON parser) sees the request.
  */
 export async function serveHttp(
   makeServer: () => McpServer,
@@ -19,7 +19,6 @@ export async function serveHttp(
   const host = '127.0.0.1';
   const app = createMcpExpressApp({ host });
   const sessions = new Map<string, StreamableHTTPServerTransport>();
-  app.use(refuseForeignOrigins);
 
   app.post('/mcp', async (req, res) => {
     const id = req.headers['mcp-session-id'];
@@ -59,9 +58,16 @@ export async function serveHttp(
   app.get('/mcp', bySession);
   app.delete('/mcp', bySession);
 
-  // Express 5 hands a failed listen (a port in use) to the callback.
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  const server = createServer((req, res) => {
+    if (!refuseForeignOrigin(req, res)) app(req, res);
+  });
+  // A failed listen (a port in use) rejects.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
@@ -80,19 +86,21 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * The MCP transport spec: an `Origin` that is present and not allowed gets `403`. A web page on
  * another site (a DNS-rebinding attack among them) sends its own origin, so only pages served from
  * this machine's loopback addresses (a local inspector, a local app) may call; clients that are not
- * browsers send no `Origin` and are not affected.
+ * browsers send no `Origin` and are not affected. Answers the 403 and returns `true` for a foreign one;
+ * its body is never read (the connection closes after the answer).
  */
-function refuseForeignOrigins(req: Request, res: Response, next: NextFunction): void {
+function refuseForeignOrigin(req: IncomingMessage, res: ServerResponse): boolean {
   const origin = req.headers.origin;
-  if (origin === undefined || isLoopbackOrigin(origin)) {
-    next();
-    return;
-  }
-  res.status(403).json({
-    jsonrpc: '2.0',
-    error: { code: -32000, message: `Forbidden: the origin ${origin} may not call this server` },
-    id: null,
-  });
+  if (origin === undefined || isLoopbackOrigin(origin)) return false;
+  res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: `Forbidden: the origin ${origin} may not call this server` },
+      id: null,
+    }),
+  );
+  return true;
 }
 
 function isLoopbackOrigin(origin: string): boolean {

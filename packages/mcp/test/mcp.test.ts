@@ -75,8 +75,8 @@ async function runBin(args: string[]): Promise<{ code: number | null; stdout: st
   return { code, stdout, stderr };
 }
 
-/** POSTs `{}` to the MCP endpoint with these headers; resolves to the status. */
-function postStatus(url: string, headers: Record<string, string>): Promise<number | undefined> {
+/** POSTs `body` (`{}`) to the MCP endpoint with these headers; resolves to the status. */
+function postStatus(url: string, headers: Record<string, string>, body = '{}'): Promise<number | undefined> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -93,7 +93,7 @@ function postStatus(url: string, headers: Record<string, string>): Promise<numbe
       },
     );
     req.on('error', reject);
-    req.end('{}');
+    req.end(body);
   });
 }
 
@@ -538,6 +538,11 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     expect(await postStatus(url, { Origin: 'http://localhost:6274' })).toBe(400);
     expect(await postStatus(url, { Origin: 'http://127.0.0.1:5173' })).toBe(400);
     expect(await postStatus(url, {})).toBe(400);
+  });
+
+  test('a foreign Origin is refused before its body is read: a broken body is 403 too, not 400', async () => {
+    expect(await postStatus(url, { Origin: 'http://evil.example' }, '{')).toBe(403);
+    expect(await postStatus(url, {}, '{')).toBe(400);
   });
 
   test('a port already taken is an error and exit 1, not a "listening" line', async () => {
