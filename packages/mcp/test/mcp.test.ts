@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { download, png, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
+import { download, png, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
 import { createServer } from '../src/index.js';
 
 const server = useServer();
@@ -61,19 +61,7 @@ async function httpServer(args: string[] = []): Promise<{ url: string; child: Ch
 }
 
 /** Runs the bin to its exit (a usage error, a port it cannot take). */
-async function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...nodeArgs, ...args], { env: env() });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const [code] = await once(child, 'exit');
-  return { code, stdout, stderr };
-}
+const runBin = (args: string[]) => runChild(process.execPath, [...nodeArgs, ...args], { env: env() });
 
 /** POSTs `body` (`{}`) to the MCP endpoint with these headers; resolves to the status. */
 function postStatus(url: string, headers: Record<string, string>, body = '{}'): Promise<number | undefined> {
