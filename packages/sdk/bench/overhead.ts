@@ -1,11 +1,12 @@
 /**
  * The SDK's own CPU per call with no network: a `fetch` that answers at once, so that what is
- * timed is the client's work alone (`retrieve` against hand-written `fetch` code, and ky alone).
- * `SDK_BEFORE=<path to another checkout's packages/sdk/src/index.ts>` adds that version's
- * `retrieve`, for a before/after in one process; `ONLY=raw,sdk retrieve` picks cases; `N`, `ROUNDS`.
+ * timed is the client's work alone (`retrieve` and a list's page against hand-written `fetch`
+ * code, and ky alone). `SDK_BEFORE=<path to another checkout's packages/sdk/src/index.ts>` adds
+ * that version's `retrieve` and page, for a before/after in one process; `ONLY=raw;sdk retrieve`
+ * picks cases; `N`, `ROUNDS`.
  * Run from the repository root: `node --import tsx --conditions=@app/source packages/sdk/bench/overhead.ts`.
  */
-import { OrganizationId } from '@app/schemas';
+import { OrganizationId, PAGE_SIZE, PAGINATION_HEADERS } from '@app/schemas';
 import { Marketplace } from '@app/sdk';
 import ky from 'ky';
 
@@ -21,7 +22,35 @@ const body = JSON.stringify({
 });
 const answer = () =>
   new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
-const fetchNow = async (_input: string | URL | Request, _init?: RequestInit) => answer();
+const collab = (i: number) => ({
+  id: `Collab${String(i).padStart(10, '0')}`,
+  name: `Collab ${i}`,
+  state: 'draft',
+  currency: 'usd',
+  countries: ['US'],
+  website: null,
+  require_boosted_ads: false,
+  requires_product_shipment: false,
+  submissions_count: 0,
+  completed_count: 0,
+  published_at: null,
+  created_at: at,
+  updated_at: at,
+  url: `http://127.0.0.1/organizations/OrgBench00000002/collabs/Collab${i}`,
+  banner_image_url: null,
+});
+const pageBody = JSON.stringify(Array.from({ length: PAGE_SIZE }, (_, i) => collab(i)));
+const pageHeaders = {
+  'content-type': 'application/json; charset=utf-8',
+  [PAGINATION_HEADERS.currentPage]: '1',
+  [PAGINATION_HEADERS.pageItems]: String(PAGE_SIZE),
+  [PAGINATION_HEADERS.totalCount]: '40',
+  [PAGINATION_HEADERS.totalPages]: '2',
+};
+const fetchNow = async (input: string | URL | Request, _init?: RequestInit) =>
+  String(input instanceof Request ? input.url : input).includes('/collabs.json')
+    ? new Response(pageBody, { status: 200, headers: pageHeaders })
+    : answer();
 const base = 'http://127.0.0.1:9';
 const url = `${base}/organizations/OrgBench00000002.json`;
 const headers = { authorization: 'Bearer mkt_bench', accept: 'application/json' };
@@ -59,7 +88,15 @@ const cases: Record<string, () => Promise<unknown>> = {
     JSON.parse(await ky(url, { headers, retry: 0, timeout: false, fetch: fetchNow }).text()),
   'ky, defaults': async () => JSON.parse(await ky(url, { headers, fetch: fetchNow }).text()),
   'sdk retrieve': () => client.organizations.retrieve(id),
+  'raw page': async () => {
+    const res = await fetchNow(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, { headers });
+    return [Number(res.headers.get(PAGINATION_HEADERS.totalPages)), JSON.parse(await res.text())];
+  },
+  'sdk page': () => client.collabs.list(id).toArray({ limit: PAGE_SIZE }),
 };
-if (before) cases['sdk retrieve (before)'] = () => before.organizations.retrieve(id);
-const only = process.env.ONLY?.split(',');
+if (before) {
+  cases['sdk retrieve (before)'] = () => before.organizations.retrieve(id);
+  cases['sdk page (before)'] = () => before.collabs.list(id).toArray({ limit: PAGE_SIZE });
+}
+const only = process.env.ONLY?.split(';');
 for (const [name, run] of Object.entries(cases)) if (!only || only.includes(name)) await time(name, run);
