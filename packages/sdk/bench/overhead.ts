@@ -9,36 +9,11 @@
 import { OrganizationId, PAGE_SIZE, PAGINATION_HEADERS } from '@app/schemas';
 import { Marketplace } from '@app/sdk';
 import ky from 'ky';
+import { collab, organizationBody } from './bodies.js';
 
-const at = '2026-11-23T10:00:00.000Z';
-const body = JSON.stringify({
-  id: 'OrgBench00000002',
-  name: 'Bench',
-  privacy_setting: 'private',
-  website: null,
-  created_at: at,
-  updated_at: at,
-  url: 'http://127.0.0.1/organizations/OrgBench00000002',
-});
+const body = organizationBody('OrgBench00000002');
 const answer = () =>
   new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
-const collab = (i: number) => ({
-  id: `Collab${String(i).padStart(10, '0')}`,
-  name: `Collab ${i}`,
-  state: 'draft',
-  currency: 'usd',
-  countries: ['US'],
-  website: null,
-  require_boosted_ads: false,
-  requires_product_shipment: false,
-  submissions_count: 0,
-  completed_count: 0,
-  published_at: null,
-  created_at: at,
-  updated_at: at,
-  url: `http://127.0.0.1/organizations/OrgBench00000002/collabs/Collab${i}`,
-  banner_image_url: null,
-});
 const pageBody = JSON.stringify(Array.from({ length: PAGE_SIZE }, (_, i) => collab(i)));
 const pageHeaders = {
   'content-type': 'application/json; charset=utf-8',

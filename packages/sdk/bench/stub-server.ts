@@ -6,37 +6,13 @@
  */
 import { createServer } from 'node:http';
 import { PAGE_SIZE, PAGINATION_HEADERS } from '@app/schemas';
+import { collab, organizationBody } from './bodies.js';
 
 const latency = Number(process.env.BENCH_LATENCY_MS ?? 0);
 const items = Number(process.env.BENCH_ITEMS ?? 10_000);
-const at = '2026-11-23T10:00:00.000Z';
-const organization = JSON.stringify({
-  id: 'OrgBench00000001',
-  name: 'Bench',
-  privacy_setting: 'private',
-  website: null,
-  created_at: at,
-  updated_at: at,
-  url: 'http://127.0.0.1/organizations/OrgBench00000001',
-});
+const organization = organizationBody('OrgBench00000001');
+const plainOrganization = organizationBody('OrgBench00000002');
 const etag = 'W/"bench"';
-const collab = (i: number) => ({
-  id: `Collab${String(i).padStart(10, '0')}`,
-  name: `Collab ${i}`,
-  state: 'draft',
-  currency: 'usd',
-  countries: ['US'],
-  website: null,
-  require_boosted_ads: false,
-  requires_product_shipment: false,
-  submissions_count: 0,
-  completed_count: 0,
-  published_at: null,
-  created_at: at,
-  updated_at: at,
-  url: `http://127.0.0.1/organizations/OrgBench00000001/collabs/Collab${i}`,
-  banner_image_url: null,
-});
 const totalPages = Math.max(1, Math.ceil(items / PAGE_SIZE));
 const pages = new Map<number, string>();
 const pageBody = (page: number) => {
@@ -63,7 +39,7 @@ const server = createServer((req, res) => {
   }
   if (url.pathname === '/organizations/OrgBench00000002.json') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end(organization.replaceAll('OrgBench00000001', 'OrgBench00000002'));
+    return res.end(plainOrganization);
   }
   if (url.pathname === '/organizations/OrgBench00000001/collabs.json') {
     const page = Number(url.searchParams.get('page') ?? 1);
