@@ -81,11 +81,13 @@ function checkCampaignUpdate(found: Campaign, input: CampaignInput, errors: Fiel
     for (const field of CAMPAIGN_FINANCIAL_FIELDS)
       if (input[field] !== undefined) errors[field] = ['cannot be changed after the campaign is published'];
   }
+  // An amount refused above is not the new value: the range is not checked against it.
+  if (errors.min_payout_amount || errors.max_payout_amount) return;
   const payout = payoutRangeError(
     input.min_payout_amount ?? found.minPayoutAmount,
     input.max_payout_amount ?? found.maxPayoutAmount,
   );
-  if (payout && !errors.min_payout_amount) errors.min_payout_amount = [payout];
+  if (payout) errors.min_payout_amount = [payout];
 }
 
 /**

@@ -375,6 +375,18 @@ describe('PATCH /organizations/:organization_id/campaigns/:id.json', () => {
     expect(await row(created.id)).toEqual(before);
   });
 
+  it('refuses only the financial field sent, with no payout error on a field left out (found by review)', async () => {
+    const created = await publishedCampaign({ min_payout_amount: 500, max_payout_amount: 1000 });
+    const before = await row(created.id);
+    const res = await server.patch(`${org.base}/${created.id}.json`, {
+      token: org.admin.token,
+      body: { campaign: { max_payout_amount: 100 } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { max_payout_amount: [PUBLISHED_MESSAGE] } });
+    expect(await row(created.id)).toEqual(before);
+  });
+
   it('still refuses a financial field once the published campaign is paused', async () => {
     const created = await publishedCampaign();
     await server.post(`${org.base}/${created.id}/pause.json`, { token: org.admin.token });
