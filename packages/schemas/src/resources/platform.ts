@@ -66,15 +66,8 @@ export function parseAccountUrl(platformId: string, rawUrl: string): ParsedAccou
       message: 'connects through the browser OAuth flow and cannot be added through the API',
     };
   const id = platform.data as 'youtube' | 'x' | 'twitch';
-  let url: URL;
-  try {
-    url = new URL(rawUrl.trim());
-  } catch {
-    return { ok: false, field: 'account_url', message: 'is not a valid URL' };
-  }
-  if (url.protocol !== 'https:') return { ok: false, field: 'account_url', message: 'must be an https URL' };
-  if (url.username || url.password || url.port)
-    return { ok: false, field: 'account_url', message: 'must not contain credentials or a port' };
+  const url = httpsUrl(rawUrl);
+  if (typeof url === 'string') return { ok: false, field: 'account_url', message: url };
   const host = url.hostname.toLowerCase().replace(/^(www|m|mobile)\./, '');
   const hosts = PLATFORM_HOSTS[id];
   if (!hosts.includes(host))
@@ -88,6 +81,28 @@ export function parseAccountUrl(platformId: string, rawUrl: string): ParsedAccou
   if (account === null)
     return { ok: false, field: 'account_url', message: 'does not name an account on this platform' };
   return { ok: true, accountUrl: `https://${hosts[0]}${account.path}`, uid: account.uid };
+}
+
+/**
+ * What is wrong with an `account_url` whatever its platform (not a URL, not https, credentials or
+ * a port), or `null`: reported beside an unknown platform, so that both are listed at once.
+ */
+export function accountUrlProblem(rawUrl: string): string | null {
+  const url = httpsUrl(rawUrl);
+  return typeof url === 'string' ? url : null;
+}
+
+/** The URL, or the message of the first platform-independent rule it breaks. */
+function httpsUrl(rawUrl: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(rawUrl.trim());
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (url.protocol !== 'https:') return 'must be an https URL';
+  if (url.username || url.password || url.port) return 'must not contain credentials or a port';
+  return url;
 }
 
 function decodeURIComponentSafe(s: string): string {

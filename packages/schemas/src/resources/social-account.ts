@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
-import { PlatformId, parseAccountUrl } from './platform.js';
+import { accountUrlProblem, PlatformId, parseAccountUrl } from './platform.js';
 
 export const SocialAccountId = idOf('SocialAccountId');
 export type SocialAccountId = z.infer<typeof SocialAccountId>;
@@ -45,6 +45,9 @@ export const SocialAccountCreate = z
     const parsed = parseAccountUrl(v.platform_id, v.account_url);
     if (!parsed.ok) {
       ctx.addIssue({ code: 'custom', path: [parsed.field], message: parsed.message });
+      // Every broken field at once: a URL broken on any platform is named beside the platform.
+      const urlProblem = parsed.field === 'platform_id' ? accountUrlProblem(v.account_url) : null;
+      if (urlProblem) ctx.addIssue({ code: 'custom', path: ['account_url'], message: urlProblem });
       return z.NEVER;
     }
     return {

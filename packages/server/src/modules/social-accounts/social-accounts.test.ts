@@ -90,6 +90,19 @@ describe('POST /me/social_accounts.json', () => {
       { platform_id: ['is not a known platform'] },
     ],
     [
+      'unknown platform and a URL that is no URL (both at once, found by review)',
+      { platform_id: 'myspace', account_url: 'not a url' },
+      { platform_id: ['is not a known platform'], account_url: ['is not a valid URL'] },
+    ],
+    [
+      'OAuth-only platform and an http URL (both at once)',
+      { platform_id: 'tiktok', account_url: 'http://www.tiktok.com/@someone' },
+      {
+        platform_id: ['connects through the browser OAuth flow and cannot be added through the API'],
+        account_url: ['must be an https URL'],
+      },
+    ],
+    [
       'http URL',
       { platform_id: 'youtube', account_url: 'http://youtube.com/@a' },
       { account_url: ['must be an https URL'] },
