@@ -122,6 +122,14 @@ describe('PATCH /me/notification_settings.json', () => {
     expect(await storedFlag(user.id)).toBe(true);
   });
 
+  it('refuses no body at all as it refuses {}: "can\'t be blank", not a parser message (found by review)', async () => {
+    const { token, user } = await server.createUser();
+    const res = await server.patch('/me/notification_settings.json', { token });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { push_notifications_enabled: ["can't be blank"] } });
+    expect(await storedFlag(user.id)).toBe(true);
+  });
+
   it('answers 400 to invalid JSON', async () => {
     const { token, user } = await server.createUser();
     const res = await update(token, '{"push_notifications_enabled": fals');
