@@ -89,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerEntityManager(app, orm);
   app.decorateRequest('caller');
   app.decorateRequest('uploads');
+  app.decorateRequest('uploadErrors');
   app.decorateRequest('unavailableCause');
 
   await registerOverloadProtection(

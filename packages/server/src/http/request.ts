@@ -1,3 +1,4 @@
+import type { FieldErrors } from '@app/schemas';
 import type { Em } from '../db/database.js';
 import type { Statements } from '../db/statements.js';
 import type { ReadResult } from '../modules/access-tokens/caller.js';
@@ -17,6 +18,8 @@ declare module 'fastify' {
     caller: Caller;
     /** Files of a multipart request, by field. */
     uploads: Partial<Record<string, UploadedFile>> | undefined;
+    /** A multipart request's file fields refused while reading it (too large, text for a file). */
+    uploadErrors: FieldErrors | undefined;
     /** Why this request was answered `503`, when it was (see `sendHttpError`). */
     unavailableCause: UnavailableCause | undefined;
   }

@@ -23,6 +23,7 @@ import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
 import {
   HttpError,
   notFound,
+  throwIfInvalid,
   unavailable,
   unprocessable,
   unsupportedMediaType,
@@ -310,6 +311,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
               const form = await readMultipartForm(request, body, config.maxUploadBytes);
               request.body = form.body;
               request.uploads = form.files;
+              request.uploadErrors = form.errors;
             },
           }
         : {
@@ -321,6 +323,8 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     onSend: cacheControl(endpoint),
     handler: async (request, reply) => {
       if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();
+      // The payload passed validation; file fields refused while reading the form still fail it.
+      if (request.uploadErrors) throwIfInvalid(request.uploadErrors);
       const unstorable = unstorableText(request.body);
       if (unstorable) throw unprocessable(toFieldErrors([unstorable], body?.key ?? undefined));
       const raw = request.body as Record<string, unknown> | undefined;

@@ -11,6 +11,7 @@ import {
   wrapperMessage,
 } from '../http/errors.js';
 import { isDatabaseUnavailable } from './availability.js';
+import { fileFieldErrors } from './multipart.js';
 
 /** Validation issues → the `errors` map; a body's wrapper key is dropped, or named "is missing". */
 function validationErrors(error: FastifyError, request: FastifyRequest) {
@@ -48,7 +49,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       return sendHttpError(reply, error);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(422).send({ errors: validationErrors(error, request) });
+      // Every broken field at once: a multipart form's refused files beside the payload's errors.
+      const files = error.validationContext === 'body' ? fileFieldErrors(request) : {};
+      return reply.code(422).send({ errors: { ...validationErrors(error, request), ...files } });
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -1,7 +1,8 @@
+import type { FieldErrors } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { badRequest, HttpError, throwIfInvalid } from '../http/errors.js';
-import type { UploadedFile } from '../modules/uploads/uploads.js';
+import { badRequest, HttpError } from '../http/errors.js';
+import { IMAGE_TYPE_MESSAGE, sniffImage, type UploadedFile } from '../modules/uploads/uploads.js';
 
 /** `organization[name]` → `['organization', 'name']`; `collab[countries][]` → `[..., 'countries', '']`. */
 export function parseFieldName(name: string): string[] {
@@ -59,14 +60,15 @@ const tooLarge = (what: string) => new HttpError(413, { error: `The form is too 
 /**
  * `preValidation` hook body for endpoints that take files: turns a Rails-style multipart form
  * into the same object a JSON request would carry, and keeps the files aside (they are checked
- * and stored by the resource's service). Files over `maxBytes` are a `422` on their field; a form
- * over the caps above is a `413`; a form that cannot be parsed is a `400`.
+ * and stored by the resource's service). Files over `maxBytes` and text in a file field are
+ * returned as `errors` (a `422` on their field, with the payload's own errors); a form over the
+ * caps above is a `413`; a form that cannot be parsed is a `400`.
  */
 export async function readMultipartForm(
   request: FastifyRequest,
   spec: { key: string | null; schema: z.ZodType; files: readonly string[] },
   maxBytes: number,
-): Promise<{ body: Record<string, unknown>; files: Record<string, UploadedFile> }> {
+): Promise<{ body: Record<string, unknown>; files: Record<string, UploadedFile>; errors: FieldErrors }> {
   // A form announced larger than any acceptable one is refused before it is read.
   const announced = Number(request.headers['content-length'] ?? 0);
   const overhead = 64 * 1024;
@@ -88,11 +90,11 @@ async function readParts(
   request: FastifyRequest,
   spec: { key: string | null; schema: z.ZodType; files: readonly string[] },
   maxBytes: number,
-): Promise<{ body: Record<string, unknown>; files: Record<string, UploadedFile> }> {
+): Promise<{ body: Record<string, unknown>; files: Record<string, UploadedFile>; errors: FieldErrors }> {
   const shape = shapeOf(spec.schema);
   const inner: Record<string, unknown> = {};
   const files: Record<string, UploadedFile> = {};
-  const errors: Record<string, string[]> = {};
+  const errors: FieldErrors = {};
   const options = {
     limits: {
       fileSize: maxBytes,
@@ -157,6 +159,17 @@ async function readParts(
       inner[field] = value === '' && acceptsNull(shape[field]) ? null : coerce(shape[field], value);
     }
   }
-  throwIfInvalid(errors);
-  return { body: spec.key === null || !wrapped ? inner : { [spec.key]: inner }, files };
+  return { body: spec.key === null || !wrapped ? inner : { [spec.key]: inner }, files, errors };
+}
+
+/**
+ * The file fields of a multipart request that are refused whatever the other fields hold: those
+ * refused while reading it, and files that are not images. Listed beside the payload's own
+ * errors when validation fails, so that every broken field is named at once.
+ */
+export function fileFieldErrors(request: FastifyRequest): FieldErrors {
+  const errors: FieldErrors = { ...request.uploadErrors };
+  for (const [field, file] of Object.entries(request.uploads ?? {}))
+    if (file && !sniffImage(file.data)) errors[field] ??= [IMAGE_TYPE_MESSAGE];
+  return errors;
 }

@@ -95,6 +95,26 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
     expect(await storedFiles()).toEqual([]);
   });
 
+  it.each([
+    ['not an image', NOT_AN_IMAGE, 'must be a PNG, JPEG, WebP or GIF image'],
+    ['too large', 'big', 'is too large'],
+  ])(
+    'lists a banner that is %s beside a broken field, every broken field at once (found by review)',
+    async (_label, data, message) => {
+      const bytes = data === 'big' ? Buffer.concat([PNG, Buffer.alloc(server.config.maxUploadBytes)]) : data;
+      const res = await server.post(`${org.base}.json`, {
+        token: org.admin.token,
+        form: collabForm([['collab[name]', '']], fileOf(bytes as Buffer, 'banner.png', 'image/png')),
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        errors: { name: ["can't be blank"], banner_image: [expect.stringContaining(message)] },
+      });
+      expect(await collabRows()).toEqual([]);
+      expect(await storedFiles()).toEqual([]);
+    },
+  );
+
   it('replaces the banner on update (the old file goes) and removes it with purge_banner_image', async () => {
     const first = await createWithBanner();
     const oldName = uploadName(first.banner_image_url);
