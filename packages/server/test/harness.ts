@@ -116,6 +116,38 @@ async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
   };
 }
 
+/**
+ * An empty database (no schema, no migrations applied) of the kind under test: an in-memory
+ * PGlite, or a new PostgreSQL database when TEST_DATABASE_URL is set. For the tests of migrations
+ * themselves; `close` closes the ORM and drops the database.
+ */
+export async function openEmptyDatabase(): Promise<{ orm: Orm; close: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mkt-empty-'));
+  const database = inject('database');
+  let url = 'pglite://memory';
+  let drop = async () => {};
+  if (database.kind === 'postgres') {
+    const name = `mkt_empty_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    url = databaseUrlWith(database.url, name);
+    drop = async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  }
+  const orm = await openDatabase({ url, dataDir });
+  return {
+    orm,
+    close: async () => {
+      await orm.close(true);
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Starts a test server for the calling test file; settings may be overridden. */
 export function useTestServer(
   overrides: Partial<Config> = {},

@@ -1,28 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../src/db/database.js';
+import { migrate } from '../src/db/database.js';
+import { openEmptyDatabase } from './harness.js';
 
 describe('committed migrations', () => {
   it('build exactly the schema the entities describe', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-migrations-'));
-    const orm = await openDatabase({ url: 'pglite://memory', dataDir: dir });
+    const { orm, close } = await openEmptyDatabase();
     try {
       expect((await migrate(orm)).length).toBeGreaterThan(0);
       expect(await migrate(orm)).toEqual([]);
       expect((await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).toBe('');
     } finally {
-      await orm.close(true);
-      rmSync(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });
 
 describe('the social-account URL migration', () => {
   it('normalises stored URLs, keeps the oldest of one account, marks the others failed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-migrations-'));
-    const orm = await openDatabase({ url: 'pglite://memory', dataDir: dir });
+    const { orm, close } = await openEmptyDatabase();
     try {
       await orm.migrator.up({ to: 'Migration20261123062600' });
       const em = orm.em.fork();
@@ -49,16 +44,14 @@ describe('the social-account URL migration', () => {
         { id: 'a5', account_url: 'https://youtube.com/channel/UCaBc', status: 'pending' },
       ]);
     } finally {
-      await orm.close(true);
-      rmSync(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });
 
 describe('the platform_id check', () => {
   it('keeps the stored accounts and refuses a platform the contract does not list', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-migrations-'));
-    const orm = await openDatabase({ url: 'pglite://memory', dataDir: dir });
+    const { orm, close } = await openEmptyDatabase();
     try {
       await orm.migrator.up({ to: 'Migration20261123064000' });
       const em = orm.em.fork();
@@ -82,8 +75,7 @@ describe('the platform_id check', () => {
         { id: 'a2', platform_id: 'tiktok' },
       ]);
     } finally {
-      await orm.close(true);
-      rmSync(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });

@@ -4,24 +4,25 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { migrate, type Orm, openDatabase } from '../src/db/database.js';
-import { useTestServer } from './harness.js';
+import { migrate, type Orm } from '../src/db/database.js';
+import { openEmptyDatabase, useTestServer } from './harness.js';
 import { testConfig } from './test-config.js';
 
 /** A server on a database of its own that starts empty: its migrations are run by the test. */
 describe('GET /ready on a database being migrated', () => {
   let dir: string;
   let orm: Orm;
+  let closeDatabase: () => Promise<void>;
   let app: FastifyInstance;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mkt-ready-'));
-    orm = await openDatabase({ url: 'pglite://memory', dataDir: dir });
+    ({ orm, close: closeDatabase } = await openEmptyDatabase());
     app = await buildApp({ config: testConfig(dir, 'k'.repeat(32)), orm, logger: false });
   });
   afterAll(async () => {
     await app?.close();
-    await orm?.close(true);
+    await closeDatabase?.();
     rmSync(dir, { recursive: true, force: true });
   });
 
