@@ -38,3 +38,11 @@ export const serverProject = {
  * instrumentation): they need a module graph of their own.
  */
 export const mockingFiles = ['src/modules/collabs/website-prefill.ssrf.test.ts', 'test/tracing.test.ts'];
+
+/**
+ * Test files that never read the database under test: the CLI suite runs the command in processes
+ * of their own, on embedded PGlite (the zero-set-up path it proves). The PostgreSQL run
+ * (TEST_DATABASE_URL set) leaves them out: they would run exactly as in the default run, twice the
+ * slowest file of the suite for nothing.
+ */
+export const databaseIndependentFiles = ['test/cli.test.ts'];
