@@ -124,25 +124,31 @@ async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
 export async function openEmptyDatabase(): Promise<{ orm: Orm; close: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-empty-'));
   const database = inject('database');
-  let url = 'pglite://memory';
-  let drop = async () => {};
-  if (database.kind === 'postgres') {
-    const name = `mkt_empty_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    url = databaseUrlWith(database.url, name);
-    drop = async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+  if (database.kind === 'pglite') {
+    // Booted from the set-up's dump of a fresh instance: the same empty database, without the
+    // seconds of WebAssembly a new instance takes to create it.
+    const pglite = await PGlite.create({ loadDataDir: new Blob([readFileSync(database.empty)]) });
+    const orm = await openDatabase({ url: undefined, dataDir, pglite });
+    return {
+      orm,
+      close: async () => {
+        await orm.close(true);
+        if (!pglite.closed) await pglite.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
     };
   }
-  const orm = await openDatabase({ url, dataDir });
+  const name = `mkt_empty_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const orm = await openDatabase({ url: databaseUrlWith(database.url, name), dataDir });
   return {
     orm,
     close: async () => {
       await orm.close(true);
-      await drop();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

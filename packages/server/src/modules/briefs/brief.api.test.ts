@@ -85,7 +85,11 @@ describe.each([
 });
 
 describe('brief fuzzing through the API', () => {
-  it('never answers 5xx; every accepted brief shows 200 with the stored HTML', async () => {
+  // 60 generated briefs, each a create and a show: about 15 s beside the other files on 2 cores,
+  // and over 30 s on PostgreSQL while CI's contract checks share the cores (as fuzz.test.ts).
+  it('never answers 5xx; every accepted brief shows 200 with the stored HTML', {
+    timeout: 120_000,
+  }, async () => {
     const statuses: Record<number, number> = {};
     await fc.assert(
       fc.asyncProperty(markdownBrief, async (brief) => {
