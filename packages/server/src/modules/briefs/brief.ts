@@ -66,7 +66,7 @@ class BriefRenderer {
     this.#worker ??= this.#spawn();
     if (!this.#ready) return;
     const next = this.#queue.shift() as Pending;
-    const timer = setTimeout(() => this.#fail(`takes longer than ${next.budgetMs} ms`), next.budgetMs);
+    const timer = setTimeout(() => this.#fail(`takes longer than ${next.budgetMs} ms`, true), next.budgetMs);
     this.#current = { ...next, timer };
     this.#worker.postMessage(next.job);
   }
@@ -80,11 +80,15 @@ class BriefRenderer {
     this.#pump();
   }
 
-  /** Ends the current rendering with `error`, and replaces the worker (it may still be busy). */
-  #fail(error: string): void {
+  /**
+   * Ends the current rendering with `error`, and replaces the worker (it may still be busy). After
+   * a brief over its budget the new one starts at once, so it is loaded and warm by the next brief;
+   * after a crash, only when a brief needs one (a worker that cannot load must not loop).
+   */
+  #fail(error: string, respawn = false): void {
     const current = this.#current;
     const worker = this.#worker;
-    this.#worker = undefined;
+    this.#worker = respawn ? this.#spawn() : undefined;
     void worker?.terminate();
     if (current) this.#settle({ id: current.job.id, error });
     else this.#pump();

@@ -87,8 +87,37 @@ export interface BriefJob {
 
 export type BriefResult = { id: number; html: string } | { id: number; error: string };
 
-/** Sent once the renderer is loaded: budgets count from then, not from the worker's start. */
+/** Sent once the renderer is loaded and warm: budgets count from then, not from the worker's start. */
 export const READY = 'ready';
+
+/*
+ * A new worker's first renderings compile the parser's and the sanitizer's code and expressions:
+ * 30–60 ms for a one-line brief on an idle machine, against 1–3 ms once warm, and several times
+ * that on a busy one, where it could cost a legitimate brief its budget right after a hostile one
+ * had the worker replaced. A few renderings of every kind of block and inline here pay for that
+ * before READY.
+ */
+const WARM_UP = `# Title
+
+Text with *emphasis*, **strong**, ~~struck~~, \`code\`, a [link](https://example.com "t") and ![img](https://example.com/a.png).
+
+> A quote
+> - with a list
+
+1. one
+2. two
+
+| a | b |
+|:--|--:|
+| 1 | 2 |
+
+\`\`\`
+code
+\`\`\`
+
+<b>raw</b> <script>x</script> <a href="javascript:x">y</a>
+`;
+if (parentPort) for (let i = 0; i < 3; i++) renderBriefHtml(WARM_UP);
 parentPort?.postMessage(READY);
 
 parentPort?.on('message', ({ id, source }: BriefJob) => {
