@@ -82,10 +82,20 @@ export interface TestServer {
   breakUploadStore(): Promise<void>;
 }
 
-async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
+/**
+ * A database of the test file's own: a copy of the migrated one, or (`empty`) one with no schema
+ * and no migrations applied, for the tests of migrations themselves.
+ */
+async function openTestDatabase(
+  dataDir: string,
+  onQuery?: QueryListener,
+  { empty = false }: { empty?: boolean } = {},
+) {
   const database = inject('database');
   if (database.kind === 'pglite') {
-    const blob = new Blob([readFileSync(database.snapshot)]);
+    // Both are dumps made once by the set-up: booting one skips the seconds of WebAssembly a new
+    // instance takes.
+    const blob = new Blob([readFileSync(empty ? database.empty : database.snapshot)]);
     const pglite = await PGlite.create({ loadDataDir: blob });
     const orm = await openDatabase({ url: undefined, dataDir, pglite, onQuery });
     const stop = async () => {
@@ -97,7 +107,7 @@ async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
   const name = `mkt_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
-  await admin.query(`create database ${name} template ${database.template}`);
+  await admin.query(`create database ${name}${empty ? '' : ` template ${database.template}`}`);
   const orm = await openDatabase({ url: databaseUrlWith(database.url, name), dataDir, onQuery });
   return {
     orm,
@@ -117,38 +127,18 @@ async function openTestDatabase(dataDir: string, onQuery: QueryListener) {
 }
 
 /**
- * An empty database (no schema, no migrations applied) of the kind under test: an in-memory
- * PGlite, or a new PostgreSQL database when TEST_DATABASE_URL is set. For the tests of migrations
- * themselves; `close` closes the ORM and drops the database.
+ * An empty database (no schema, no migrations applied) of the kind under test: PGlite, or a new
+ * PostgreSQL database when TEST_DATABASE_URL is set. For the tests of migrations themselves;
+ * `close` closes the ORM and drops the database.
  */
 export async function openEmptyDatabase(): Promise<{ orm: Orm; close: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-empty-'));
-  const database = inject('database');
-  if (database.kind === 'pglite') {
-    // Booted from the set-up's dump of a fresh instance: the same empty database, without the
-    // seconds of WebAssembly a new instance takes to create it.
-    const pglite = await PGlite.create({ loadDataDir: new Blob([readFileSync(database.empty)]) });
-    const orm = await openDatabase({ url: undefined, dataDir, pglite });
-    return {
-      orm,
-      close: async () => {
-        await orm.close(true);
-        if (!pglite.closed) await pglite.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `mkt_empty_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const orm = await openDatabase({ url: databaseUrlWith(database.url, name), dataDir });
+  const { orm, drop } = await openTestDatabase(dataDir, undefined, { empty: true });
   return {
     orm,
     close: async () => {
       await orm.close(true);
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
