@@ -8,7 +8,9 @@
 //     Takes the crashed files' entries out of the first report, their run again being in the
 //     second: each test is counted once, from the run that finished it.
 //   node .ci/results.mjs count <dir>
-//     Prints "tests: N passed, N failed" over every report in <dir>; exits 1 if any failed.
+//     Prints each failed test and failed file (report, file, name, the first line of its error),
+//     then "tests: N passed, N failed" over every report in <dir> as the last line; exits 1 if any
+//     failed. CI's record keeps only the end of the log, so the failures are named there.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -51,10 +53,20 @@ if (command === 'crashed') {
   const [dir] = args;
   let passed = 0;
   let failed = 0;
+  const firstLine = (messages) => stripColours(String(messages?.[0] ?? '')).split('\n')[0].slice(0, 300);
   for (const name of readdirSync(dir).filter((file) => file.endsWith('.json'))) {
     const report = read(join(dir, name));
     passed += report.numPassedTests;
     failed += report.numFailedTests + (report.success ? 0 : report.numFailedTestSuites);
+    for (const file of report.testResults ?? []) {
+      const where = `${name.replace(/\.json$/, '')}: ${file.name.replace(`${process.cwd()}/`, '')}`;
+      for (const test of file.assertionResults ?? []) {
+        if (test.status === 'failed') console.log(`FAILED ${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
+      }
+      if (file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')) {
+        console.log(`FAILED ${where}: ${firstLine([file.message])}`);
+      }
+    }
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
   if (failed > 0) process.exitCode = 1;
