@@ -53,7 +53,10 @@ if (command === 'crashed') {
   const [dir] = args;
   let passed = 0;
   let failed = 0;
-  const firstLine = (messages) => stripColours(String(messages?.[0] ?? '')).split('\n')[0].slice(0, 300);
+  const firstLine = (messages) =>
+    stripColours(String(messages?.[0] ?? ''))
+      .split('\n')[0]
+      .slice(0, 300);
   for (const name of readdirSync(dir).filter((file) => file.endsWith('.json'))) {
     const report = read(join(dir, name));
     passed += report.numPassedTests;
@@ -61,9 +64,13 @@ if (command === 'crashed') {
     for (const file of report.testResults ?? []) {
       const where = `${name.replace(/\.json$/, '')}: ${file.name.replace(`${process.cwd()}/`, '')}`;
       for (const test of file.assertionResults ?? []) {
-        if (test.status === 'failed') console.log(`FAILED ${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
+        if (test.status === 'failed')
+          console.log(`FAILED ${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
       }
-      if (file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')) {
+      if (
+        file.status === 'failed' &&
+        !(file.assertionResults ?? []).some((test) => test.status === 'failed')
+      ) {
         console.log(`FAILED ${where}: ${firstLine([file.message])}`);
       }
     }
