@@ -12,6 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createUploadStore } from '../src/modules/uploads/stores.js';
 import { startS3 } from './s3-store.js';
 
+// Every test starts the server's CLI from its TypeScript source (tsx) in processes of its own: the
+// first compiles the whole server (16-18 s with the cores busy), so each gets the 120 s that the
+// CLI package's suites get, not the server project's 30.
+const childProcesses = { timeout: 120_000 };
+
 const dataDir = mkdtempSync(join(tmpdir(), 'mkt-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -45,8 +50,8 @@ function lineMatching(child: ChildProcess, pattern: RegExp): Promise<RegExpExecA
   });
 }
 
-describe('marketplace-server users create', () => {
-  it('prints {"user", "access_token"} with the token as JSON', { timeout: 120_000 }, async () => {
+describe('marketplace-server users create', childProcesses, () => {
+  it('prints {"user", "access_token"} with the token as JSON', async () => {
     const { code, stdout } = await run(
       ['users', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--permission', 'read'],
       { DATABASE_URL: 'pglite://memory' },
@@ -74,7 +79,7 @@ describe('marketplace-server users create', () => {
   });
 });
 
-describe('marketplace-server serve --demo', () => {
+describe('marketplace-server serve --demo', childProcesses, () => {
   it('starts on embedded PGlite, prints a curl line that answers 200 with JSON, and stops cleanly on SIGTERM', async () => {
     const child = cli(['serve', '--demo'], { PORT: '0' });
     let output = '';
@@ -120,7 +125,7 @@ describe('marketplace-server serve --demo', () => {
   }, 120_000);
 });
 
-describe('marketplace-server storage copy', () => {
+describe('marketplace-server storage copy', childProcesses, () => {
   it('copies the uploads of the data directory to an S3 store, only those not there yet', async () => {
     const s3 = await startS3('copied');
     try {
