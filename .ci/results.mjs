@@ -50,6 +50,9 @@ if (command === 'crashed') {
   writeFileSync(reportFile, JSON.stringify(report));
   if (!rerun.success) process.exitCode = 1;
 } else if (command === 'count') {
+  // A failed test counts once; so does a file that failed with no failed test (it did not load, a
+  // hook failed), and a report that failed with neither (an error outside every test). Vitest's
+  // numFailedTestSuites is not added: it counts every describe block around a failed test too.
   const [dir] = args;
   let passed = 0;
   let failed = 0;
@@ -59,21 +62,24 @@ if (command === 'crashed') {
       .slice(0, 300);
   for (const name of readdirSync(dir).filter((file) => file.endsWith('.json'))) {
     const report = read(join(dir, name));
+    const run = name.replace(/\.json$/, '');
+    let failedHere = report.numFailedTests;
     passed += report.numPassedTests;
-    failed += report.numFailedTests + (report.success ? 0 : report.numFailedTestSuites);
     for (const file of report.testResults ?? []) {
-      const where = `${name.replace(/\.json$/, '')}: ${file.name.replace(`${process.cwd()}/`, '')}`;
-      for (const test of file.assertionResults ?? []) {
-        if (test.status === 'failed')
-          console.log(`FAILED ${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
-      }
-      if (
-        file.status === 'failed' &&
-        !(file.assertionResults ?? []).some((test) => test.status === 'failed')
-      ) {
+      const where = `${run}: ${file.name.replace(`${process.cwd()}/`, '')}`;
+      const tests = file.assertionResults ?? [];
+      for (const test of tests.filter((test) => test.status === 'failed'))
+        console.log(`FAILED ${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
+      if (file.status === 'failed' && !tests.some((test) => test.status === 'failed')) {
         console.log(`FAILED ${where}: ${firstLine([file.message])}`);
+        failedHere += 1;
       }
     }
+    if (!report.success && failedHere === 0) {
+      console.log(`FAILED ${run}: the run failed outside its tests (its log says why)`);
+      failedHere = 1;
+    }
+    failed += failedHere;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
   if (failed > 0) process.exitCode = 1;

@@ -51,6 +51,21 @@ if (out)
       numFailedTests: e2e.numFailedTests + (ok ? 0 : 1),
       numFailedTestSuites: 0,
       success: ok && e2e.success,
+      // The e2e files, and Prism's verdict as one more test, so that CI can name what failed.
+      testResults: [
+        ...(e2e.testResults ?? []),
+        {
+          name: 'Prism validation proxy',
+          status: ok ? 'passed' : 'failed',
+          assertionResults: [
+            {
+              status: ok ? 'passed' : 'failed',
+              fullName: 'every response through the proxy matches openapi.json',
+              failureMessages: ok ? [] : [`${violations.length} response violations in ${requests} requests`],
+            },
+          ],
+        },
+      ],
     }),
   );
 process.exit(ok && run.status === 0 ? 0 : 1);
