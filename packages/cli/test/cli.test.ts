@@ -4,11 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type ChildRun,
   download,
@@ -21,6 +21,8 @@ import {
 const server = useServer();
 const bin = join(import.meta.dirname, '../dist/bin.js');
 const scratch = mkdtempSync(join(tmpdir(), 'cli-e2e-'));
+// It holds config files with tokens in them (auth login): gone with the suite.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const { NODE_PATH: _hoisted, MARKETPLACE_TOKEN: _t, MARKETPLACE_BASE_URL: _b, ...inherited } = process.env;
 
 let user: TestUser;

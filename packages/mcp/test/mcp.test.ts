@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { download, png, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
 import { createServer } from '../src/index.js';
 
@@ -219,6 +219,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
 
   test('organizations, with a logo uploaded from a file path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-e2e-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const logo = png(4, 4, [200, 10, 10]);
     writeFileSync(join(dir, 'logo.png'), logo);
     const created = await call<Data>('organizations_create', { name: 'Acme', logo: join(dir, 'logo.png') });
