@@ -23,7 +23,7 @@ import {
 import { z } from 'zod';
 import { completionScript, completions } from './completion.js';
 import { type Config, configPath, readConfig, writeConfig } from './config.js';
-import { formatTable } from './table.js';
+import { escapeControls, formatTable } from './table.js';
 
 /** Where the CLI writes, and whether stdout is a terminal (table output by default). */
 export interface IO {
@@ -86,7 +86,9 @@ const globalHelp = `Global options:
 const flag = (field: string) => `--${field.replaceAll('_', '-')}`;
 
 /** Runs the CLI; resolves to the exit code. */
-export async function main(argv: readonly string[], io: IO): Promise<number> {
+export async function main(argv: readonly string[], terminal: IO): Promise<number> {
+  // Nothing on stderr drives the terminal: an error body, a message, a usage error quoting argv.
+  const io: IO = { ...terminal, stderr: (text) => terminal.stderr(escapeControls(text)) };
   try {
     return await dispatch([...argv], io);
   } catch (error) {
@@ -402,7 +404,7 @@ function formatHead(response: Response): string {
   response.headers.forEach((value, name) => {
     lines.push(`${name}: ${value}`);
   });
-  return `${lines.join('\n')}\n\n`;
+  return escapeControls(`${lines.join('\n')}\n\n`);
 }
 
 /** An API error: exit 1, its status and body on stderr. A payload refused before sending: exit 2. */

@@ -4,15 +4,24 @@ const MAX = 48;
 /*
  * Data is text from the API, not from the user at this terminal: control characters (ESC, BEL, C1)
  * and the bidirectional overrides are shown escaped, so that a value cannot clear the screen, set
- * the window title or reorder what is printed.
+ * the window title or reorder what is printed. C0 characters as `\x1B`, the others as `\u009B`,
+ * `\u202E`: inside JSON text (where JSON.stringify has already escaped C0) that is a valid JSON
+ * escape for the same character, so an error body printed as JSON still parses to what was sent.
  */
 const CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 const escapeControl = (c: string) => {
+  if (c === '\n' || c === '\t') return c;
   const code = c.charCodeAt(0);
-  return code < 0x100
+  return code < 0x20
     ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
-    : `\\u${code.toString(16).toUpperCase()}`;
+    : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
 };
+
+/**
+ * `text` with every control character but newline and tab, and every bidirectional override,
+ * escaped: for anything the API sent that reaches the terminal (table cells, error messages).
+ */
+export const escapeControls = (text: string): string => text.replace(CONTROLS, escapeControl);
 
 /** Characters as a reader sees them (an emoji with its modifiers, a letter with its accents). */
 const graphemes = (text: string) => Array.from(new Intl.Segmenter().segment(text), (s) => s.segment);
@@ -26,7 +35,7 @@ const width = (text: string) => graphemes(text).reduce((sum, g) => sum + widthOf
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const line = text.replace(/\s+/g, ' ').replace(CONTROLS, escapeControl);
+  const line = escapeControls(text.replace(/\s+/g, ' '));
   if (width(line) <= MAX) return line;
   let cut = '';
   let used = 0;

@@ -5,6 +5,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
@@ -384,5 +386,64 @@ describe('auth and completion', () => {
     expect((await run(['__complete', 'co'])).stdout.split('\n')).toEqual(['collabs', 'completion']);
     expect((await run(['__complete', 'me', 'so'])).stdout).toBe('social-accounts');
     expect((await run(['__complete', 'me', 'address', 'update', '--ci'])).stdout).toBe('--city');
+  });
+});
+
+/**
+ * A stand-in for "another server": a loopback HTTP listener that records every request's headers
+ * and answers with `respond` (by default an empty page of a list).
+ */
+async function recorder(
+  respond: (path: string, res: ServerResponse) => void = (_path, res) => {
+    const page = { 'current-page': '1', 'page-items': '20', 'total-count': '0', 'total-pages': '1' };
+    res.writeHead(200, { 'content-type': 'application/json', ...page });
+    res.end('[]');
+  },
+) {
+  const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
+  const listener = createServer((req, res) => {
+    seen.push({ path: req.url ?? '', headers: req.headers });
+    req.resume();
+    req.on('end', () => respond(req.url ?? '', res));
+  });
+  listener.listen(0, '127.0.0.1');
+  await once(listener, 'listening');
+  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise((resolve) => listener.close(resolve)) };
+}
+
+describe('what reaches the terminal (#25 item 7)', () => {
+  test('error output shows control characters and bidi overrides escaped (the API cannot drive the terminal)', async () => {
+    const evil = 'Evil\u001b]0;pwned\u0007 \u202egnp.exe\u009b2J';
+    const api = await recorder((path, res) => {
+      if (path.startsWith('/organizations.json')) {
+        res.writeHead(422, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ errors: { name: [evil] } }));
+      } else {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'x-note': 'a\u009b2Jb' });
+        res.end(evil);
+      }
+    });
+    const env = { MARKETPLACE_TOKEN: 'mkt_whatever', MARKETPLACE_BASE_URL: api.url };
+    const raw = /[^\P{Cc}\n]|[\u202a-\u202e\u2066-\u2069]/u;
+    try {
+      const invalid = await run(['organizations', 'create', '--name', 'X'], env);
+      expect(invalid.code).toBe(1);
+      expect(invalid.stderr).not.toMatch(raw);
+      expect(invalid.stderr.split('\n')[0]).toBe(
+        'marketplace: 422 name Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J',
+      );
+      // The body stays valid JSON, with the same text in it.
+      const body = JSON.parse(invalid.stderr.slice(invalid.stderr.indexOf('{')));
+      expect(body).toEqual({ errors: { name: [evil] } });
+
+      const missing = await run(['organizations', 'retrieve', 'AAAAAAAAAAAAAAAA', '--include'], env);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).not.toMatch(raw);
+      expect(missing.stderr).toContain('x-note: a\\u009B2Jb');
+      expect(missing.stderr).toContain('Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J');
+    } finally {
+      await api.close();
+    }
   });
 });
