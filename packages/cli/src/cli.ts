@@ -449,8 +449,13 @@ async function credentials(
 
 /** The stored login; a file that cannot be read is a usage error (one line, exit 2). */
 async function storedLogin(io: IO): Promise<Config> {
+  const path = configPath(io.env);
   try {
-    return await readConfig(configPath(io.env));
+    return await readConfig(path, (mode) =>
+      io.stderr(
+        `marketplace: warning: ${path} is readable by others (mode 0${mode.toString(8)}); run \`chmod 600 ${path}\` or \`marketplace auth login\` again\n`,
+      ),
+    );
   } catch (error) {
     throw new UsageError(`${(error as Error).message} (fix or delete it, or run \`marketplace auth login\`)`);
   }
@@ -469,7 +474,7 @@ const authHelp = `Usage: marketplace auth <login|status|logout>
   status                               show where the token comes from and check it
   logout                               forget the stored token
 
-The login is stored in $XDG_CONFIG_HOME/marketplace/config.json (mode 0600).
+The login is stored in $XDG_CONFIG_HOME/marketplace/config.json (mode 0600, directory 0700).
 `;
 
 async function auth(argv: string[], io: IO): Promise<number> {

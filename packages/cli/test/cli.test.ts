@@ -4,7 +4,16 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -412,7 +421,44 @@ async function recorder(
   return { url, seen, close: () => new Promise((resolve) => listener.close(resolve)) };
 }
 
-describe('what reaches the terminal (#25 item 7)', () => {
+describe('tokens and what reaches the terminal (#25 item 7)', () => {
+  /** A fresh config home with `auth login` done for the test server (token from stdin). */
+  async function loggedIn(name: string) {
+    const home = join(scratch, name);
+    const env = { XDG_CONFIG_HOME: home, MARKETPLACE_TOKEN: undefined, MARKETPLACE_BASE_URL: undefined };
+    const login = await run(['auth', 'login', '--base-url', server.url], env, `${user.token}\n`);
+    expect([login.code, login.stderr]).toEqual([0, '']);
+    return { home, env, file: join(home, 'marketplace', 'config.json') };
+  }
+
+  test('auth login writes the config 0600 in a 0700 directory, replacing a looser file instead of writing into it', async () => {
+    const { home, env, file } = await loggedIn('modes');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(home, 'marketplace')).mode & 0o777).toBe(0o700);
+
+    // A file and a directory left looser (by hand, by an older version): the next login does not put
+    // the token into the 0644 file (a new file, created 0600, takes its place) and tightens the directory.
+    chmodSync(file, 0o644);
+    chmodSync(join(home, 'marketplace'), 0o755);
+    const before = statSync(file).ino;
+    const warned = await run(['organizations', 'list'], env);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toMatch(
+      /^marketplace: warning: .*config\.json is readable by others \(mode 0644\)/m,
+    );
+    const again = await run(['auth', 'login', '--base-url', server.url], env, `${user.token}\n`);
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(statSync(file).ino).not.toBe(before);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(home, 'marketplace')).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(home, 'marketplace'))).toEqual(['config.json']);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ token: user.token, base_url: server.url });
+
+    const logout = await run(['auth', 'logout'], env);
+    expect(logout.code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   test('error output shows control characters and bidi overrides escaped (the API cannot drive the terminal)', async () => {
     const evil = 'Evil\u001b]0;pwned\u0007 \u202egnp.exe\u009b2J';
     const api = await recorder((path, res) => {
