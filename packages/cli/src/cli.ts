@@ -31,7 +31,7 @@ export interface IO {
   stderr: (text: string) => void;
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
-  /** Reads the token from stdin for `auth login` without `--token`. */
+  /** Reads a token: a prompt that does not echo in a terminal, else all of stdin (`--token-stdin`, `auth login`). */
   readStdin: () => Promise<string>;
 }
 
@@ -70,6 +70,7 @@ const globalOptions = {
   output: { type: 'string' },
   include: { type: 'boolean' },
   token: { type: 'string' },
+  'token-stdin': { type: 'boolean' },
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -78,7 +79,9 @@ const globalOptions = {
 const globalHelp = `Global options:
   --output json|table   output format (default: table in a terminal, JSON otherwise)
   --include             print the HTTP status and headers before the body
-  --token T             the access token (default: MARKETPLACE_TOKEN, then the stored login)
+  --token-stdin         read the access token from stdin (a hidden prompt in a terminal)
+                        (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
+  --token T             the same, but visible to every user in the process list: avoid
   --base-url URL        the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
   -h, --help            help for any command
   -v, --version         the version`;
@@ -427,24 +430,74 @@ function reportError(error: unknown, io: IO, include: boolean): number {
   throw error;
 }
 
-/** Token and base URL: flags, then the environment, then the stored login. */
+const PROCESS_LIST_WARNING =
+  'marketplace: warning: --token puts the token in the process list (ps), where other users of this machine can read it; use --token-stdin or MARKETPLACE_TOKEN\n';
+
+/**
+ * A token given for this call: `--token-stdin` (stdin, or a hidden prompt in a terminal), `--token`
+ * (with a warning), or undefined.
+ */
+async function tokenForThisCall(values: Record<string, unknown>, io: IO): Promise<string | undefined> {
+  const flagged = typeof values.token === 'string' && values.token !== '';
+  if (values['token-stdin']) {
+    if (flagged) throw new UsageError('give --token-stdin or --token, not both');
+    const token = (await io.readStdin()).trim();
+    if (!token) throw new UsageError('--token-stdin: no token on stdin');
+    return token;
+  }
+  if (!flagged) return undefined;
+  io.stderr(PROCESS_LIST_WARNING);
+  return values.token as string;
+}
+
+/** A base URL as the SDK uses it (`http://h:3000/` and `http://H:3000` are one server). */
+const sameUrl = (a: string, b: string) => {
+  const normal = (url: string) => {
+    try {
+      return String(new URL(url)).replace(/\/+$/, '');
+    } catch {
+      return url;
+    }
+  };
+  return normal(a) === normal(b);
+};
+
+/**
+ * Token and base URL: for this call (flags, then the environment), else the stored login. The
+ * stored token goes only to the base URL it was stored with: another one given by a flag or the
+ * environment is a usage error, unless a token is given for this call too.
+ */
 async function credentials(
   values: Record<string, unknown>,
   io: IO,
 ): Promise<{ token: string | undefined; baseUrl: string | undefined; source: string }> {
-  const given = (flagValue: unknown, envName: string) =>
-    typeof flagValue === 'string' && flagValue !== ''
-      ? { value: flagValue, source: 'flag' }
-      : io.env[envName]
-        ? { value: io.env[envName], source: envName }
+  const flagToken = await tokenForThisCall(values, io);
+  const tokenGiven = flagToken
+    ? { value: flagToken, source: values['token-stdin'] ? '--token-stdin' : '--token' }
+    : io.env.MARKETPLACE_TOKEN
+      ? { value: io.env.MARKETPLACE_TOKEN, source: 'MARKETPLACE_TOKEN' }
+      : undefined;
+  const baseUrlGiven =
+    typeof values['base-url'] === 'string' && values['base-url'] !== ''
+      ? { value: values['base-url'], source: '--base-url' }
+      : io.env.MARKETPLACE_BASE_URL
+        ? { value: io.env.MARKETPLACE_BASE_URL, source: 'MARKETPLACE_BASE_URL' }
         : undefined;
-  const tokenGiven = given(values.token, 'MARKETPLACE_TOKEN');
-  const baseUrlGiven = given(values['base-url'], 'MARKETPLACE_BASE_URL');
+  if (tokenGiven && baseUrlGiven)
+    return { token: tokenGiven.value, baseUrl: baseUrlGiven.value, source: tokenGiven.source };
   // The stored login is read only when needed: a broken file does not stop a command given both.
-  const config = tokenGiven && baseUrlGiven ? {} : await storedLogin(io);
-  const token = tokenGiven ?? { value: config.token, source: 'config' };
-  const baseUrl = baseUrlGiven ?? { value: config.base_url, source: 'config' };
-  return { token: token.value, baseUrl: baseUrl.value, source: token.source };
+  const config = await storedLogin(io);
+  if (tokenGiven) return { token: tokenGiven.value, baseUrl: config.base_url, source: tokenGiven.source };
+  if (config.token && baseUrlGiven && !(config.base_url && sameUrl(config.base_url, baseUrlGiven.value))) {
+    const path = configPath(io.env);
+    const stored = config.base_url
+      ? `the stored token (${path}) is for ${config.base_url}`
+      : `the stored token (${path}) has no base URL with it`;
+    throw new UsageError(
+      `${stored}; it is not sent to ${baseUrlGiven.value} (from ${baseUrlGiven.source}). Give a token for ${baseUrlGiven.value} with --token-stdin or MARKETPLACE_TOKEN, or run \`marketplace auth login --base-url ${baseUrlGiven.value}\``,
+    );
+  }
+  return { token: config.token, baseUrl: baseUrlGiven?.value ?? config.base_url, source: 'config' };
 }
 
 /** The stored login; a file that cannot be read is a usage error (one line, exit 2). */
@@ -470,11 +523,14 @@ async function clientOf(values: Record<string, unknown>, io: IO): Promise<Market
 
 const authHelp = `Usage: marketplace auth <login|status|logout>
 
-  login [--token T] [--base-url URL]   check the token and store it (the token from stdin without --token)
-  status                               show where the token comes from and check it
-  logout                               forget the stored token
+  login [--base-url URL]   check the token and store it with the base URL; the token is read
+                           from a prompt that does not echo (in a terminal) or from stdin
+                           (--token-stdin says so explicitly; --token T works, but shows it in ps)
+  status                   show where the token comes from and check it
+  logout                   forget the stored token
 
 The login is stored in $XDG_CONFIG_HOME/marketplace/config.json (mode 0600, directory 0700).
+The stored token is sent only to the base URL stored with it.
 `;
 
 async function auth(argv: string[], io: IO): Promise<number> {
@@ -493,14 +549,14 @@ async function auth(argv: string[], io: IO): Promise<number> {
   if (rest.length > 0) throw new UsageError(`auth ${action}: unexpected "${rest.join(' ')}"`);
   const path = configPath(io.env);
   if (action === 'login') {
-    const token = typeof values.token === 'string' ? values.token : (await io.readStdin()).trim();
+    const token = (await tokenForThisCall(values, io)) ?? (await io.readStdin()).trim();
     // A file that cannot be read is replaced by the new login.
     const stored = await readConfig(path).catch((): Config => ({}));
     const baseUrl =
       (typeof values['base-url'] === 'string' ? values['base-url'] : undefined) ??
       io.env.MARKETPLACE_BASE_URL ??
       stored.base_url;
-    if (!token) throw new UsageError('auth login: give --token, or the token on stdin');
+    if (!token) throw new UsageError('auth login: give the token on stdin or at the prompt');
     if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
     const code = await check(new Marketplace({ token, baseUrl }), io);
     if (code !== EXIT_OK) return code;
@@ -512,7 +568,7 @@ async function auth(argv: string[], io: IO): Promise<number> {
   if (action === 'status') {
     const { token, baseUrl, source } = await credentials(values, io);
     if (!token || !baseUrl) {
-      io.stderr(`Not logged in (no token in --token, MARKETPLACE_TOKEN or ${path})\n`);
+      io.stderr(`Not logged in (no token from --token-stdin, MARKETPLACE_TOKEN or ${path})\n`);
       return EXIT_API;
     }
     io.stdout(`${baseUrl}: token ${token.slice(0, 8)}… from ${source === 'config' ? path : source}\n`);

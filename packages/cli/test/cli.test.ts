@@ -431,6 +431,89 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
     return { home, env, file: join(home, 'marketplace', 'config.json') };
   }
 
+  test('the stored token is not sent to another base URL (flag or environment): a usage error naming both, nothing sent', async () => {
+    const { env } = await loggedIn('bound');
+    const other = await recorder();
+    try {
+      for (const [args, extra] of [
+        [['organizations', 'list', '--base-url', other.url], {}],
+        [['organizations', 'list'], { MARKETPLACE_BASE_URL: other.url }],
+        [['auth', 'status', '--base-url', other.url], {}],
+      ] as const) {
+        const refused = await run([...args], { ...env, ...extra });
+        expect([refused.code, refused.stdout], args.join(' ')).toEqual([2, '']);
+        expect(refused.stderr).toContain(other.url);
+        expect(refused.stderr).toContain(server.url);
+        expect(refused.stderr).toMatch(/MARKETPLACE_TOKEN|--token-stdin/);
+        expect(refused.stderr).toContain('auth login');
+      }
+      expect(other.seen).toEqual([]);
+
+      // A token given for this call goes where it is told; the stored one still never does.
+      const explicit = await run(['organizations', 'list', '--base-url', other.url], {
+        ...env,
+        MARKETPLACE_TOKEN: 'mkt_given_for_this_call',
+      });
+      expect(explicit.code).toBe(0);
+      const piped = await run(
+        ['organizations', 'list', '--base-url', other.url, '--token-stdin'],
+        env,
+        'mkt_piped_for_this_call\n',
+      );
+      expect(piped.code).toBe(0);
+      expect(other.seen.map((r) => r.headers.authorization)).toEqual([
+        expect.stringContaining('mkt_given_for_this_call'),
+        expect.stringContaining('mkt_piped_for_this_call'),
+      ]);
+      expect(JSON.stringify(other.seen)).not.toContain(user.token);
+    } finally {
+      await other.close();
+    }
+    // The same URL written differently (a trailing slash) is the same server.
+    const same = await run(['organizations', 'list', '--base-url', `${server.url}/`], env);
+    expect([same.code, same.stderr]).toEqual([0, '']);
+  });
+
+  test('a stored token without a stored base URL (an older file) is sent nowhere but asks for a new login', async () => {
+    const home = join(scratch, 'unbound');
+    mkdirSync(join(home, 'marketplace'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(home, 'marketplace', 'config.json'), JSON.stringify({ token: user.token }), {
+      mode: 0o600,
+    });
+    const other = await recorder();
+    try {
+      const refused = await run(['organizations', 'list', '--base-url', other.url], {
+        XDG_CONFIG_HOME: home,
+        MARKETPLACE_TOKEN: undefined,
+      });
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('auth login')]);
+      expect(other.seen).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('--token-stdin reads the token from stdin; --token still works but warns that ps shows it', async () => {
+    const env = { MARKETPLACE_TOKEN: undefined, XDG_CONFIG_HOME: join(scratch, 'none') };
+    const piped = await run(['organizations', 'list', '--token-stdin'], env, `${user.token}\n`);
+    expect([piped.code, piped.stderr]).toEqual([0, '']);
+    expect(Array.isArray(JSON.parse(piped.stdout))).toBe(true);
+    const empty = await run(['organizations', 'list', '--token-stdin'], env, '');
+    expect([empty.code, empty.stderr]).toEqual([2, expect.stringContaining('stdin')]);
+
+    const login = await run(
+      ['auth', 'login', '--token-stdin', '--base-url', server.url],
+      { ...env, XDG_CONFIG_HOME: join(scratch, 'stdin-login') },
+      `${user.token}\n`,
+    );
+    expect([login.code, login.stderr]).toEqual([0, '']);
+
+    const flagged = await run(['organizations', 'list', '--token', user.token], env);
+    expect(flagged.code).toBe(0);
+    expect(flagged.stderr).toMatch(/^marketplace: warning: --token .*process list.*--token-stdin/m);
+    expect(flagged.stderr).not.toContain(user.token);
+  });
+
   test('auth login writes the config 0600 in a 0700 directory, replacing a looser file instead of writing into it', async () => {
     const { home, env, file } = await loggedIn('modes');
     expect(statSync(file).mode & 0o777).toBe(0o600);
