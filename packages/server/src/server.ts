@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
-import { migrate, type Orm, openDatabase } from './db/database.js';
+import { type Config, ConfigError } from './config.js';
+import { checkDatabase, migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
 import { renderStoredBriefs } from './modules/briefs/brief.js';
 import type { Tracing } from './tracing.js';
@@ -23,6 +23,19 @@ export async function prepareDatabase(orm: Orm): Promise<string[]> {
   const applied = await migrate(orm);
   await renderStoredBriefs(orm.em.fork());
   return applied;
+}
+
+/** A port in use or not allowed is a set-up to fix, said in one line naming the setting. */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE')
+    return new ConfigError(`cannot listen on ${where}: the port is in use (set PORT to a free one)`);
+  if (code === 'EACCES')
+    return new ConfigError(`cannot listen on ${where}: permission denied (set PORT above 1023)`);
+  if (code === 'EADDRNOTAVAIL')
+    return new ConfigError(`cannot listen on ${where}: no such address on this machine (set HOST)`);
+  return error;
 }
 
 /**
@@ -46,6 +59,7 @@ export async function startServer(
   // overload protection, or the first requests would get 503s.
   let applied: string[];
   try {
+    await checkDatabase(orm, config.databaseUrl);
     applied = await prepareDatabase(orm);
   } catch (error) {
     await orm.close(true);
@@ -58,7 +72,7 @@ export async function startServer(
   } catch (error) {
     await app.close();
     await orm.close(true);
-    throw error;
+    throw listenError(error, config);
   }
   const { port } = app.server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

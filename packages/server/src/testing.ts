@@ -13,18 +13,8 @@
  * await server.close();
  * ```
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type ClientOptions, Marketplace } from '@app/sdk';
-import { PGlite } from '@electric-sql/pglite';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
-import { type Orm, openDatabase } from './db/database.js';
-import { migratedSnapshot } from './test-snapshot.js';
+import type { ClientOptions, Marketplace } from '@app/sdk';
+import { nodeTooOld } from './node-version.js';
 
 export interface TestServerOptions {
   /** The test-helpers key (at least 32 characters); a random one by default. */
@@ -60,93 +50,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A free loopback port, so that the base URL (the `url` fields) is known before listening. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Starts a test server; close it when done (e.g. in `afterAll`). */
+/**
+ * Starts a test server; close it when done (e.g. in `afterAll`). On a Node.js older than the
+ * server needs, it rejects with one line that says so (the server's dependencies would crash).
+ */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const helpersKey = options.helpersKey ?? `test-helpers-${randomBytes(24).toString('base64url')}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'mkt-test-server-'));
-  let pglite: PGlite | undefined;
-  let orm: Orm | undefined;
-  let app: FastifyInstance | undefined;
-  let url = '';
-  const shutDown = async () => {
-    await app?.close();
-    await orm?.close(true);
-    // The ORM does not close a PGlite it was handed; an in-memory one it opened itself would
-    // reconnect, empty, on the next query. This one is closed here, for good.
-    if (pglite && !pglite.closed) await pglite.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    pglite = await PGlite.create({
-      loadDataDir: new Blob([(await migratedSnapshot()) as Uint8Array<ArrayBuffer>]),
-    });
-    // Already migrated: the snapshot is made by the same build (or, from source, by this process).
-    orm = await openDatabase({ url: undefined, dataDir, pglite });
-    for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
-      const config = loadConfig({
-        LOG_LEVEL: 'silent',
-        ...options.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: 'pglite://memory',
-        MARKETPLACE_DATA_DIR: dataDir,
-        MARKETPLACE_BASE_URL: `http://127.0.0.1:${port}`,
-        MARKETPLACE_TEST_HELPERS_KEY: helpersKey,
-      });
-      // No event-loop-delay 503s: a test runner's own work must not make the server refuse requests.
-      app = await buildApp({ config, orm, overload: { maxEventLoopDelay: 0 } });
-      try {
-        await app.listen({ port, host: config.host });
-        url = config.baseUrl;
-        break;
-      } catch (error) {
-        await app.close();
-        app = undefined;
-        // Another process took the port between the probe and the listen: try another one.
-        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
-      }
-    }
-  } catch (error) {
-    await shutDown();
-    throw error;
-  }
-
-  let closing: Promise<void> | undefined;
-  const client = (token: string, clientOptions: Partial<ClientOptions> = {}) =>
-    new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...clientOptions });
-  // The test helpers take the key, not a token; the client insists on one all the same.
-  const admin = client('mkt_unused_the_test_helpers_send_their_key');
-  let users = 0;
-
-  return {
-    url,
-    helpersKey,
-    async createUser(userOptions = {}) {
-      users += 1;
-      const email = userOptions.email ?? `user${users}-${randomBytes(4).toString('hex')}@example.com`;
-      const { access_token } = await admin.testHelpers.createUser({
-        user: { name: userOptions.name ?? `User ${users}`, email },
-        access_token: { permission: userOptions.permission ?? 'write' },
-      });
-      return access_token.token;
-    },
-    client,
-    async reset() {
-      await admin.testHelpers.reset();
-    },
-    close() {
-      closing ??= shutDown();
-      return closing;
-    },
-  };
+  const tooOld = nodeTooOld('@app/server/testing');
+  if (tooOld) throw new Error(tooOld);
+  const { start } = await import('./test-server.js');
+  return start(options);
 }

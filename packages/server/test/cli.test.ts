@@ -5,11 +5,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createUploadStore } from '../src/modules/uploads/stores.js';
+import { startRefusingPostgres } from './fixtures/fake-postgres.js';
+import { freePort } from './listening-server.js';
 import { startS3 } from './s3-store.js';
 
 // Every test starts the server's CLI from its TypeScript source (tsx) in processes of its own: the
@@ -20,16 +23,23 @@ const childProcesses = { timeout: 120_000 };
 const dataDir = mkdtempSync(join(tmpdir(), 'mkt-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function cli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--conditions=@app/source', '--import', 'tsx', 'src/cli.ts', ...args], {
+/** `process.versions.node` as an older Node.js reports it, set before anything else loads. */
+const pretendNode = (version: string) => [
+  '--import',
+  `data:text/javascript,Object.defineProperty(process.versions,"node",{value:"${version}"})`,
+];
+
+function cli(args: string[], env: Record<string, string> = {}, nodeOptions: string[] = []): ChildProcess {
+  const node = [...nodeOptions, '--conditions=@app/source', '--import', 'tsx'];
+  return spawn(process.execPath, [...node, 'src/cli.ts', ...args], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { ...process.env, LOG_LEVEL: 'info', MARKETPLACE_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
-async function run(args: string[], env: Record<string, string> = {}) {
-  const child = cli(args, env);
+async function run(args: string[], env: Record<string, string> = {}, nodeOptions: string[] = []) {
+  const child = cli(args, env, nodeOptions);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d) => (stdout += d));
@@ -123,6 +133,98 @@ describe('marketplace-server serve --demo', childProcesses, () => {
     expect((await inFlight).status).toBe(201);
     expect(await exited, output).toBe(0);
   }, 120_000);
+});
+
+/** What a set-up error must look like: exit 1, one line on stderr (no stack trace). */
+function expectOneLine(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp) {
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.code).toBe(1);
+}
+
+describe('set-ups that are wrong stop at once, with one line (exit 1)', childProcesses, () => {
+  it('a Node.js older than 22.17: the server names the version it needs', async () => {
+    for (const command of [['serve'], ['migrate'], ['--help']]) {
+      expectOneLine(
+        await run(command, { DATABASE_URL: 'pglite://memory' }, pretendNode('20.19.0')),
+        /^marketplace-server needs Node\.js 22\.17\.0 or newer; this is Node\.js 20\.19\.0\n$/,
+      );
+    }
+  });
+
+  it('a Node.js older than 22.17: the test kit rejects with that line instead of crashing', async () => {
+    const script = `import('./src/testing.ts').then(({ startTestServer }) => startTestServer()).then(
+      () => console.log('started'),
+      (error) => console.log('rejected: ' + error.message),
+    )`;
+    const child = spawn(
+      process.execPath,
+      [
+        ...pretendNode('22.16.0'),
+        '--conditions=@app/source',
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+      ],
+      { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout?.on('data', (d) => (stdout += d));
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(stdout).toBe(
+      'rejected: @app/server/testing needs Node.js 22.17.0 or newer; this is Node.js 22.16.0\n',
+    );
+  });
+
+  it('DATABASE_URL naming a database that does not exist: refused, never created', async () => {
+    const postgres = await startRefusingPostgres();
+    try {
+      const url = `postgres://postgres@127.0.0.1:${postgres.port}/missing`;
+      for (const command of [['migrate'], ['serve']]) {
+        expectOneLine(
+          await run(command, { DATABASE_URL: url, PORT: '0' }),
+          new RegExp(
+            `^DATABASE_URL names database "missing", which does not exist on 127\\.0\\.0\\.1:${postgres.port}: create it first`,
+          ),
+        );
+      }
+    } finally {
+      await postgres.close();
+    }
+  });
+
+  it('DATABASE_URL that cannot be reached: the reason, without the password', async () => {
+    const port = await freePort();
+    const result = await run(['serve'], {
+      DATABASE_URL: `postgres://app:s3cret@127.0.0.1:${port}/prod`,
+      PORT: '0',
+    });
+    expectOneLine(
+      result,
+      new RegExp(
+        `^cannot use the database of DATABASE_URL \\(127\\.0\\.0\\.1:${port}/prod\\): .*ECONNREFUSED`,
+      ),
+    );
+    expect(result.stderr).not.toContain('s3cret');
+  });
+
+  it('a port in use: names it and PORT', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      expectOneLine(
+        await run(['serve'], { DATABASE_URL: 'pglite://memory', PORT: String(port) }),
+        new RegExp(
+          `^cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use \\(set PORT to a free one\\)\n$`,
+        ),
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
 });
 
 describe('marketplace-server storage copy', childProcesses, () => {

@@ -6,6 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
+import { ConfigError } from '../config.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
@@ -62,6 +63,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
     return (await PostgresORM.init({
       ...common,
       clientUrl: options.url,
+      // Never created here: a missing database is a wrong DATABASE_URL (see checkDatabase).
+      ensureDatabase: false,
       pool: { min: 0, max: options.poolSize ?? 10, idleTimeoutMillis: 10_000 },
       driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
     } as Options)) as unknown as Orm;
@@ -78,6 +81,49 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
   const dir = join(options.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
   return (await PgliteORM.init({ ...common, dbName: dir } as Options)) as unknown as Orm;
+}
+
+/**
+ * Refuses, in one line that names `DATABASE_URL`, a PostgreSQL database that does not exist or
+ * cannot be reached. Migrating would create a missing database (MikroORM's migrator ensures it),
+ * and a typo in the URL would then start the server on an empty production database: the reference
+ * server never creates one (decisions §6). Embedded PGlite makes its own and is not checked.
+ */
+export async function checkDatabase(orm: Orm, url: string | undefined): Promise<void> {
+  if (!url?.startsWith('postgres')) return;
+  let failure: unknown;
+  try {
+    await orm.em.getConnection().execute('select 1');
+    return;
+  } catch (error) {
+    failure = error;
+  }
+  const { host, database } = describePostgresUrl(url);
+  const codes = new Set<unknown>();
+  let why = '';
+  for (let e = failure, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    codes.add(code);
+    if (typeof message === 'string' && message) why = message.split('\n')[0] ?? why;
+  }
+  if (codes.has('3D000'))
+    throw new ConfigError(
+      `DATABASE_URL names database "${database}", which does not exist on ${host}: create it first (the server never creates a production database)`,
+    );
+  throw new ConfigError(`cannot use the database of DATABASE_URL (${host}/${database}): ${why}`);
+}
+
+/** Host and database of a PostgreSQL URL, without its credentials. */
+function describePostgresUrl(url: string): { host: string; database: string } {
+  try {
+    const parsed = new URL(url);
+    return {
+      host: parsed.host || 'localhost',
+      database: decodeURIComponent(parsed.pathname.slice(1)) || parsed.username || 'postgres',
+    };
+  } catch {
+    return { host: '?', database: '?' };
+  }
 }
 
 /** Applies pending migrations; returns the names of those applied. */
