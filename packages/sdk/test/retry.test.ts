@@ -250,15 +250,16 @@ describe("timeouts: the body and the caller's signal (found by review)", () => {
   });
 
   test("the caller's signal aborting with a TimeoutError (AbortSignal.timeout) rejects with that reason", async () => {
+    const controller = new AbortController();
+    const reason = new DOMException('The operation timed out.', 'TimeoutError');
+    // The signal aborts once the request has arrived and is waiting for its answer.
     server.use(
       http.get(orgUrl, async () => {
+        controller.abort(reason);
         await delay('infinite');
       }),
     );
-    const controller = new AbortController();
-    const reason = new DOMException('The operation timed out.', 'TimeoutError');
     const pending = client().organizations.retrieve(ORG_ID, { signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 10);
     await expect(pending).rejects.toBe(reason);
   });
 

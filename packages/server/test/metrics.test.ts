@@ -6,21 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { useTestServer } from './harness.js';
-
-type Labels = Record<string, string>;
-
-/** The value of one series of a Prometheus text exposition (undefined when it is absent). */
-function sample(text: string, name: string, labels: Labels = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found: Labels = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g))
-      found[key as string] = value as string;
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
+import { sample } from './metrics-text.js';
 
 describe('GET /metrics', () => {
   let chaosRoll = 0.99;

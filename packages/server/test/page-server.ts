@@ -1,7 +1,9 @@
 /*
  * A product website for the prefill tests: node:http on 127.0.0.1 with a random port. It counts
- * the requests to each path, so a test can prove that a refused address was never contacted.
+ * the requests to each path, so a test can prove that a refused address was never contacted, and
+ * records the requests the client gave up on before they were answered.
  */
+import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PNG } from './fixtures/organization.js';
@@ -14,6 +16,10 @@ export interface PageServer {
   hits: Map<string, number>;
   /** Host headers received, in order. */
   hosts: string[];
+  /** Paths of the requests whose connection the client closed before an answer was sent, in order. */
+  abandoned: string[];
+  /** Resolves with the path of the next request the client abandons (call it before the request). */
+  nextAbandoned(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -92,11 +98,18 @@ function route(path: string, query: URLSearchParams): Route | undefined {
 export async function startPageServer(): Promise<PageServer> {
   const hits = new Map<string, number>();
   const hosts: string[] = [];
+  const abandoned: string[] = [];
+  const events = new EventEmitter();
   let origin = '';
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     hosts.push(req.headers.host ?? '');
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      abandoned.push(url.pathname);
+      events.emit('abandoned', url.pathname);
+    });
     const handler = route(url.pathname, url.searchParams);
     if (handler) return handler(req, res, origin);
     res.writeHead(404);
@@ -110,6 +123,8 @@ export async function startPageServer(): Promise<PageServer> {
     port,
     hits,
     hosts,
+    abandoned,
+    nextAbandoned: async () => ((await once(events, 'abandoned')) as [string])[0],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,6 +2,11 @@
  * Load: more traffic than the server can take, on loopback. The server sheds what it cannot serve
  * with quick `503`s (overload protection on event-loop delay) instead of letting requests queue
  * until they time out, its memory stays bounded, and it serves normally once the load stops.
+ *
+ * "Quick" is asserted as what it means, never as a duration: every `503` is counted with cause
+ * `overload` (turned away by the protection, not answered by the request timeout), and every
+ * request got an answer before the load generator's own timeout (5 s past the server's). The
+ * latencies are printed, not asserted (speed is `pnpm bench`'s, as ratios).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REQUEST_TIMEOUT_MS } from '../../src/app.js';
 import { type Orm, openDatabase } from '../../src/db/database.js';
 import { MAX_CONCURRENT_REQUESTS } from '../../src/plugins/availability.js';
+import { unavailableCounts } from '../metrics-text.js';
 import type { LoadOptions, LoadResult } from './load-worker.js';
 import {
   createTestDatabase,
@@ -119,10 +125,14 @@ afterAll(async () => {
 
 describe('load beyond capacity', () => {
   it('sheds it with quick 503s, keeps memory bounded, and serves normally when it stops', async () => {
-    await vi.waitFor(
-      async () => expect((await send(server.url, 'GET', path, { token: owner.token })).status).toBe(200),
-      { timeout: 5_000, interval: 20 },
-    );
+    // The 503s this test's own requests get (before and after the load) are counted too.
+    let own503 = 0;
+    const show = async () => {
+      const answer = await send(server.url, 'GET', path, { token: owner.token });
+      if (answer.status === 503) own503 += 1;
+      return answer;
+    };
+    await vi.waitFor(async () => expect((await show()).status).toBe(200), { timeout: 5_000, interval: 20 });
     collectGarbage();
     const before = process.memoryUsage();
     let peakRss = before.rss;
@@ -186,9 +196,6 @@ describe('load beyond capacity', () => {
     // The protection engaged, and every 503 said when to come back.
     expect(shed.length).toBeGreaterThan(0);
     expect(result.retryAfter).toBe(shed.length);
-    // A 503 comes quickly: its p99 is a small fraction of the request timeout.
-    expect(percentile(shed, 99)).toBeLessThan(REQUEST_TIMEOUT_MS / 5);
-    expect(percentile(served, 100)).toBeLessThan(REQUEST_TIMEOUT_MS);
     // Memory is bounded.
     expect(after.heapUsed - before.heapUsed).toBeLessThan(MAX_HEAP_GROWTH);
     expect(peakRss - before.rss).toBeLessThan(MAX_RSS_GROWTH);
@@ -198,7 +205,7 @@ describe('load beyond capacity', () => {
     const recent: number[] = [];
     await vi.waitFor(
       async () => {
-        const answer = await send(server.url, 'GET', path, { token: owner.token });
+        const answer = await show();
         inARow = answer.status === 200 ? inARow + 1 : 0;
         recent.push(answer.status);
         if (recent.length > 20) recent.shift();
@@ -206,9 +213,22 @@ describe('load beyond capacity', () => {
       },
       { timeout: 10_000, interval: 0 },
     );
-    // No 503 of the load was the database's: every check during it found the database up.
+    // A 503 comes quickly: every one was the overload protection's (none waited for the request
+    // timeout, nor for a database check: every check during the load found the database up).
     const metrics = await send(server.url, 'GET', '/metrics');
     expect(metrics.status).toBe(200);
-    expect(metrics.text).toMatch(/^http_unavailable_responses_total\{cause="database"\} 0$/m);
+    const unavailable = unavailableCounts(metrics.text);
+    expect(unavailable).toEqual({
+      overload: expect.any(Number),
+      database: 0,
+      storage: 0,
+      chaos: 0,
+      timeout: 0,
+      shutdown: 0,
+    });
+    // Every 503 seen was counted as overload; the server may have answered up to one more request
+    // per connection that the load generator no longer read when it stopped.
+    expect(unavailable.overload).toBeGreaterThanOrEqual(shed.length + own503);
+    expect(unavailable.overload).toBeLessThanOrEqual(shed.length + own503 + LOAD.connections);
   });
 });

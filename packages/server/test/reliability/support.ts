@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type AppOptions, buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp, REQUEST_TIMEOUT_MS } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import type { Orm } from '../../src/db/database.js';
 import { createUserWithToken } from '../../src/modules/users/users.service.js';
@@ -94,19 +94,39 @@ export interface Instance {
   orm: Orm;
   /** `http://127.0.0.1:<port>` */
   url: string;
+  /** The server's log entries of level warn and above, in order (only with `logs: true`). */
+  logs: LogEntry[];
   close(): Promise<void>;
 }
 
-/** Builds the app over an opened ORM and listens on a free loopback port; `config` overrides settings. */
+/** One line of the server's JSON log (pino), as far as the tests read it. */
+export interface LogEntry {
+  level: number;
+  msg: string;
+  reqId?: string;
+  err?: { type?: string; message?: string };
+}
+
+/**
+ * Builds the app over an opened ORM and listens on a free loopback port; `config` overrides
+ * settings; `logs` keeps the server's warnings and errors in `Instance.logs`.
+ */
 export async function listen(
   orm: Orm,
-  { config, ...options }: Pick<AppOptions, 'overload' | 'requestTimeout'> & { config?: Partial<Config> } = {},
+  {
+    config,
+    logs: keepLogs = false,
+    ...options
+  }: Pick<AppOptions, 'overload' | 'requestTimeout'> & { config?: Partial<Config>; logs?: boolean } = {},
 ): Promise<Instance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-rel-app-'));
+  const logs: LogEntry[] = [];
   const app = await buildApp({
     config: testConfig(dataDir, TEST_HELPERS_KEY, config),
     orm,
-    logger: false,
+    logger: keepLogs
+      ? { level: 'warn', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogEntry) } }
+      : false,
     overload: { maxEventLoopDelay: 0 },
     ...options,
   });
@@ -116,6 +136,7 @@ export async function listen(
     app,
     orm,
     url: `http://127.0.0.1:${port}`,
+    logs,
     async close() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -140,16 +161,29 @@ export async function createUser(orm: Orm, permission: 'read' | 'write' = 'write
   return { user: created.user, token: created.access_token.token, tokenId: created.access_token.id };
 }
 
+/**
+ * How long {@link send} waits for a whole answer: twice the server's request timeout, so that a
+ * server keeping its bound always answers first. A request still unanswered then hangs.
+ */
+export const CLIENT_TIMEOUT_MS = 2 * REQUEST_TIMEOUT_MS;
+
+/** The status of an {@link Answer} that did not arrive within {@link CLIENT_TIMEOUT_MS}. */
+export const NO_ANSWER = 0;
+
 export interface Answer {
+  /** The HTTP status, or {@link NO_ANSWER}. */
   status: number;
   headers: Headers;
   text: string;
-  /** Milliseconds from sending the request to the end of the response. */
+  /** Milliseconds from sending the request to the end of the response (printed, never asserted). */
   ms: number;
   json<T = unknown>(): T;
 }
 
-/** One HTTP request over loopback; `token` is a user's token or the test-helpers key. */
+/**
+ * One HTTP request over loopback; `token` is a user's token or the test-helpers key. A request
+ * not answered whole within {@link CLIENT_TIMEOUT_MS} is given up: its status is {@link NO_ANSWER}.
+ */
 export async function send(
   base: string,
   method: string,
@@ -160,19 +194,34 @@ export async function send(
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const started = performance.now();
-  const response = await fetch(base + path, {
-    method,
-    headers,
-    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    text,
-    ms: performance.now() - started,
-    json: <T>() => JSON.parse(text) as T,
-  };
+  const signal = AbortSignal.timeout(CLIENT_TIMEOUT_MS);
+  try {
+    const response = await fetch(base + path, {
+      method,
+      headers,
+      signal,
+      ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      ms: performance.now() - started,
+      json: <T>() => JSON.parse(text) as T,
+    };
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    return {
+      status: NO_ANSWER,
+      headers: new Headers(),
+      text: '',
+      ms: performance.now() - started,
+      json: () => {
+        throw new Error(`no answer to ${method} ${path} within ${CLIENT_TIMEOUT_MS} ms`);
+      },
+    };
+  }
 }
 
 /** Value at the given percentile (0–100) of the numbers, by nearest rank. */
