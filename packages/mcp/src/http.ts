@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -6,61 +6,164 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
 
+/** A session with no request for this long is closed (decisions §6): 30 minutes. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /**
- * Serves Streamable HTTP at `/mcp` on 127.0.0.1 (port 0: any free port), one MCP server per
- * session (sessions keep elicitation working across requests). `createMcpExpressApp` on a loopback
- * host validates the `Host` header: the SDK's DNS-rebinding protection; a page's `Origin` is
- * checked too (below), before the app (and its JSON parser) sees the request.
+ * At most this many live sessions; a new one closes the least recently used. A session holds an
+ * MCP server and its SDK client (about 0.5 MiB each: 300 held 140 MiB), so 100 bound that to ~50 MiB.
  */
-export async function serveHttp(
-  makeServer: () => McpServer,
-  port: number,
-): Promise<{ url: string; close: () => Promise<void> }> {
+export const DEFAULT_MAX_SESSIONS = 100;
+
+export interface HttpOptions {
+  /** The port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** The bearer secret every request must send (`Authorization: Bearer <authToken>`). */
+  authToken: string;
+  /**
+   * A session with no request started (and no POST still running) for this long is closed;
+   * default 30 minutes.
+   */
+  idleTimeoutMs?: number;
+  /** The most live sessions; default {@link DEFAULT_MAX_SESSIONS}. */
+  maxSessions?: number;
+  /** The clock of the idle bound, in milliseconds (tests move it); default `Date.now`. */
+  now?: () => number;
+}
+
+export interface HttpServer {
+  /** `http://127.0.0.1:<port>/mcp` */
+  url: string;
+  /** The sessions open now. */
+  liveSessions: () => number;
+  /** Closes every session, then the listener. */
+  close: () => Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  /** When the last request started or ended. */
+  lastSeen: number;
+  /**
+   * POSTs of this session still running (a tool call waiting on the API or on the user). Not the
+   * GET stream: a client keeps one open for as long as it is connected, idle or not.
+   */
+  inFlight: number;
+}
+
+/** The answer the SDK's transport gives for a session id it does not hold (MCP: start a new session). */
+const SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null };
+
+/**
+ * Serves Streamable HTTP at `/mcp` on 127.0.0.1, one MCP server per session (sessions keep
+ * elicitation working across requests). Every request needs the bearer secret (checked in constant
+ * time, before the body is read; `401` with `WWW-Authenticate: Bearer` otherwise). `createMcpExpressApp`
+ * on a loopback host validates the `Host` header: the SDK's DNS-rebinding protection; a page's
+ * `Origin` is checked first (below). Idle sessions are closed after `idleTimeoutMs`, and at most
+ * `maxSessions` live at once.
+ */
+export async function serveHttp(makeServer: () => McpServer, options: HttpOptions): Promise<HttpServer> {
+  const {
+    port,
+    authToken,
+    idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+    maxSessions = DEFAULT_MAX_SESSIONS,
+    now = Date.now,
+  } = options;
+  if (authToken === '') throw new TypeError('serveHttp: authToken must not be empty');
   const host = '127.0.0.1';
   const app = createMcpExpressApp({ host });
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  // Map order is least recently used first: a session is moved to the end when it is used.
+  const sessions = new Map<string, Session>();
+
+  const closeSession = (id: string, session: Session) => {
+    sessions.delete(id);
+    // Closing the transport closes its MCP server too (the server's `onclose` chains onto it).
+    void session.transport.close();
+  };
+  const sweep = () => {
+    const time = now();
+    for (const [id, session] of sessions)
+      if (session.inFlight === 0 && time - session.lastSeen >= idleTimeoutMs) closeSession(id, session);
+  };
+  /** Marks a session used now, and, for a POST, busy until its answer ends. */
+  const track = (id: string, session: Session, req: Request, res: Response) => {
+    sessions.delete(id);
+    sessions.set(id, session);
+    session.lastSeen = now();
+    if (req.method !== 'POST') return;
+    session.inFlight += 1;
+    res.on('close', () => {
+      session.inFlight -= 1;
+      session.lastSeen = now();
+    });
+  };
+  const notFound = (res: Response) => {
+    res.status(404).json(SESSION_NOT_FOUND);
+  };
 
   app.post('/mcp', async (req, res) => {
     const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (id !== undefined || !isInitializeRequest(req.body)) {
-        res.status(400).json({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: 'Bad Request: no valid session id' },
-          id: null,
-        });
-        return;
-      }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, created);
-        },
-      });
-      created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
-      };
-      await makeServer().connect(created);
-      transport = created;
+    if (typeof id === 'string') {
+      const session = sessions.get(id);
+      if (!session) return notFound(res);
+      track(id, session, req, res);
+      await session.transport.handleRequest(req, res, req.body);
+      return;
     }
+    if (id !== undefined || !isInitializeRequest(req.body)) {
+      res.status(400).json({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: no valid session id' },
+        id: null,
+      });
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        // The cap: the least recently used sessions make room (they are idle or the oldest).
+        for (const [oldId, old] of sessions) {
+          if (sessions.size < maxSessions) break;
+          closeSession(oldId, old);
+        }
+        const session: Session = { transport, lastSeen: now(), inFlight: 0 };
+        sessions.set(sessionId, session);
+        track(sessionId, session, req, res);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await makeServer().connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
   const bySession = async (req: Request, res: Response) => {
     const id = req.headers['mcp-session-id'];
-    const transport = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!transport) {
-      res.status(400).send('Invalid or missing session id');
+    if (typeof id !== 'string') {
+      res.status(400).json({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' },
+        id: null,
+      });
       return;
     }
-    await transport.handleRequest(req, res);
+    const session = sessions.get(id);
+    if (!session) return notFound(res);
+    track(id, session, req, res);
+    await session.transport.handleRequest(req, res);
   };
   app.get('/mcp', bySession);
   app.delete('/mcp', bySession);
 
+  const expected = digest(authToken);
   const server = createServer((req, res) => {
-    if (!refuseForeignOrigin(req, res)) app(req, res);
+    if (refuseForeignOrigin(req, res) || refuseUnauthenticated(req, res, expected)) return;
+    sweep();
+    app(req, res);
   });
+  // Idle sessions close even when no request comes to sweep them.
+  const timer = setInterval(sweep, Math.min(idleTimeoutMs, 60_000));
+  timer.unref();
   // A failed listen (a port in use) rejects.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -68,16 +171,54 @@ export async function serveHttp(
       server.off('error', reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    clearInterval(timer);
+    throw error;
   });
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   return {
     url: `http://${host}:${actual}/mcp`,
+    liveSessions: () => sessions.size,
     close: async () => {
-      for (const transport of sessions.values()) await transport.close();
+      clearInterval(timer);
+      for (const session of [...sessions.values()]) await session.transport.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Answers `401` and returns `true` unless the request carries `Authorization: Bearer <secret>`.
+ * The digests of both are compared (equal lengths, constant time), so neither the secret's bytes
+ * nor its length leak through timing. The body is never read (the connection closes after the answer).
+ */
+function refuseUnauthenticated(req: IncomingMessage, res: ServerResponse, expected: Buffer): boolean {
+  const match = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+  if (match && timingSafeEqual(digest(match[1] as string), expected)) return false;
+  // RFC 6750: no error code when no credential was sent; `invalid_token` for a wrong one.
+  const challenge = req.headers.authorization
+    ? 'Bearer realm="marketplace-mcp", error="invalid_token"'
+    : 'Bearer realm="marketplace-mcp"';
+  res.writeHead(401, {
+    'content-type': 'application/json; charset=utf-8',
+    'www-authenticate': challenge,
+    connection: 'close',
+  });
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message:
+          'Unauthorized: send Authorization: Bearer <secret> (--auth-token, MARKETPLACE_MCP_AUTH_TOKEN, or the one marketplace-mcp printed at start)',
+      },
+      id: null,
+    }),
+  );
+  return true;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);

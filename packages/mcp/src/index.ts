@@ -1,3 +1,10 @@
 // The server as a library (the bin, `marketplace-mcp`, is built on it): mount it on any transport.
-export { serveHttp } from './http.js';
+export { DEFAULT_MAX_FILE_BYTES } from './files.js';
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_SESSIONS,
+  type HttpOptions,
+  type HttpServer,
+  serveHttp,
+} from './http.js';
 export { createServer, errorResult, OPENAPI_URI, type ServerOptions } from './server.js';

@@ -8,6 +8,7 @@ import { callOperation, type ListResult, type Operation, operations } from '@app
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { DEFAULT_MAX_FILE_BYTES, guardedFileReader } from './files.js';
 
 export interface ServerOptions {
   /** The access token; default `MARKETPLACE_TOKEN`. */
@@ -20,6 +21,13 @@ export interface ServerOptions {
   groups?: readonly string[];
   /** Run deletes and transitions without asking the user to confirm. */
   yes?: boolean;
+  /**
+   * The directories file arguments (`logo`, `banner_image`) may be read from, symlinks resolved;
+   * default: the working directory.
+   */
+  allowDirs?: readonly string[];
+  /** The largest file argument read, in bytes; default 5 MiB (the API's upload limit). */
+  maxFileBytes?: number;
 }
 
 /** The URI of the OpenAPI document resource. */
@@ -166,7 +174,8 @@ function confirmation(op: Operation, args: Record<string, unknown>): string {
 }
 
 export function createServer(options: ServerOptions): McpServer {
-  const { yes = false } = options;
+  const { yes = false, allowDirs = [process.cwd()], maxFileBytes = DEFAULT_MAX_FILE_BYTES } = options;
+  const readFile = guardedFileReader({ allowDirs, maxBytes: maxFileBytes });
   // The SDK reads MARKETPLACE_TOKEN / MARKETPLACE_BASE_URL for what is not given (and throws without them).
   const client = new Marketplace({
     ...(options.token && { token: options.token }),
@@ -203,6 +212,7 @@ export function createServer(options: ServerOptions): McpServer {
         }
         try {
           const result = await callOperation(client, op, args, {
+            readFile,
             ...(typeof max_items === 'number' && { maxItems: max_items }),
             ...(typeof skip === 'number' && { skip }),
           });

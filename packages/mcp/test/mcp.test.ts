@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { download, png, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
 import { createServer } from '../src/index.js';
 
@@ -24,10 +24,17 @@ const { NODE_PATH: _hoisted, ...inherited } = process.env;
 const nodeArgs = ['--conditions=@app/source', '--import', 'tsx', bin];
 
 let user: TestUser;
+/** The bearer secret of the HTTP servers started here (`MARKETPLACE_MCP_AUTH_TOKEN`). */
+const secret = 'mcp-e2e-secret-0123456789abcdef';
+const bearer = { Authorization: `Bearer ${secret}` };
+/** Scratch files (the logo); the bins may read file arguments from here (`--allow-dir`). */
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-e2e-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const env = () => ({
   ...(inherited as Record<string, string>),
   MARKETPLACE_TOKEN: user.token,
   MARKETPLACE_BASE_URL: server.url,
+  MARKETPLACE_MCP_AUTH_TOKEN: secret,
 });
 
 /** The tool name the issue asks for, worked out here on its own: `me_` for `/me` paths, snake_case. */
@@ -39,7 +46,7 @@ async function stdioClient(args: string[] = []): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [...nodeArgs, ...args],
+      args: [...nodeArgs, '--allow-dir', scratch, ...args],
       env: env(),
       stderr: 'pipe',
     }),
@@ -49,7 +56,11 @@ async function stdioClient(args: string[] = []): Promise<Client> {
 
 /** Starts `marketplace-mcp --http --port 0` and reads its URL from the line it prints. */
 async function httpServer(args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeArgs, '--http', '--port', '0', ...args], { env: env() });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--http', '--port', '0', '--allow-dir', scratch, ...args],
+    { env: env() },
+  );
   let out = '';
   child.stdout.setEncoding('utf8');
   for await (const chunk of child.stdout) {
@@ -63,7 +74,7 @@ async function httpServer(args: string[] = []): Promise<{ url: string; child: Ch
 /** Runs the bin to its exit (a usage error, a port it cannot take). */
 const runBin = (args: string[]) => runChild(process.execPath, [...nodeArgs, ...args], { env: env() });
 
-/** POSTs `body` (`{}`) to the MCP endpoint with these headers; resolves to the status. */
+/** POSTs `body` (`{}`) to the MCP endpoint with these headers (and the secret); resolves to the status. */
 function postStatus(url: string, headers: Record<string, string>, body = '{}'): Promise<number | undefined> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
@@ -73,7 +84,7 @@ function postStatus(url: string, headers: Record<string, string>, body = '{}'): 
         port,
         path: '/mcp',
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...headers },
+        headers: { 'Content-Type': 'application/json', ...bearer, ...headers },
       },
       (res) => {
         res.resume();
@@ -127,7 +138,7 @@ async function httpClient(
   options: ConstructorParameters<typeof Client>[1] = {},
 ): Promise<Client> {
   const client = new Client({ name: 'e2e-http', version: '1.0.0' }, options);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: bearer } }));
   return client;
 }
 
@@ -218,8 +229,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
   });
 
   test('organizations, with a logo uploaded from a file path', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-e2e-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = mkdtempSync(join(scratch, 'logo-'));
     const logo = png(4, 4, [200, 10, 10]);
     writeFileSync(join(dir, 'logo.png'), logo);
     const created = await call<Data>('organizations_create', { name: 'Acme', logo: join(dir, 'logo.png') });
@@ -486,7 +496,9 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
       asked.push(req.params.message);
       return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: bearer } }),
+    );
   });
   afterAll(async () => {
     await client?.close();
@@ -518,6 +530,8 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
 
   test('DNS-rebinding protection: a foreign Host header is refused', async () => {
     expect(await postStatus(url, { Host: 'evil.example' })).toBe(403);
+    // Without the secret it is refused too (the secret is checked first).
+    expect(await postStatus(url, { Host: 'evil.example', Authorization: '' })).toBe(401);
   });
 
   test('DNS-rebinding protection: a foreign Origin is refused (MCP transport spec); a loopback one is not', async () => {

@@ -1,0 +1,396 @@
+/**
+ * Hostile local clients (issue #25, item 5): the HTTP mode's bearer secret, idle and surplus
+ * sessions, and file arguments (`logo`, `banner_image`) that are not what they seem. The bin runs as
+ * a child process where its start-up matters (the secret); sessions and files are tested in-process
+ * (an injected clock; a fresh user whose token must stay unused when nothing may reach the API).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publicEndpoints } from '@app/schemas';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { download, png, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
+import { createServer, serveHttp } from '../src/index.js';
+
+const server = useServer();
+const bin = join(import.meta.dirname, '../src/bin.ts');
+const {
+  NODE_PATH: _hoisted,
+  MARKETPLACE_MCP_AUTH_TOKEN: _secret,
+  ...inherited
+} = process.env as Record<string, string>;
+const nodeArgs = ['--conditions=@app/source', '--import', 'tsx', bin];
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await server.newUser('Hostile');
+});
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-hostile-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Started {
+  url: string;
+  child: ChildProcess;
+  /** Everything the child wrote to stderr so far. */
+  stderr: () => string;
+  /** Resolves with the match once stderr matches `pattern` (it may come after the stdout line). */
+  stderrMatch: (pattern: RegExp) => Promise<RegExpExecArray>;
+}
+
+/** Starts `marketplace-mcp --http --port 0`; resolves once it prints where it listens. */
+async function httpServer(args: string[], extraEnv: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [...nodeArgs, '--http', '--port', '0', ...args], {
+    env: { ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url, ...extraEnv },
+  });
+  onTestFinished(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const stderrMatch = async (pattern: RegExp) => {
+    for (;;) {
+      const match = pattern.exec(err);
+      if (match) return match;
+      if (child.exitCode !== null) throw new Error(`no ${pattern} on stderr: ${err}`);
+      await once(child.stderr, 'data');
+    }
+  };
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    const match = /listening on (http:\/\/\S+)/.exec(out);
+    if (match) return { url: match[1] as string, child, stderr: () => err, stderrMatch };
+  }
+  throw new Error(`marketplace-mcp --http did not start: ${out} ${err}`);
+}
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+/** POSTs an initialize request (or `body`) with these headers. */
+function post(url: string, headers: Record<string, string>, body = initialize): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body,
+  });
+}
+
+/** An MCP client of `url` that sends this bearer secret. */
+async function httpClient(url: string, secret: string): Promise<Client> {
+  const client = new Client({ name: 'hostile', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+  });
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return client;
+}
+
+describe('the bearer secret of --http', () => {
+  const secret = 'a-long-secret-for-the-tests-0123456789';
+
+  test('no, a wrong and the right bearer: 401, 401, 200; tools/list needs the secret', async () => {
+    const { url, stderr } = await httpServer(['--auth-token', secret]);
+
+    const missing = await post(url, {});
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
+    expect(await missing.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringMatching(/^Unauthorized/) },
+      id: null,
+    });
+
+    const wrong = await post(url, { Authorization: `Bearer ${secret.slice(0, -1)}x` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer\b.*error="invalid_token"/);
+    for (const authorization of [`Bearer ${secret}x`, `Basic ${secret}`, secret, 'Bearer '])
+      expect((await post(url, { Authorization: authorization })).status, authorization).toBe(401);
+
+    const right = await post(url, { Authorization: `Bearer ${secret}` });
+    expect(right.status).toBe(200);
+    const sessionId = right.headers.get('mcp-session-id') as string;
+    expect(sessionId).toBeTruthy();
+    await right.body?.cancel();
+    // A session id is no credential: without the secret, that session is 401 too.
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect((await post(url, { 'Mcp-Session-Id': sessionId }, list)).status).toBe(401);
+    const stream = await fetch(url, {
+      headers: { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(401);
+    const end = await fetch(url, { method: 'DELETE', headers: { 'Mcp-Session-Id': sessionId } });
+    expect(end.status).toBe(401);
+
+    const client = await httpClient(url, secret);
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(publicEndpoints.length);
+    expect(tools.map((t) => t.name)).toContain('me_access_tokens_create');
+
+    // A given secret is not echoed anywhere.
+    expect(stderr()).not.toContain(secret);
+  });
+
+  test('MARKETPLACE_MCP_AUTH_TOKEN gives the secret too', async () => {
+    const { url } = await httpServer([], { MARKETPLACE_MCP_AUTH_TOKEN: secret });
+    expect((await post(url, {})).status).toBe(401);
+    const client = await httpClient(url, secret);
+    expect((await client.listTools()).tools).toHaveLength(publicEndpoints.length);
+  });
+
+  test('without one, a random secret is generated and printed once on stderr', async () => {
+    const { url, stderr, stderrMatch } = await httpServer([]);
+    const generated = (await stderrMatch(/Authorization: Bearer (\S+)\n/))[1] as string;
+    expect(generated.length).toBeGreaterThanOrEqual(32);
+    expect((await post(url, {})).status).toBe(401);
+    const client = await httpClient(url, generated);
+    expect((await client.listTools()).tools).toHaveLength(publicEndpoints.length);
+    expect(stderr().split(generated)).toHaveLength(2);
+
+    // Another start has another secret.
+    const again = await httpServer([]);
+    expect((await again.stderrMatch(/Authorization: Bearer (\S+)\n/))[1]).not.toBe(generated);
+  });
+
+  test('a short secret, --auth-token without --http, an --allow-dir that is no directory: usage errors (exit 2)', async () => {
+    const env = { ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url };
+    const run = (args: string[]) => runChild(process.execPath, [...nodeArgs, ...args], { env });
+    const short = await run(['--http', '--port', '0', '--auth-token', 'short']);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/^marketplace-mcp: the bearer secret .* needs at least 16 characters/);
+    const stdio = await run(['--auth-token', secret]);
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toMatch(/^marketplace-mcp: --auth-token needs --http/);
+    const missing = await run(['--allow-dir', join(scratch, 'no-such-dir')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^marketplace-mcp: --allow-dir .*no-such-dir is not a directory/);
+  });
+});
+
+describe('sessions over HTTP', () => {
+  const secret = 'sessions-secret-0123456789abcdef';
+  const minute = 60_000;
+
+  /** An in-process HTTP server on a clock the test moves; `servers` are the MCP servers it made. */
+  async function start(options: { maxSessions?: number } = {}) {
+    let now = 0;
+    const servers: McpServer[] = [];
+    const http = await serveHttp(
+      () => {
+        const made = createServer({ token: user.token, baseUrl: server.url });
+        servers.push(made);
+        return made;
+      },
+      { port: 0, authToken: secret, now: () => now, ...options },
+    );
+    onTestFinished(() => http.close());
+    return {
+      http,
+      servers,
+      setClock: (ms: number) => {
+        now = ms;
+      },
+    };
+  }
+
+  const headers = { Authorization: `Bearer ${secret}`, 'Mcp-Protocol-Version': '2025-06-18' };
+  /**
+   * Opens a session as a client does (initialize, then `notifications/initialized`), over plain
+   * requests: the SDK's client would also open its GET stream at a moment of its own choosing.
+   */
+  const sessionOf = async (url: string) => {
+    const opened = await post(url, headers);
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const id = opened.headers.get('mcp-session-id') as string;
+    const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect((await post(url, { ...headers, 'Mcp-Session-Id': id }, initialized)).status).toBe(202);
+    return { id };
+  };
+
+  const listWith = (url: string, id: string) =>
+    post(
+      url,
+      { ...headers, 'Mcp-Session-Id': id },
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    );
+
+  test('a session idle for 30 minutes is closed; its id is then "Session not found" (404)', async () => {
+    const { http, servers, setClock } = await start();
+    const a = await sessionOf(http.url);
+    const b = await sessionOf(http.url);
+    expect(http.liveSessions()).toBe(2);
+
+    setClock(29 * minute);
+    expect((await listWith(http.url, a.id)).status).toBe(200); // a is used; b is not
+    setClock(30 * minute);
+    expect((await listWith(http.url, a.id)).status).toBe(200);
+    expect(http.liveSessions()).toBe(1);
+    expect(servers.map((s) => s.isConnected())).toEqual([true, false]);
+
+    const expired = await listWith(http.url, b.id);
+    expect(expired.status).toBe(404);
+    expect(await expired.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Session not found' },
+      id: null,
+    });
+    const closeB = await fetch(http.url, {
+      method: 'DELETE',
+      headers: { ...headers, 'Mcp-Session-Id': b.id },
+    });
+    expect(closeB.status).toBe(404);
+
+    setClock(60 * minute - 1); // a: idle since minute 30, for 30 minutes less 1 ms: still open
+    expect((await listWith(http.url, a.id)).status).toBe(200);
+    setClock(90 * minute - 1);
+    expect((await listWith(http.url, a.id)).status).toBe(404);
+    expect(http.liveSessions()).toBe(0);
+    expect(servers.map((s) => s.isConnected())).toEqual([false, false]);
+  });
+
+  test('the idle bound is configurable', async () => {
+    let now = 0;
+    const http = await serveHttp(() => createServer({ token: user.token, baseUrl: server.url }), {
+      port: 0,
+      authToken: secret,
+      now: () => now,
+      idleTimeoutMs: 5 * minute,
+    });
+    onTestFinished(() => http.close());
+    const a = await sessionOf(http.url);
+    now = 5 * minute + 1;
+    expect((await listWith(http.url, a.id)).status).toBe(404);
+    expect(http.liveSessions()).toBe(0);
+  });
+
+  test('live sessions are capped: a new one closes the least recently used', async () => {
+    const { http, servers, setClock } = await start({ maxSessions: 2 });
+    const first = await sessionOf(http.url);
+    setClock(1);
+    const second = await sessionOf(http.url);
+    setClock(2);
+    expect((await listWith(http.url, first.id)).status).toBe(200); // second is now the least recently used
+    setClock(3);
+    const third = await sessionOf(http.url);
+    expect(http.liveSessions()).toBe(2);
+    expect(servers.map((s) => s.isConnected())).toEqual([true, false, true]);
+    expect((await listWith(http.url, second.id)).status).toBe(404);
+    expect((await listWith(http.url, first.id)).status).toBe(200);
+    expect((await listWith(http.url, third.id)).status).toBe(200);
+  });
+});
+
+describe('file arguments', () => {
+  const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+  let owner: TestUser;
+  let dir: string;
+  let outside: string;
+
+  beforeAll(async () => {
+    owner = await server.newUser('Files');
+    dir = join(scratch, 'allowed');
+    outside = join(scratch, 'outside');
+    mkdirSync(dir);
+    mkdirSync(outside);
+  });
+
+  async function connect(options: { allowDirs?: string[]; maxFileBytes?: number }): Promise<Client> {
+    const client = new Client({ name: 'files', version: '1.0.0' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await createServer({ token: owner.token, baseUrl: server.url, yes: true, ...options }).connect(a);
+    await client.connect(b);
+    onTestFinished(() => client.close());
+    return client;
+  }
+
+  /** Calls organizations_create with this logo; must be refused on `logo` before any request. */
+  async function refused(client: Client, logo: string): Promise<string> {
+    const result = (await client.callTool({
+      name: 'organizations_create',
+      arguments: { name: 'Never sent', logo },
+    })) as CallToolResult;
+    expect(result.isError, text(result)).toBe(true);
+    const detail = JSON.parse(text(result)) as { status: null; errors: { logo: string[] }; hint: string };
+    expect(detail.status).toBeNull();
+    expect(detail.hint).toMatch(/^Fix these fields and call again: logo /);
+    return detail.errors.logo.join(' ');
+  }
+
+  /** The owner's token was never used, and no organization exists: nothing reached the API. */
+  async function nothingSent() {
+    expect(
+      await server.sql('select last_used_at from access_tokens where user_id = ?', [owner.user.id]),
+    ).toEqual([{ last_used_at: null }]);
+    expect(await server.sql("select id from organizations where name = 'Never sent'")).toEqual([]);
+  }
+
+  test('/dev/zero, a directory, a file over the limit, a file outside the allowed dirs (also through a symlink): refused', async () => {
+    const client = await connect({ allowDirs: [dir, '/dev'] });
+    expect(await refused(client, '/dev/zero')).toMatch(/is not a regular file/);
+    expect(await refused(client, dir)).toMatch(/is not a regular file/);
+
+    const big = join(dir, 'big.png');
+    writeFileSync(big, Buffer.concat([png(4, 4, [1, 2, 3]), Buffer.alloc(5 * 1024 * 1024)]));
+    expect(await refused(client, big)).toMatch(/is larger than 5242880 bytes/);
+
+    const foreign = join(outside, 'logo.png');
+    writeFileSync(foreign, png(4, 4, [9, 9, 9]));
+    expect(await refused(client, foreign)).toMatch(/is outside the allowed directories/);
+    symlinkSync(foreign, join(dir, 'link.png'));
+    expect(await refused(client, join(dir, 'link.png'))).toMatch(/is outside the allowed directories/);
+    expect(await refused(client, join(dir, '..', 'outside', 'logo.png'))).toMatch(/outside the allowed/);
+    expect(await refused(client, join(dir, 'missing.png'))).toMatch(/cannot be read/);
+
+    // The working directory is the default; /dev is not allowed there.
+    const byDefault = await connect({});
+    expect(await refused(byDefault, '/dev/zero')).toMatch(/is outside the allowed directories/);
+
+    const small = await connect({ allowDirs: [dir], maxFileBytes: 16 });
+    const dataUrl = `data:image/png;base64,${Buffer.from(png(4, 4, [1, 1, 1])).toString('base64')}`;
+    expect(await refused(small, dataUrl)).toMatch(/is larger than 16 bytes/);
+
+    await nothingSent();
+  });
+
+  test('a file inside an allowed directory is uploaded, also through a symlink that stays inside', async () => {
+    const client = await connect({ allowDirs: [dir] });
+    const logo = png(4, 4, [200, 10, 10]);
+    writeFileSync(join(dir, 'logo.png'), logo);
+    symlinkSync(join(dir, 'logo.png'), join(dir, 'alias.png'));
+    for (const path of [join(dir, 'logo.png'), join(dir, 'alias.png')]) {
+      const result = (await client.callTool({
+        name: 'organizations_create',
+        arguments: { name: 'Uploaded', logo: path },
+      })) as CallToolResult;
+      expect(result.isError, text(result)).toBeFalsy();
+      const { data } = result.structuredContent as { data: { logo_url: string } };
+      expect((await download(data.logo_url)).bytes).toEqual(logo);
+    }
+    expect(realpathSync(join(dir, 'alias.png'))).toBe(realpathSync(join(dir, 'logo.png')));
+  });
+});
