@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { IDEMPOTENCY_KEY_PATTERN } from '@app/schemas';
 import {
   APIConnectionError,
   APIError,
@@ -212,7 +213,7 @@ function operationHelp(op: Operation): string {
     '',
     `${op.endpoint.method} ${op.endpoint.path}.json`,
   ];
-  if (fields.length > 0 || op.kind === 'list') {
+  if (fields.length > 0 || op.kind === 'list' || op.endpoint.idempotent) {
     lines.push('', 'Options:');
     const rows: [string, string][] = fields.map((f) => [
       `${flag(f.name)} <${f.type}>`,
@@ -224,6 +225,8 @@ function operationHelp(op: Operation): string {
       rows.push(['--all', 'every page'], ['--max-items <n>', 'the pages from --page on, up to n items']);
     if (op.endpoint.body)
       rows.push(['--body <json|@file>', 'the fields as a JSON object (the flags win over it)']);
+    if (op.endpoint.idempotent)
+      rows.push(['--idempotency-key <key>', 'run it once however often it is sent (default: a random key)']);
     const width = Math.max(...rows.map(([r]) => r.length));
     for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`.trimEnd());
   }
@@ -299,6 +302,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     if (f.name.includes('_')) options[f.name] = { type: 'string', multiple: true };
   }
   if (op.endpoint.body) options.body = { type: 'string' };
+  if (op.endpoint.idempotent) options['idempotency-key'] = { type: 'string' };
   if (op.kind === 'list') {
     options.all = { type: 'boolean' };
     options['max-items'] = { type: 'string' };
@@ -356,11 +360,16 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       throw new UsageError('--max-items must be a positive integer');
   }
 
+  const idempotencyKey = values['idempotency-key'];
+  if (typeof idempotencyKey === 'string' && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
+    throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters');
+
   const client = await clientOf(values, io);
   try {
     const result = await callOperation(client, op, args, {
       readFile: readFileField,
       ...(maxItems !== undefined && { maxItems }),
+      ...(typeof idempotencyKey === 'string' && { idempotencyKey }),
     });
     const data = op.kind === 'list' ? (result as ListResult).data : result.data;
     if (values.include && result.response) io.stdout(formatHead(result.response));

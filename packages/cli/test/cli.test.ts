@@ -576,3 +576,18 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
     }
   });
 });
+
+describe('--idempotency-key', () => {
+  test('the same key runs a create once: the second prints the same organization', async () => {
+    const args = ['organizations', 'create', '--name', 'Once Inc', '--idempotency-key', 'cli-once-1'];
+    const first = await json<{ id: string }>(args);
+    const again = await json<{ id: string }>(args);
+    expect(again.id).toBe(first.id);
+  });
+
+  test('a key that is not 1 to 255 printable ASCII characters is a usage error (exit 2)', async () => {
+    const result = await run(['organizations', 'create', '--name', 'X', '--idempotency-key', '']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--idempotency-key must be 1 to 255 printable ASCII characters');
+  });
+});

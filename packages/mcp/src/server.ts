@@ -2,7 +2,8 @@
  * The MCP server: one tool per public endpoint of the table, generated from `@app/sdk/operations`
  * (no tool is written by hand), and the OpenAPI document as a resource.
  */
-import { PAGE_SIZE } from '@app/schemas';
+import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE } from '@app/schemas';
 import { APIConnectionError, APIError, Marketplace, RequestValidationError, VERSION } from '@app/sdk';
 import { callOperation, type ListResult, type Operation, operations } from '@app/sdk/operations';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -77,7 +78,34 @@ const skip = z
 
 /** The tool's input: the operation's flat input, plus `max_items` and `skip` on lists. */
 export function inputSchemaOf(op: Operation): z.ZodObject {
+  if (op.endpoint.idempotent) return op.input.extend({ idempotency_key: idempotencyKey });
   return op.kind === 'list' ? op.input.extend({ max_items: maxItems, skip }) : op.input;
+}
+
+const idempotencyKey = z
+  .string()
+  .regex(IDEMPOTENCY_KEY_PATTERN)
+  .optional()
+  .meta({
+    description:
+      'Makes the call count once however often it is sent (1 to 255 printable ASCII characters): send ' +
+      'the same key when retrying the same call. Default: derived from the request id in `_meta`, or random',
+  });
+
+/**
+ * The `Idempotency-Key` of a POST tool call: the `idempotency_key` argument; else one derived from
+ * the request id the host puts in `_meta` (`requestId`), so that a call the host retries with the
+ * same id counts once; else none (the SDK makes a random one).
+ */
+export function idempotencyKeyOf(
+  op: Operation,
+  given: unknown,
+  meta: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  if (typeof given === 'string') return given;
+  const id = meta?.requestId;
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  return `mcp-${createHash('sha256').update(`${op.toolName}\n${id}`).digest('hex')}`;
 }
 
 /** The tool's output: `{ data }`, with the page position on lists. */
@@ -204,8 +232,9 @@ export function createServer(options: ServerOptions): McpServer {
         outputSchema: outputSchemaOf(op),
         annotations: annotationsOf(op),
       },
-      async (input: Record<string, unknown>): Promise<CallToolResult> => {
-        const { max_items, skip, ...args } = input;
+      async (input: Record<string, unknown>, extra): Promise<CallToolResult> => {
+        const { max_items, skip, idempotency_key, ...args } = input;
+        const key = op.endpoint.idempotent ? idempotencyKeyOf(op, idempotency_key, extra._meta) : undefined;
         if (!yes && (op.kind === 'delete' || op.kind === 'transition')) {
           const refused = await confirm(server, op, args);
           if (refused) return refused;
@@ -215,6 +244,7 @@ export function createServer(options: ServerOptions): McpServer {
             readFile,
             ...(typeof max_items === 'number' && { maxItems: max_items }),
             ...(typeof skip === 'number' && { skip }),
+            ...(key !== undefined && { idempotencyKey: key }),
           });
           const { response: _response, ...structured } = result as ListResult;
           return {

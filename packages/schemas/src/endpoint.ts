@@ -65,6 +65,11 @@ export interface Endpoint<
    * SDK reads the resource again through. `undefined` on every other endpoint.
    */
   readonly show: Endpoint | undefined;
+  /**
+   * Accepts `Idempotency-Key` (every public `POST`; decisions.md §6): a request sent again with
+   * the same key is answered from the first one's stored answer. False on test helpers.
+   */
+  readonly idempotent: boolean;
   readonly summary: string;
 }
 
@@ -117,6 +122,7 @@ const defaults = {
   emptyNotFound: false,
   organizationParam: null,
   show: undefined,
+  idempotent: false,
 } as const;
 
 /** The organization a path acts in: declared once here, read by the server's tenancy check. */
@@ -178,6 +184,7 @@ export function write<
     status: o.status,
     response: o.response,
     scope: 'write',
+    idempotent: o.method === 'POST',
   };
 }
 
@@ -194,7 +201,15 @@ export function destroy<Params extends z.ZodObject = typeof noParams>(
 export function transition<Params extends z.ZodObject, Show extends Endpoint>(
   o: Common<Params> & { show: Show },
 ): TransitionEndpoint<Params, Show> {
-  return { ...defaults, ...common(o), method: 'POST', status: 303, scope: 'write', show: o.show };
+  return {
+    ...defaults,
+    ...common(o),
+    method: 'POST',
+    status: 303,
+    scope: 'write',
+    show: o.show,
+    idempotent: true,
+  };
 }
 
 /** A call of the reference server's sandbox API (decisions.md §4), keyed by `MARKETPLACE_TEST_HELPERS_KEY`. */
@@ -268,5 +283,9 @@ export function endpointDescription(e: Endpoint): string {
       'Answers `303 See Other` with `Location` = the HTML page of the resource and no body; a transition not allowed from the current state is `422`.',
     );
   if (e.status === 204) parts.push('Answers `204` with no body; deleting it again is `404`.');
+  if (e.idempotent)
+    parts.push(
+      'Takes an optional `Idempotency-Key`: the same key with the same request within 24 hours answers the first answer again (with `Idempotent-Replayed: true`) and does nothing again.',
+    );
   return parts.join(' ');
 }

@@ -9,6 +9,7 @@ import {
   makeAPIError,
 } from './core/error.js';
 import { ETagCache } from './core/etag-cache.js';
+import { idempotencyKeyFor } from './core/idempotency.js';
 import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
 import { Page, PagePromise, pageInfo } from './core/pagination.js';
 import { retryPolicy } from './core/retry.js';
@@ -234,11 +235,14 @@ export class Marketplace {
     let attempts = 0;
     try {
       // ky merges its options key by key on every call: only the keys this call needs are given.
+      const headers = this.#headers(endpoint, cached, options);
+      // One key for every attempt of this call: a retry is then answered, not run again (§6).
+      if (endpoint.idempotent) headers['idempotency-key'] = idempotencyKeyFor(options.idempotencyKey);
       const init: Options = {
-        headers: this.#headers(endpoint, cached, options),
+        headers,
         ...body,
         timeout,
-        retry: this.#retry(endpoint.method, maxRetries),
+        retry: this.#retry(endpoint.method, maxRetries, endpoint.idempotent),
         throwHttpErrors,
         fetch: instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
       };
@@ -286,11 +290,11 @@ export class Marketplace {
     return headers;
   }
 
-  #retry(method: string, limit: number): RetryOptions {
-    const key = `${method} ${limit}`;
+  #retry(method: string, limit: number, keyed: boolean): RetryOptions {
+    const key = `${method} ${limit} ${keyed}`;
     let found = this.#retries.get(key);
     if (!found) {
-      found = retryPolicy(method, limit, this.#random);
+      found = retryPolicy(method, limit, this.#random, keyed);
       this.#retries.set(key, found);
     }
     return found;

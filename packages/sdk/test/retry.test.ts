@@ -117,12 +117,12 @@ describe('what is retried', () => {
     expect(times).toHaveLength(1);
   });
 
-  test('a POST answered 5xx is not retried: the server may have acted on it', async () => {
-    const times = sequence('post', collabsUrl, [status(500)]);
-    await expect(client().collabs.create(ORG_ID)).rejects.toBeInstanceOf(InternalServerError);
-    const unavailable = sequence('post', collabsUrl, [status(503, { 'Retry-After': '1' })]);
-    await expect(client().collabs.create(ORG_ID)).rejects.toBeInstanceOf(ServiceUnavailableError);
-    expect([times.length, unavailable.length]).toEqual([1, 1]);
+  test('a POST answered 5xx is retried like a PATCH: its Idempotency-Key makes the retry safe (§6)', async () => {
+    const times = sequence('post', collabsUrl, [status(500), ok(collab, 201)]);
+    await expect(client().collabs.create(ORG_ID)).resolves.toMatchObject({ id: COLLAB_ID });
+    const unavailable = sequence('post', collabsUrl, [status(503, { 'Retry-After': '0' }), ok(collab, 201)]);
+    await expect(client().collabs.create(ORG_ID)).resolves.toMatchObject({ id: COLLAB_ID });
+    expect([times.length, unavailable.length]).toEqual([2, 2]);
   });
 });
 
@@ -213,17 +213,20 @@ describe('timeouts', () => {
     expect(times).toHaveLength(2);
   });
 
-  test('a POST that timed out is not retried', async () => {
-    const times: number[] = [];
+  test('a POST that timed out is retried, with the same Idempotency-Key', async () => {
+    const keys: (string | null)[] = [];
     server.use(
-      http.post(collabsUrl, async () => {
-        times.push(Date.now());
+      http.post(collabsUrl, async ({ request }) => {
+        keys.push(request.headers.get('idempotency-key'));
         await delay('infinite');
       }),
     );
-    const result = await withFakeTimers(() => client({ timeout: 1000 }).collabs.create(ORG_ID));
+    const result = await withFakeTimers(() =>
+      client({ timeout: 1000, maxRetries: 1 }).collabs.create(ORG_ID),
+    );
     expect(result).toMatchObject({ status: 'rejected', reason: expect.any(APIConnectionTimeoutError) });
-    expect(times).toHaveLength(1);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
   });
 });
 
@@ -320,19 +323,19 @@ describe('transport errors (real sockets)', () => {
     expect(((error as Error).cause as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
   });
 
-  test('a POST whose connection was reset after sending is not retried', async () => {
+  test('a POST whose connection was reset after sending is retried (its key makes it safe)', async () => {
     const tcp = await tcpServer((socket) => socket.destroy());
     const sdk = client({ baseUrl: tcp.baseUrl });
     await expect(sdk.collabs.create(ORG_ID)).rejects.toBeInstanceOf(APIConnectionError);
-    expect(tcp.connections).toHaveLength(1);
+    expect(tcp.connections).toHaveLength(4);
     await tcp.close();
   });
 
-  test('a POST whose connection got a TCP reset after sending is not retried', async () => {
+  test('a POST whose connection got a TCP reset after sending is retried (its key makes it safe)', async () => {
     const tcp = await tcpServer((socket) => socket.resetAndDestroy());
     const sdk = client({ baseUrl: tcp.baseUrl });
     await expect(sdk.collabs.create(ORG_ID)).rejects.toBeInstanceOf(APIConnectionError);
-    expect(tcp.connections).toHaveLength(1);
+    expect(tcp.connections).toHaveLength(4);
     await tcp.close();
   });
 

@@ -23,19 +23,30 @@ const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/** `409`: another request with the same `Idempotency-Key` is still running (retry after `Retry-After`). */
+const IN_PROGRESS = 409;
+
 /**
- * The retry policy of decisions.md §5, expressed as ky options: exponential backoff with full
- * jitter, `random(0, min(8 s, 0.5 s × 2^attempt))` with `attempt` 0 for the first retry;
- * `Retry-After` honoured up to 60 s; every 5xx and transport error retried, except that a POST is
- * retried only when its connection could not be opened.
+ * The retry policy of decisions.md §5 and §6, expressed as ky options: exponential backoff with
+ * full jitter, `random(0, min(8 s, 0.5 s × 2^attempt))` with `attempt` 0 for the first retry;
+ * `Retry-After` honoured up to 60 s; every 5xx and transport error retried. A POST that carries an
+ * `Idempotency-Key` (`keyed`) is retried exactly as a PATCH is, and also on `409` (the first
+ * attempt with its key is still running); a POST without one (the test helpers) only when its
+ * connection could not be opened.
  */
-export function retryPolicy(method: string, limit: number, random: () => number): RetryOptions {
+export function retryPolicy(
+  method: string,
+  limit: number,
+  random: () => number,
+  keyed = false,
+): RetryOptions {
+  const statusCodes = keyed ? [IN_PROGRESS, ...SERVER_ERRORS] : SERVER_ERRORS;
   return {
     limit,
     // POST is listed so that ky asks `shouldRetry`, which lets through connection failures only.
     methods: ['get', 'head', 'put', 'patch', 'delete', 'post'],
-    statusCodes: SERVER_ERRORS,
-    afterStatusCodes: SERVER_ERRORS,
+    statusCodes,
+    afterStatusCodes: statusCodes,
     maxRetryAfter: MAX_RETRY_AFTER_MS,
     // ky counts retries from 1.
     delay: (retry) => BASE_DELAY_MS * 2 ** (retry - 1),
@@ -44,7 +55,7 @@ export function retryPolicy(method: string, limit: number, random: () => number)
     // 8 s; drawing from the capped range keeps the wait uniform in [0, min(8 s, delay)] (§5).
     jitter: (delay) => Math.min(delay, MAX_DELAY_MS) * random(),
     retryOnTimeout: true,
-    ...(method === 'POST' && { shouldRetry: ({ error }) => failedBeforeSending(error) }),
+    ...(method === 'POST' && !keyed && { shouldRetry: ({ error }) => failedBeforeSending(error) }),
   };
 }
 

@@ -95,9 +95,17 @@ export interface RequestOptions {
    * @example false
    */
   cache?: boolean;
+  /**
+   * The `Idempotency-Key` of a POST (1 to 255 printable ASCII characters), the same on every
+   * retry of the call. Pass your own to make a call you repeat later (after a crash, from a queue)
+   * count once; without it each call gets a new random UUID v4. Ignored on other methods.
+   * @default a random UUID v4 per call
+   * @example `order-${order.id}-publish`
+   */
+  idempotencyKey?: string;
 }
 
-export interface ListOptions extends Omit<RequestOptions, 'cache'> {
+export interface ListOptions extends Omit<RequestOptions, 'cache' | 'idempotencyKey'> {
   /**
    * Pages fetched in parallel ahead of the one being read, once `Total-Pages` is known. Items are
    * still yielded in order.
@@ -107,7 +115,7 @@ export interface ListOptions extends Omit<RequestOptions, 'cache'> {
   concurrency?: number;
 }
 
-export interface TestHelperOptions extends Omit<RequestOptions, 'cache'> {
+export interface TestHelperOptions extends Omit<RequestOptions, 'cache' | 'idempotencyKey'> {
   /**
    * Key of the reference server's test helpers (`MARKETPLACE_TEST_HELPERS_KEY`).
    * @default the client's `testHelpersKey`

@@ -8,6 +8,7 @@ import {
   contractRegistry,
   type Endpoint,
   endpointDescription,
+  IDEMPOTENCY_KEY_IN_PROGRESS_MESSAGE,
   type NamedEndpoint,
   NOT_ACCEPTABLE_TEXT,
   PAGINATION_HEADERS,
@@ -30,6 +31,16 @@ const integerHeader = (description: string) => header(description, { type: 'inte
 
 const retryAfter = { 'Retry-After': integerHeader('Seconds to wait before retrying (always 1)') };
 const etag = { ETag: header('Weak tag of the body (`W/"…"`): send it back in `If-None-Match`') };
+/** On the success answer of an endpoint that takes `Idempotency-Key` (and on any replayed answer). */
+const replayed = {
+  'Idempotent-Replayed': header(
+    '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`',
+    {
+      type: 'string',
+      const: 'true',
+    },
+  ),
+};
 
 const TAGS: Record<string, string> = {
   organizations: 'Brands and agencies. The creator of an organization is its owner.',
@@ -93,12 +104,19 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
       };
       break;
   }
+  if (e.idempotent)
+    for (const status of ['201', '303']) {
+      const answer = r[status];
+      if (answer) answer.headers = { ...(answer.headers as Json | undefined), ...replayed };
+    }
   if (e.etag)
     r['304'] = { description: 'Not modified: `If-None-Match` matched the current tag', headers: etag };
   r['400'] = {
     description:
       'Malformed request (a body that is not JSON or nests deeper than 32 levels, a malformed ' +
-      'multipart form, a malformed URL)',
+      'multipart form, a malformed URL' +
+      (e.idempotent ? ', an `Idempotency-Key` that is not 1 to 255 printable ASCII characters' : '') +
+      ')',
     content: json(ref('Error')),
   };
   r['401'] =
@@ -128,6 +146,12 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
     description: 'Neither the `.json` suffix nor `Accept: application/json` was sent',
     content: text(NOT_ACCEPTABLE_TEXT),
   };
+  if (e.idempotent)
+    r['409'] = {
+      description: `${IDEMPOTENCY_KEY_IN_PROGRESS_MESSAGE}: the first request with this \`Idempotency-Key\` has not answered yet; retry after \`Retry-After\` seconds`,
+      headers: retryAfter,
+      content: json(ref('Error')),
+    };
   if (e.body) {
     r['408'] = {
       description: 'The body did not arrive within the receive timeout; the connection is closed',
@@ -145,7 +169,9 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
   }
   if (e.method !== 'GET' || e.paginated)
     r['422'] = {
-      description: 'Invalid input, or a rule of the resource refuses the change',
+      description:
+        'Invalid input, or a rule of the resource refuses the change' +
+        (e.idempotent ? ' (or `Idempotency-Key` was used with another request: on `base`)' : ''),
       content: json(ref('ValidationErrors')),
     };
   r['503'] = {
@@ -299,6 +325,18 @@ export function openapiOptions(config: Config): SwaggerOptions {
               required: false,
               description: 'ETags of copies the client holds (a list, or `*`): a match gives `304`',
               schema: { type: 'string' },
+            });
+          if (e.idempotent)
+            parameters.push({
+              in: 'header',
+              name: 'Idempotency-Key',
+              required: false,
+              description:
+                'Makes the request safe to send again (1 to 255 printable ASCII characters, e.g. a UUID), ' +
+                "scoped to the token's user and kept 24 hours: the same key with the same method, path and " +
+                'payload answers the stored answer with `Idempotent-Replayed: true` and does nothing again; ' +
+                'with another request it is `422`; while the first is running, `409`. 5xx answers are not stored.',
+              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
             });
           if (parameters.length > 0) op.parameters = parameters;
           const body = op.requestBody as { content: Record<string, { schema: Json }> } | undefined;

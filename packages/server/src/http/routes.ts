@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
 import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js';
+import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
 import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type Caller } from '../plugins/auth.js';
 import { conditionalGet } from '../plugins/conditional-get.js';
@@ -320,7 +321,9 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
               if (request.isMultipart()) throw unsupportedMediaType('this endpoint takes no files');
             },
           })),
-    onSend: cacheControl(endpoint),
+    // Idempotency-Key (decisions.md §6): checked before the body is read, taken after validation.
+    ...(endpoint.idempotent && idempotencyHooks),
+    onSend: endpoint.idempotent ? [cacheControl(endpoint), idempotencyHooks.onSend] : cacheControl(endpoint),
     handler: async (request, reply) => {
       if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();
       // The payload passed validation; file fields refused while reading the form still fail it.

@@ -3,6 +3,7 @@ import { Migration20261121220433 } from './Migration20261121220433.js';
 import { Migration20261123062600 } from './Migration20261123062600.js';
 import { Migration20261123064000 } from './Migration20261123064000.js';
 import { Migration20261124111832 } from './Migration20261124111832.js';
+import { Migration20261126024441 } from './Migration20261126024441.js';
 
 /**
  * Every migration, oldest first. Listed here (not discovered from disk) so that the built server
@@ -13,4 +14,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123062600', class: Migration20261123062600 },
   { name: 'Migration20261123064000', class: Migration20261123064000 },
   { name: 'Migration20261124111832', class: Migration20261124111832 },
+  { name: 'Migration20261126024441', class: Migration20261126024441 },
 ];
