@@ -10,7 +10,11 @@ import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
 import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
-import { type OverloadOptions, registerOverloadProtection } from './plugins/availability.js';
+import {
+  type OverloadOptions,
+  registerDeadlines,
+  registerOverloadProtection,
+} from './plugins/availability.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
@@ -44,9 +48,11 @@ export interface AppOptions {
 }
 
 /**
- * Every request is answered within this time: one still running then (a database that accepts
- * connections but does not answer, a lock held elsewhere) gets `503` with `Retry-After: 1`, well
- * before a client's own timeout (the SDK's is 30 s), so it retries instead of hanging.
+ * Every request is answered within this time of its arrival: one still running then (a database
+ * that accepts connections but does not answer, a lock held elsewhere), with or without a body,
+ * gets `503` with `Retry-After: 1`, well before a client's own timeout (the SDK's is 30 s), so it
+ * retries instead of hanging (plugins/availability.ts, `registerDeadlines`). A body still
+ * arriving then is the receive timeout's (`408`).
  */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -70,7 +76,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Requests that arrive while closing are answered by the draining plugin, in the documented shape.
     return503OnClosing: false,
-    handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
     ...receiveTimeoutOptions(config.receiveTimeoutMs),
     requestIdHeader: false,
@@ -83,7 +88,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerCors(app, config.corsOrigins);
   registerDraining(app);
   installErrorHandler(app);
-  registerRequestIntake(app);
+  registerRequestIntake(app, { bodyBudgetBytes: config.bodyBudgetBytes });
+  registerDeadlines(app, {
+    answerMs: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
+    sendMs: config.sendTimeoutMs,
+  });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
 
   registerEntityManager(app, orm);

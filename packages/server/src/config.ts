@@ -51,6 +51,17 @@ export interface Config {
    * then is answered `408` and its connection closed.
    */
   receiveTimeoutMs: number;
+  /**
+   * Milliseconds a client has to take a whole answer once it is handed to its connection; a
+   * connection that has not taken it by then is destroyed (plugins/availability.ts).
+   */
+  sendTimeoutMs: number;
+  /**
+   * Bytes of request bodies (JSON and multipart, files included) the server holds in memory at
+   * once, across every request; a body that would go past it is answered `503`
+   * (plugins/request-intake.ts).
+   */
+  bodyBudgetBytes: number;
   /** Milliseconds of rendering a brief may take before the brief is refused (`422`). */
   briefRenderBudgetMs: number;
   /** How much one account may create (organizations, tokens, social accounts, collabs, campaigns). */
@@ -94,6 +105,12 @@ const Env = z.object({
     .positive()
     .default(5 * 1024 * 1024),
   MARKETPLACE_RECEIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  MARKETPLACE_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  MARKETPLACE_BODY_BUDGET_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(128 * 1024 * 1024),
   MARKETPLACE_BRIEF_RENDER_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   MARKETPLACE_LIMIT_ORGANIZATIONS: z.coerce.number().int().positive().default(DEFAULT_LIMITS.organizations),
   MARKETPLACE_LIMIT_ACCESS_TOKENS: z.coerce.number().int().positive().default(DEFAULT_LIMITS.accessTokens),
@@ -201,6 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
     receiveTimeoutMs: e.MARKETPLACE_RECEIVE_TIMEOUT_MS,
+    sendTimeoutMs: e.MARKETPLACE_SEND_TIMEOUT_MS,
+    bodyBudgetBytes: e.MARKETPLACE_BODY_BUDGET_BYTES,
     briefRenderBudgetMs: e.MARKETPLACE_BRIEF_RENDER_BUDGET_MS,
     limits: {
       organizations: e.MARKETPLACE_LIMIT_ORGANIZATIONS,

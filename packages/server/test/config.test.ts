@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       logFormat: 'auto',
       maxUploadBytes: 5 * 1024 * 1024,
+      sendTimeoutMs: 60_000,
+      bodyBudgetBytes: 128 * 1024 * 1024,
       prefillAllowPrivate: false,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
@@ -30,6 +32,8 @@ describe('loadConfig', () => {
       MARKETPLACE_TEST_HELPERS_KEY: 'a-key-of-32-characters-or-longer',
       MARKETPLACE_CHAOS_503_RATE: '0.3',
       MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: '0',
+      MARKETPLACE_SEND_TIMEOUT_MS: '5000',
+      MARKETPLACE_BODY_BUDGET_BYTES: '33554432',
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'pretty',
     });
@@ -41,6 +45,8 @@ describe('loadConfig', () => {
       testHelpersKey: 'a-key-of-32-characters-or-longer',
       chaos503Rate: 0.3,
       databaseCheckIntervalMs: 0,
+      sendTimeoutMs: 5000,
+      bodyBudgetBytes: 32 * 1024 * 1024,
       logLevel: 'warn',
       logFormat: 'pretty',
     });

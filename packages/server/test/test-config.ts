@@ -21,6 +21,8 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     logFormat: 'json',
     maxUploadBytes: 64 * 1024,
     receiveTimeoutMs: 10_000,
+    sendTimeoutMs: 60_000,
+    bodyBudgetBytes: 128 * 1024 * 1024,
     briefRenderBudgetMs: 1_000,
     limits: { ...DEFAULT_LIMITS },
     prefillAllowPrivate: false,

@@ -30,8 +30,20 @@ export const unsupportedMediaType = (why?: string) =>
   new HttpError(415, {
     error: why ? `Send the body as application/json: ${why}` : UNSUPPORTED_MEDIA_TYPE_MESSAGE,
   });
-/** Why a request got the transient `503` (counted by cause in `/metrics`). */
-export type UnavailableCause = 'overload' | 'database' | 'storage' | 'chaos' | 'timeout' | 'shutdown';
+/**
+ * Why a request got the transient `503` (counted by cause in `/metrics`); `bodies`: its body
+ * would have taken the bodies held in memory past their budget (`MARKETPLACE_BODY_BUDGET_BYTES`).
+ */
+export const UNAVAILABLE_CAUSES = [
+  'overload',
+  'database',
+  'storage',
+  'chaos',
+  'timeout',
+  'shutdown',
+  'bodies',
+] as const;
+export type UnavailableCause = (typeof UNAVAILABLE_CAUSES)[number];
 
 /** `503 {"error"}` with `Retry-After: 1`: transient, the client should retry. */
 export class UnavailableError extends HttpError {

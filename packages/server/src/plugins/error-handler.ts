@@ -66,11 +66,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     // status) is that 4xx in the documented shape, never a 500.
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500)
       return reply.code(error.statusCode).send({ error: error.message });
-    // The request timeout (`handlerTimeout`) fired: transient, the client should retry.
-    if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
-      request.log.warn({ err: error }, 'request timed out');
-      return sendHttpError(reply, unavailable('timeout'));
-    }
     if (error instanceof DependencyUnavailableError) {
       request.log.warn({ err: error }, error.message);
       return sendHttpError(reply, unavailable('storage'));

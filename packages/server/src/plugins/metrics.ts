@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Orm } from '../db/database.js';
-import { UnauthorizedError } from '../http/errors.js';
+import { UNAVAILABLE_CAUSES, UnauthorizedError } from '../http/errors.js';
 import { bearerMatches } from './auth.js';
 
 /** Label of requests no route matched (unknown paths): one series, not one per path sent. */
@@ -50,9 +50,10 @@ async function poolFigures(orm: Orm): Promise<() => PoolFigures> {
  * `GET /metrics` in Prometheus' text format (prom-client), one registry per app:
  * - `http_requests_total` and the `http_request_duration_seconds` histogram, by method, route
  *   template (`/organizations/:id`, never the id itself) and status;
- * - `http_unavailable_responses_total` by cause of the `503` (overload, database, chaos, timeout,
- *   shutdown; see `UnavailableError`);
+ * - `http_unavailable_responses_total` by cause of the `503` (`UNAVAILABLE_CAUSES`);
  * - the database connections (`db_pool_*`);
+ * - requests in progress (the slots of the cap), answers still being sent to their clients, and
+ *   the bytes of request bodies held in memory (the body budget);
  * - the event-loop delay and utilisation the overload protection samples
  *   (`@fastify/under-pressure`, every second), so both read the same figures; resident memory.
  * With a token set, a scrape needs `Authorization: Bearer <token>` (else the API's `401`).
@@ -78,12 +79,11 @@ export async function registerMetrics(
   });
   const unavailable = new Counter({
     name: 'http_unavailable_responses_total',
-    help: 'Transient 503 answers, by cause (overload, database, chaos, timeout, shutdown)',
+    help: 'Transient 503 answers, by cause (overload, database, storage, chaos, timeout, shutdown, bodies)',
     labelNames: ['cause'] as const,
     registers: [register],
   });
-  for (const cause of ['overload', 'database', 'storage', 'chaos', 'timeout', 'shutdown'])
-    unavailable.inc({ cause }, 0);
+  for (const cause of UNAVAILABLE_CAUSES) unavailable.inc({ cause }, 0);
 
   // Looked up at the first scrape: the app is also built without a database (the OpenAPI document).
   let pool: Promise<() => PoolFigures> | undefined;
@@ -132,6 +132,30 @@ export async function registerMetrics(
     'nodejs_eventloop_utilization_ratio',
     'Event-loop utilisation over the last sample interval',
     (u) => u.eventLoopUtilized,
+  );
+  const current = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [register],
+      collect() {
+        this.set(read());
+      },
+    });
+  current(
+    'http_requests_in_progress',
+    'Requests being worked on (the slots of the cap on requests in progress), this scrape included',
+    () => app.requestsInProgress(),
+  );
+  current(
+    'http_request_body_bytes_in_flight',
+    'Bytes of request bodies held in memory, across requests (the body budget in use)',
+    () => app.bodyBytesInFlight(),
+  );
+  current(
+    'http_responses_sending',
+    'Answers handed to their connection that the client has not taken whole yet',
+    () => app.responsesSending(),
   );
   new Gauge({
     name: 'process_resident_memory_bytes',

@@ -112,7 +112,9 @@ async function readParts(
   for await (const part of request.parts(options)) {
     if (part.type === 'field') {
       if (part.valueTruncated) throw tooLarge(`a field is over ${FORM_FIELD_MAX_BYTES} bytes`);
-      fieldBytes += typeof part.value === 'string' ? Buffer.byteLength(part.value) : 0;
+      const bytes = typeof part.value === 'string' ? Buffer.byteLength(part.value) : 0;
+      request.holdBodyBytes(bytes);
+      fieldBytes += bytes;
       if (fieldBytes > FORM_FIELDS_MAX_BYTES)
         throw tooLarge(`the fields are over ${FORM_FIELDS_MAX_BYTES} bytes together`);
     }
@@ -137,7 +139,14 @@ async function readParts(
         part.file.resume();
         continue;
       }
-      const data = await part.toBuffer();
+      // Read here rather than with `toBuffer()`: every chunk is counted against the budget of
+      // bodies in memory as it comes (a `503` past it), and given back when the request ends.
+      const chunks: Buffer[] = [];
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        request.holdBodyBytes(chunk.length);
+        chunks.push(chunk);
+      }
+      const data = Buffer.concat(chunks);
       if (part.file.truncated) errors[field] = [`is too large (maximum is ${maxBytes} bytes)`];
       else files[field] = { data, filename: part.filename, mimetype: part.mimetype };
       continue;

@@ -1,8 +1,24 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { Transform } from 'node:stream';
 import { NOT_FOUND_MESSAGE } from '@app/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '../http/errors.js';
+import { badRequest, unavailable } from '../http/errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Bytes of request bodies held in memory now, across requests (see {@link registerBodyBudget}). */
+    bodyBytesInFlight(): number;
+  }
+  interface FastifyRequest {
+    /**
+     * Counts `bytes` more of this request's body against the budget of bodies in memory, until
+     * its answer is sent or its connection closes; throws the `503` (cause `bodies`) instead when
+     * they would not fit.
+     */
+    holdBodyBytes(bytes: number): void;
+  }
+}
 
 /**
  * How requests are taken in, against clients that send bodies slowly or never:
@@ -14,8 +30,9 @@ import { badRequest } from '../http/errors.js';
  * - a request not received whole within the receive timeout is answered `408` by Node and its
  *   connection closed (see {@link receiveTimeoutOptions}).
  */
-export function registerRequestIntake(app: FastifyInstance): void {
+export function registerRequestIntake(app: FastifyInstance, options: { bodyBudgetBytes: number }): void {
   limitJsonDepth(app);
+  registerBodyBudget(app, options.bodyBudgetBytes);
   // Bodies are JSON (or multipart forms for files): a JSON text labelled text/plain, which
   // `fetch` sends without a content type, is 415 like any other type, not a body read as a string.
   app.removeContentTypeParser('text/plain');
@@ -32,11 +49,62 @@ export function registerRequestIntake(app: FastifyInstance): void {
 }
 
 /**
+ * The bodies of all requests together hold at most `budget` bytes of memory: every body is
+ * counted as it arrives (a JSON body chunk by chunk, a multipart form part by part, its files
+ * included: plugins/multipart.ts), and its bytes are given back when its answer is sent or its
+ * connection closes (an upload abandoned half-way included). A body announced (`Content-Length`)
+ * larger than what is left, or whose next bytes would not fit, is answered `503` with
+ * `Retry-After: 1` (cause `bodies`) and its connection closed; nothing of it is stored. Without
+ * it, 150 connections each holding an almost complete 5 MiB logo took 629 MiB.
+ */
+function registerBodyBudget(app: FastifyInstance, budget: number): void {
+  let inFlight = 0;
+  const held = new WeakMap<FastifyRequest, number>();
+  app.decorate('bodyBytesInFlight', () => inFlight);
+  app.decorateRequest('holdBodyBytes', function holdBodyBytes(this: FastifyRequest, bytes: number) {
+    if (inFlight + bytes > budget) throw unavailable('bodies');
+    inFlight += bytes;
+    held.set(this, (held.get(this) ?? 0) + bytes);
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.once('close', () => {
+      inFlight -= held.get(request) ?? 0;
+      held.delete(request);
+    });
+    done();
+  });
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const { headers } = request;
+    if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0')
+      return done(null, payload);
+    if (Number(headers['content-length'] ?? 0) > budget - inFlight) return done(unavailable('bodies'));
+    // Multipart forms are read by @fastify/multipart from the request itself: counted part by part.
+    if (headers['content-type']?.toLowerCase().startsWith('multipart/')) return done(null, payload);
+    const counted = Object.assign(
+      new Transform({
+        transform(chunk: Buffer, _encoding, next) {
+          try {
+            request.holdBodyBytes(chunk.length);
+          } catch (error) {
+            return next(error as Error);
+          }
+          counted.receivedEncodedLength += chunk.length;
+          next(null, chunk);
+        },
+      }),
+      { receivedEncodedLength: 0 },
+    );
+    payload.on('error', (error) => counted.destroy(error));
+    done(null, payload.pipe(counted));
+  });
+}
+
+/**
  * Whether the request announced a body that has not all arrived. A request without one (a `GET`)
  * is complete once its head is read, even before Node flags it so: answering it early (a `503`
  * under load) keeps its connection open, and its client does not pay for a new one.
  */
-function bodyStillArriving(raw: FastifyRequest['raw']): boolean {
+export function bodyStillArriving(raw: FastifyRequest['raw']): boolean {
   if (raw.complete) return false;
   const length = raw.headers['content-length'];
   return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');

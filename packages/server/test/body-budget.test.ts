@@ -1,0 +1,134 @@
+/**
+ * The bodies of all requests in flight together stay within `MARKETPLACE_BODY_BUDGET_BYTES`
+ * (real sockets): an upload that would take them past it is answered `503` and nothing of it is
+ * stored, and the bytes of uploads abandoned half-way are given back when their connections close.
+ */
+import { randomBytes } from 'node:crypto';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PNG_UPLOAD_URL, useTestServer } from './harness.js';
+import { sample } from './prometheus.js';
+
+const KIB = 1024;
+const BUDGET = 1024 * KIB;
+const LOGO = 450 * KIB;
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const server = useTestServer({ bodyBudgetBytes: BUDGET, maxUploadBytes: 512 * KIB }, {}, { keepData: true });
+const sockets = new Set<Socket>();
+let port: number;
+let token: string;
+
+beforeAll(async () => {
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (server.app.server.address() as AddressInfo).port;
+  ({ token } = await server.createUser());
+});
+afterAll(() => {
+  for (const socket of sockets) socket.destroy();
+});
+
+/** An organization create with a logo of `size` bytes, as a browser sends it. */
+function logoForm(size: number): { type: string; body: Buffer } {
+  const boundary = `----budget${randomBytes(8).toString('hex')}`;
+  const part = (headers: string) => Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`);
+  const body = Buffer.concat([
+    part('content-disposition: form-data; name="organization[name]"'),
+    Buffer.from('Acme\r\n'),
+    part(
+      'content-disposition: form-data; name="organization[logo]"; filename="logo.png"\r\ncontent-type: image/png',
+    ),
+    PNG,
+    Buffer.alloc(size - PNG.length, 7),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { type: `multipart/form-data; boundary=${boundary}`, body };
+}
+
+interface Answer {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/**
+ * Sends the form on a connection of its own, all of it but its last `holdBack` bytes, with a
+ * `Content-Length` or chunked. `answer` resolves with the server's answer, whenever it comes.
+ */
+function upload(options: { chunked?: boolean; holdBack?: number } = {}) {
+  const form = logoForm(LOGO);
+  const socket = connect(port, '127.0.0.1');
+  sockets.add(socket);
+  socket.on('error', () => undefined);
+  const length = options.chunked ? 'transfer-encoding: chunked' : `content-length: ${form.body.length}`;
+  socket.write(
+    `POST /organizations.json HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+      `content-type: ${form.type}\r\n${length}\r\n\r\n`,
+  );
+  const sent = form.body.subarray(0, form.body.length - (options.holdBack ?? 0));
+  if (options.chunked) {
+    for (let at = 0; at < sent.length; at += 64 * KIB) {
+      const chunk = sent.subarray(at, at + 64 * KIB);
+      socket.write(`${chunk.length.toString(16)}\r\n`);
+      socket.write(chunk);
+      socket.write('\r\n');
+    }
+    if (!options.holdBack) socket.write('0\r\n\r\n');
+  } else socket.write(sent);
+  const answer = new Promise<Answer>((resolve) => {
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const text = received.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const headers = text.slice(0, end).toLowerCase();
+      const bodyLength = Number(/content-length: (\d+)/.exec(headers)?.[1] ?? 0);
+      if (received.length < end + 4 + bodyLength) return;
+      resolve({
+        status: Number(text.slice(9, 12)),
+        headers,
+        body: text.slice(end + 4, end + 4 + bodyLength),
+      });
+    });
+  });
+  return { socket, answer };
+}
+
+const metrics = async () => (await server.get('/metrics')).body;
+const bytesInFlight = async () => sample(await metrics(), 'http_request_body_bytes_in_flight');
+
+describe('uploads that together exceed the budget of bodies in memory', () => {
+  it('refuse the one over budget with 503, store nothing of it, and give the bytes back on close', async () => {
+    // Two uploads held open just before their end: their logos are in memory.
+    const held = [upload({ holdBack: 64 }), upload({ holdBack: 64 })];
+    await vi.waitFor(async () => expect(await bytesInFlight()).toBeGreaterThanOrEqual(2 * (LOGO - 8 * KIB)), {
+      timeout: 20_000,
+      interval: 20,
+    });
+
+    // A third, chunked (its size unknown until it arrives), and a fourth that announces its size.
+    for (const refused of [upload({ chunked: true }), upload()]) {
+      const answer = await refused.answer;
+      expect(answer.status).toBe(503);
+      expect(answer.headers).toContain('retry-after: 1');
+      expect(JSON.parse(answer.body)).toEqual({ error: 'Service temporarily unavailable' });
+    }
+    expect(await server.storedUploads()).toEqual([]);
+    expect(await server.sql('select id from organizations')).toEqual([]);
+    expect(sample(await metrics(), 'http_unavailable_responses_total', { cause: 'bodies' })).toBe(2);
+
+    // The held uploads are abandoned: what they held is given back.
+    for (const { socket } of held) socket.destroy();
+    await vi.waitFor(async () => expect(await bytesInFlight()).toBe(0), { timeout: 20_000, interval: 20 });
+
+    const form = new FormData();
+    form.append('organization[name]', 'Honest');
+    form.append('organization[logo]', new Blob([PNG, Buffer.alloc(LOGO - PNG.length, 7)]), 'logo.png');
+    const honest = await server.post('/organizations.json', { token, form });
+    expect(honest.statusCode).toBe(201);
+    expect(honest.json().logo_url).toMatch(PNG_UPLOAD_URL);
+    expect(await server.storedUploads()).toHaveLength(1);
+    expect(await bytesInFlight()).toBe(0);
+  });
+});
