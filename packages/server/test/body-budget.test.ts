@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PNG_UPLOAD_URL, useTestServer } from './harness.js';
-import { sample } from './prometheus.js';
+import { sample } from './metrics-text.js';
 
 const KIB = 1024;
 const BUDGET = 1024 * KIB;

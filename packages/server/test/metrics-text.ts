@@ -3,6 +3,8 @@
  * by cause (`http_unavailable_responses_total`), which say which path answered a request.
  */
 
+import { UNAVAILABLE_CAUSES } from '../src/http/errors.js';
+
 type Labels = Record<string, string>;
 
 /** The value of one series of a Prometheus text exposition (undefined when it is absent). */
@@ -18,15 +20,6 @@ export function sample(text: string, name: string, labels: Labels = {}): number 
   return undefined;
 }
 
-/** The causes a `503` is counted under (plugins/metrics.ts). */
-export const UNAVAILABLE_CAUSES = [
-  'overload',
-  'database',
-  'storage',
-  'chaos',
-  'timeout',
-  'shutdown',
-] as const;
 export type UnavailableCounts = Record<(typeof UNAVAILABLE_CAUSES)[number], number>;
 
 /** `503`s answered so far, by cause (every cause is there from the start, at 0). */

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { useTestServer } from './harness.js';
-import { sample } from './prometheus.js';
+import { sample } from './metrics-text.js';
 
 describe('a request with a body whose work waits on a lock', () => {
   const server = useTestServer({}, {}, { keepData: true });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './harness.js';
-import { sample } from './prometheus.js';
+import { sample } from './metrics-text.js';
 
 const RECEIVE_TIMEOUT_MS = 600;
 const server = useTestServer(

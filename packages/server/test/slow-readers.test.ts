@@ -6,7 +6,7 @@
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './harness.js';
-import { sample } from './prometheus.js';
+import { sample } from './metrics-text.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Far more than the kernel buffers of a loopback connection take (a few MiB). */
