@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { VERSION } from '@app/sdk';
+import { operations } from '@app/sdk/operations';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveHttp } from './http.js';
+import { createServer } from './server.js';
+
+const usage = `Usage: marketplace-mcp [options]
+
+An MCP server for the creator-marketplace API: one tool per endpoint.
+Serves MCP over stdio, or over Streamable HTTP on 127.0.0.1 with --http.
+
+Options:
+  --http              serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio
+  --port N            the HTTP port (default 3333; 0 picks a free one)
+  --auth-token S      with --http: the bearer secret clients must send (at least 16 characters;
+                      default MARKETPLACE_MCP_AUTH_TOKEN, else a random one printed once on stderr)
+  --allow-dir D       a directory file arguments (logo, banner_image) may be read from; repeatable
+                      (default: the working directory)
+  --read-only         expose only the read tools
+  --tools a,b         expose only these groups (${[...new Set(operations.map((op) => op.sdkPath[0]))].join(', ')})
+  --yes               run deletes and transitions without asking the user to confirm
+  -h, --help          this help
+  -v, --version       the version
+
+Environment:
+  MARKETPLACE_TOKEN     the access token (mkt_…)
+  MARKETPLACE_BASE_URL  the API's address, e.g. http://127.0.0.1:3000
+  MARKETPLACE_MCP_AUTH_TOKEN  with --http: the bearer secret (--auth-token wins)
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`marketplace-mcp: ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+let values: ReturnType<typeof parse>['values'];
+function parse() {
+  return parseArgs({
+    options: {
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      'auth-token': { type: 'string' },
+      'allow-dir': { type: 'string', multiple: true },
+      'read-only': { type: 'boolean' },
+      tools: { type: 'string' },
+      yes: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+    strict: true,
+  });
+}
+try {
+  values = parse().values;
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
+if (values.version) {
+  process.stdout.write(`${VERSION}\n`);
+  process.exit(0);
+}
+
+const groups = values.tools
+  ?.split(',')
+  .map((g) => g.trim())
+  .filter(Boolean);
+const known = new Set(operations.map((op) => op.sdkPath[0]));
+if (groups?.length === 0) fail(`--tools needs at least one group (${[...known].join(', ')})`);
+for (const group of groups ?? []) if (!known.has(group)) fail(`unknown tool group "${group}"`);
+const port = values.port === undefined ? 3333 : Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number`);
+
+if (values['auth-token'] !== undefined && !values.http) fail('--auth-token needs --http');
+const given = values['auth-token'] ?? process.env.MARKETPLACE_MCP_AUTH_TOKEN;
+if (values.http && given !== undefined && given.length < 16)
+  fail('the bearer secret (--auth-token, MARKETPLACE_MCP_AUTH_TOKEN) needs at least 16 characters');
+const allowDirs = (values['allow-dir'] ?? [process.cwd()]).map((dir) => resolve(dir));
+for (const dir of allowDirs)
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) fail(`--allow-dir ${dir} is not a directory`);
+
+const token = process.env.MARKETPLACE_TOKEN;
+const baseUrl = process.env.MARKETPLACE_BASE_URL;
+if (!token || !baseUrl) fail('set MARKETPLACE_TOKEN and MARKETPLACE_BASE_URL');
+
+const make = () =>
+  createServer({
+    token,
+    baseUrl,
+    readOnly: values['read-only'] ?? false,
+    ...(groups && { groups }),
+    yes: values.yes ?? false,
+    allowDirs,
+  });
+
+if (values.http) {
+  const authToken = given ?? randomBytes(32).toString('base64url');
+  const { url, close } = await serveHttp(make, { port, authToken }).catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
+    process.stderr.write(`marketplace-mcp: cannot listen on 127.0.0.1:${port}: ${why}\n`);
+    process.exit(1);
+  });
+  // stdout is free in HTTP mode; the line says where to connect.
+  process.stdout.write(`marketplace-mcp listening on ${url}\n`);
+  // Shown once, here: it is kept nowhere else.
+  if (given === undefined)
+    process.stderr.write(
+      'marketplace-mcp: no --auth-token or MARKETPLACE_MCP_AUTH_TOKEN given; every request must send\n' +
+        `Authorization: Bearer ${authToken}\n`,
+    );
+  const stop = () => {
+    void close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} else {
+  await make().connect(new StdioServerTransport());
+}
