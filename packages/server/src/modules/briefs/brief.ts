@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { Em } from '../../db/database.js';
 import { HttpError, unavailable, unprocessable } from '../../http/errors.js';
@@ -25,7 +26,16 @@ const MAX_WAITING = 64;
 interface Pending {
   job: BriefJob;
   budgetMs: number;
+  userId: string | undefined;
   resolve(result: BriefResult): void;
+}
+
+/** Whose brief is rendered: the caller and the organization it is written in. */
+export interface BriefOwner {
+  userId?: string;
+  organizationId?: string;
+  /** Aborted when the client has gone away (or the request timed out). */
+  signal?: AbortSignal;
 }
 
 /** One worker, one brief at a time, in arrival order; each rendering has its own budget. */
@@ -35,13 +45,29 @@ class BriefRenderer {
   #queue: Pending[] = [];
   #current: (Pending & { timer: NodeJS.Timeout }) | undefined;
   #nextId = 1;
+  #held = false;
+  /** Test seam: `queued` and `started` with `{ id, userId }`. */
+  readonly events = new EventEmitter();
 
-  render(source: string, budgetMs: number): Promise<BriefResult> {
+  render(source: string, budgetMs: number, owner: BriefOwner = {}): Promise<BriefResult> {
     if (this.#queue.length >= MAX_WAITING) throw unavailable('overload');
     return new Promise((resolve) => {
-      this.#queue.push({ job: { id: this.#nextId++, source }, budgetMs, resolve });
+      const id = this.#nextId++;
+      this.#queue.push({ job: { id, source }, budgetMs, resolve, userId: owner.userId });
+      this.events.emit('queued', { id, userId: owner.userId });
       this.#pump();
     });
+  }
+
+  /** Test seam: while held, nothing more starts rendering (briefs wait in the queue). */
+  hold(held: boolean): void {
+    this.#held = held;
+    this.#pump();
+  }
+
+  /** Briefs waiting, and rendering. */
+  stats(): { queued: number; rendering: number } {
+    return { queued: this.#queue.length, rendering: this.#current ? 1 : 0 };
   }
 
   #spawn(): Worker {
@@ -62,12 +88,13 @@ class BriefRenderer {
   }
 
   #pump(): void {
-    if (this.#current || this.#queue.length === 0) return;
+    if (this.#held || this.#current || this.#queue.length === 0) return;
     this.#worker ??= this.#spawn();
     if (!this.#ready) return;
     const next = this.#queue.shift() as Pending;
     const timer = setTimeout(() => this.#fail(`takes longer than ${next.budgetMs} ms`, true), next.budgetMs);
     this.#current = { ...next, timer };
+    this.events.emit('started', { id: next.job.id, userId: next.userId });
     this.#worker.postMessage(next.job);
   }
 
@@ -95,7 +122,9 @@ class BriefRenderer {
   }
 }
 
-const renderer = new BriefRenderer();
+/** The one renderer of the process (exported as a test seam: `hold`, `stats`, `events`). */
+export const briefRenderer = new BriefRenderer();
+const renderer = briefRenderer;
 
 /** The latest renderings (the default templates are rendered on every create that keeps them). */
 const recent = new Map<string, string>();
@@ -105,10 +134,14 @@ const RECENT_CAPACITY = 64;
  * Renders a Markdown brief to sanitized HTML within `budgetMs` of rendering, or throws `422
  * {"errors": {"brief": [...]}}`.
  */
-export async function renderBrief(source: string, budgetMs = BRIEF_RENDER_BUDGET_MS): Promise<string> {
+export async function renderBrief(
+  source: string,
+  budgetMs = BRIEF_RENDER_BUDGET_MS,
+  owner: BriefOwner = {},
+): Promise<string> {
   const cached = recent.get(source);
   if (cached !== undefined) return cached;
-  const result = await renderer.render(source, budgetMs);
+  const result = await renderer.render(source, budgetMs, owner);
   if ('html' in result) {
     recent.set(source, result.html);
     if (recent.size > RECENT_CAPACITY) recent.delete(recent.keys().next().value as string);

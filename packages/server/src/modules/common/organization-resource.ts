@@ -4,8 +4,9 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
+import type { Caller } from '../../plugins/auth.js';
 import type { ReadResult } from '../access-tokens/caller.js';
-import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
+import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { assignDefined, type FieldMap } from './assign.js';
@@ -85,9 +86,20 @@ export interface ResourceRequest<Params> {
   config: Config;
   uploads: UploadStore;
   params: Params;
+  /** Who calls (its membership is checked again inside a write's transaction). */
+  caller: Caller;
+  /** The request; its `signal` aborts when the client has gone away. */
+  request: { signal: AbortSignal };
 }
 export type InOrganization = { organization_id: string };
 export type OneInOrganization = { organization_id: string; id: string };
+
+/** Whose brief a write renders: the caller, in the organization of the URL. */
+const ownerOf = (request: ResourceRequest<InOrganization>): BriefOwner => ({
+  userId: request.caller.user.id,
+  organizationId: request.params.organization_id,
+  signal: request.request.signal,
+});
 
 export function organizationResource<
   T extends ResourceRow,
@@ -130,25 +142,20 @@ export function organizationResource<
   const where = (filter: object) => filter as FilterQuery<T>;
   const data = (values: object) => values as EntityData<T>;
 
-  async function create({
-    em,
-    config,
-    uploads,
-    params,
-    query,
-    body,
-    files,
-  }: ResourceRequest<InOrganization> & {
-    query: Query;
-    body: Input | undefined;
-    files: UploadedFiles;
-  }): Promise<Summary & { brief: string }> {
+  async function create(
+    request: ResourceRequest<InOrganization> & {
+      query: Query;
+      body: Input | undefined;
+      files: UploadedFiles;
+    },
+  ): Promise<Summary & { brief: string }> {
+    const { em, config, uploads, params, query, body, files } = request;
     const errors: FieldErrors = {};
     checkImage('banner_image', files.banner_image, errors);
     throwIfInvalid(errors);
 
     const draft = await resource.draft(body, { config, query });
-    const briefHtml = await renderBrief(draft.brief, config.briefRenderBudgetMs);
+    const briefHtml = await renderBrief(draft.brief, config.briefRenderBudgetMs, ownerOf(request));
     return createWithAttachment(uploads, files.banner_image ?? draft.banner, async (bannerImage) => {
       const row = em.create(entity, {
         ...draft.row,
@@ -163,18 +170,14 @@ export function organizationResource<
     });
   }
 
-  async function update({
-    em,
-    config,
-    uploads,
-    params,
-    body,
-    files,
-  }: ResourceRequest<OneInOrganization> & { body: Input; files: UploadedFiles }): Promise<
-    Summary & { brief: string }
-  > {
+  async function update(
+    request: ResourceRequest<OneInOrganization> & { body: Input; files: UploadedFiles },
+  ): Promise<Summary & { brief: string }> {
+    const { em, config, uploads, params, body, files } = request;
     const briefHtml =
-      body.brief !== undefined ? await renderBrief(body.brief, config.briefRenderBudgetMs) : undefined;
+      body.brief !== undefined
+        ? await renderBrief(body.brief, config.briefRenderBudgetMs, ownerOf(request))
+        : undefined;
     const change = { file: files.banner_image, purge: body.purge_banner_image };
     const row = await updateWithAttachment(em, uploads, 'bannerImage', change, async (tem) => {
       const found = await findInOrganization(tem, entity, params.organization_id, params.id, { lock: true });
