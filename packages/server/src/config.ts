@@ -129,6 +129,11 @@ const Env = z.object({
     .int()
     .positive()
     .default(DEFAULT_LIMITS.campaignsPerOrganization),
+  MARKETPLACE_LIMIT_BRIEF_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_LIMITS.briefBytesPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MARKETPLACE_CORS_ORIGINS: z
@@ -227,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socialAccounts: e.MARKETPLACE_LIMIT_SOCIAL_ACCOUNTS,
       collabsPerOrganization: e.MARKETPLACE_LIMIT_COLLABS,
       campaignsPerOrganization: e.MARKETPLACE_LIMIT_CAMPAIGNS,
+      briefBytesPerOrganization: e.MARKETPLACE_LIMIT_BRIEF_BYTES,
     },
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
     metricsToken: e.MARKETPLACE_METRICS_TOKEN,

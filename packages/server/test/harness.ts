@@ -147,7 +147,7 @@ export async function openEmptyDatabase(): Promise<{ orm: Orm; close: () => Prom
 /** Starts a test server for the calling test file; settings may be overridden. */
 export function useTestServer(
   overrides: Partial<Config> = {},
-  appOptions: Pick<AppOptions, 'random' | 'overload' | 'tracing'> = {},
+  appOptions: Pick<AppOptions, 'random' | 'overload' | 'tracing' | 'requestTimeout'> = {},
   /**
    * `keepData`: fixtures built once in `beforeAll` stay for every test of the file; `onQuery`
    * also sees every statement (as `queries` does), with the time it took. `storage`: where

@@ -12,6 +12,7 @@ const server = useTestServer({
     socialAccounts: 2,
     collabsPerOrganization: 2,
     campaignsPerOrganization: 2,
+    briefBytesPerOrganization: 2_000,
   },
 });
 
@@ -77,5 +78,105 @@ describe('per-account limits', () => {
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 201, ...Array(8).fill(422)]);
     for (const res of responses.filter((r) => r.statusCode === 422)) expectLimit(res, table);
     expect(await count(table)).toBe(2);
+  });
+});
+
+describe("the bytes of an organization's briefs (MARKETPLACE_LIMIT_BRIEF_BYTES, here 2 000)", () => {
+  const briefBytes = async () =>
+    (
+      await server.sql<{ bytes: number }>(
+        `select (coalesce((select sum(octet_length(brief) + octet_length(brief_html)) from collabs), 0)
+          + coalesce((select sum(octet_length(brief) + octet_length(brief_html)) from campaigns), 0))::float8 as bytes`,
+      )
+    )[0]?.bytes;
+
+  it('refuses a create or an update that would pass them (422 on brief), counting collabs and campaigns together', async () => {
+    const { token } = await server.createUser();
+    const org = (
+      await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } })
+    ).json();
+    const base = `/organizations/${org.id}`;
+    // 600 bytes of Markdown and about 610 of HTML: one fits, two do not.
+    const long = (c: string) => c.repeat(600);
+    const collab = await server.post(`${base}/collabs.json`, {
+      token,
+      body: { collab: { brief: long('a') } },
+    });
+    expect(collab.statusCode).toBe(201);
+    const stored = await briefBytes();
+
+    const campaign = await server.post(`${base}/campaigns.json`, {
+      token,
+      body: { campaign: { brief: long('b') } },
+    });
+    expect(campaign.statusCode).toBe(422);
+    expect(campaign.json()).toEqual({
+      errors: {
+        brief: [
+          expect.stringContaining("would take the organization's briefs past their limit of 2000 bytes"),
+        ],
+      },
+    });
+    expect(await count('campaigns')).toBe(0);
+
+    // A campaign with a short brief fits; growing its brief past the limit does not.
+    const small = await server.post(`${base}/campaigns.json`, {
+      token,
+      body: { campaign: { brief: 'Short' } },
+    });
+    expect(small.statusCode).toBe(201);
+    const grow = await server.patch(`${base}/campaigns/${small.json().id}.json`, {
+      token,
+      body: { campaign: { name: 'Renamed', brief: long('c') } },
+    });
+    expect(grow.statusCode).toBe(422);
+    expect(Object.keys(grow.json().errors)).toEqual(['brief']);
+    expect(await server.sql('select name, brief from campaigns')).toEqual([
+      { name: 'Untitled campaign', brief: 'Short' },
+    ]);
+
+    // Rewriting the long brief at the same size is taken (only the new brief counts, not both).
+    const rewrite = await server.patch(`${base}/collabs/${collab.json().id}.json`, {
+      token,
+      body: { collab: { brief: long('d') } },
+    });
+    expect(rewrite.statusCode).toBe(200);
+    expect(await briefBytes()).toBeLessThanOrEqual(2_000);
+    expect(await briefBytes()).toBeGreaterThan(stored as number);
+  });
+
+  it('puts the error on base when the brief is the default one (not in the payload)', async () => {
+    const { token } = await server.createUser();
+    const org = (
+      await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } })
+    ).json();
+    expect(
+      (
+        await server.post(`/organizations/${org.id}/collabs.json`, {
+          token,
+          body: { collab: { brief: 'x'.repeat(950) } },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const res = await server.post(`/organizations/${org.id}/campaigns.json`, {
+      token,
+      body: { campaign: { name: 'Default brief' } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors)).toEqual(['base']);
+  });
+
+  it('is per organization: another organization still takes briefs', async () => {
+    const { token } = await server.createUser();
+    const orgs = [];
+    for (const name of ['One', 'Two'])
+      orgs.push(
+        (await server.post('/organizations.json', { token, body: { organization: { name } } })).json(),
+      );
+    const create = (id: string, brief: string) =>
+      server.post(`/organizations/${id}/collabs.json`, { token, body: { collab: { brief } } });
+    expect((await create(orgs[0].id, 'e'.repeat(900))).statusCode).toBe(201);
+    expect((await create(orgs[0].id, 'f'.repeat(900))).statusCode).toBe(422);
+    expect((await create(orgs[1].id, 'g'.repeat(900))).statusCode).toBe(201);
   });
 });

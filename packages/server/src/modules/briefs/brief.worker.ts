@@ -1,8 +1,11 @@
 /*
  * The brief renderer, run in a worker thread (see `brief.ts`): Markdown → HTML → sanitized HTML.
  * Markdown allows raw HTML, so the rendered HTML is cleaned with an allow-list: only formatting
- * tags, no scripts or event handlers, no style attributes, and links and images only to http(s)
- * (links also to mailto). Anything else is dropped, never escaped into view.
+ * tags, no scripts or event handlers, no style attributes, no images (a remote image tells its
+ * host who reads the brief, and when), and links only to absolute http(s) and mailto URLs. A link
+ * to anything else (a relative path such as `/api/logout`, `https:javascript:…`, which a browser
+ * reads as a path on the page's own host) keeps its text and loses its href. Anything else is
+ * dropped, never escaped into view.
  *
  * This file imports packages only (no relative imports), so Node runs it as it is from source
  * (type stripping) in tests and from `dist/brief.worker.js` in the build.
@@ -12,6 +15,19 @@ import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 
 const markdown = new Marked({ gfm: true, breaks: false, async: false });
+
+/**
+ * Whether `href` is an absolute `http(s)://host…` or `mailto:` URL as written: no relative path,
+ * no scheme-relative `//host`, no `https:path` (relative to the page for a browser), and no
+ * whitespace or control character a browser would strip or skip to read something else.
+ */
+function isAbsoluteLink(href: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (/[\s\u0000-\u001f\u007f]/.test(href) || !URL.canParse(href)) return false;
+  const url = new URL(href);
+  if (url.protocol === 'mailto:') return /^mailto:/i.test(href);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && /^https?:\/\/[^/\\]/i.test(href);
+}
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -34,7 +50,6 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'ol',
     'li',
     'a',
-    'img',
     'table',
     'thead',
     'tbody',
@@ -44,12 +59,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
   ],
   allowedAttributes: {
     a: ['href', 'title', 'rel'],
-    img: ['src', 'alt', 'title'],
     ol: ['start'],
     th: ['align'],
     td: ['align'],
   },
-  allowedSchemes: ['http', 'https'],
+  allowedSchemes: [],
   allowedSchemesByTag: { a: ['http', 'https', 'mailto'] },
   allowProtocolRelative: false,
   // Scripts and styles go with their content; other unknown tags leave their text.
@@ -67,10 +81,16 @@ const SANITIZE: sanitizeHtml.IOptions = {
   ],
   disallowedTagsMode: 'discard',
   transformTags: {
-    // Links the organization wrote must not pass on reputation, the opener or the referrer.
+    // Links the organization wrote must not pass on reputation, the opener or the referrer; an
+    // href that is not an absolute http(s) or mailto URL goes.
     a: (tagName, attribs) => ({
       tagName,
-      attribs: { ...attribs, rel: 'nofollow noopener noreferrer' },
+      attribs: {
+        ...Object.fromEntries(
+          Object.entries(attribs).filter(([name, value]) => name !== 'href' || isAbsoluteLink(value)),
+        ),
+        rel: 'nofollow noopener noreferrer',
+      },
     }),
   },
 };

@@ -3,8 +3,9 @@ import { unprocessable } from '../../http/errors.js';
 
 /**
  * How much one account may create, so that no one account fills the database: organizations a
- * user owns, a user's access tokens and social accounts, an organization's collabs and campaigns.
- * Generous by default; set with `MARKETPLACE_LIMIT_*` (README).
+ * user owns, a user's access tokens and social accounts, an organization's collabs and campaigns,
+ * and the bytes of the organization's briefs. Generous by default; set with `MARKETPLACE_LIMIT_*`
+ * (README, docs/deploy.md).
  */
 export interface Limits {
   organizations: number;
@@ -12,7 +13,15 @@ export interface Limits {
   socialAccounts: number;
   collabsPerOrganization: number;
   campaignsPerOrganization: number;
+  /**
+   * Bytes (UTF-8) of the briefs of an organization's collabs and campaigns together, Markdown and
+   * rendered HTML (`MARKETPLACE_LIMIT_BRIEF_BYTES`).
+   */
+  briefBytesPerOrganization: number;
 }
+
+/** The limits that count rows (checked by {@link checkLimit}). */
+export type RowLimit = Exclude<keyof Limits, 'briefBytesPerOrganization'>;
 
 export const DEFAULT_LIMITS: Limits = {
   organizations: 100,
@@ -20,10 +29,12 @@ export const DEFAULT_LIMITS: Limits = {
   socialAccounts: 100,
   collabsPerOrganization: 10_000,
   campaignsPerOrganization: 10_000,
+  // About 450 briefs of the full 20 000 characters with their HTML, or 100 000 short ones.
+  briefBytesPerOrganization: 20_000_000,
 };
 
 /** What each limit counts (the rows `count` selects for the owner's id), and its lock namespace. */
-const COUNTED: Record<keyof Limits, { count: string; noun: string; lock: number }> = {
+const COUNTED: Record<RowLimit, { count: string; noun: string; lock: number }> = {
   organizations: {
     count: 'select count(*)::int as count from memberships where user_id = ? and is_owner',
     noun: 'organizations',
@@ -56,12 +67,7 @@ const COUNTED: Record<keyof Limits, { count: string; noun: string; lock: number 
  * create's transaction: it takes a lock per owner and kind, held to the commit, so concurrent
  * creates are counted one after the other and never overshoot.
  */
-export async function checkLimit(
-  tem: Em,
-  kind: keyof Limits,
-  ownerId: string,
-  limits: Limits,
-): Promise<void> {
+export async function checkLimit(tem: Em, kind: RowLimit, ownerId: string, limits: Limits): Promise<void> {
   const { count, noun, lock } = COUNTED[kind];
   await tem.execute('select pg_advisory_xact_lock(?, hashtext(?))', [lock, ownerId]);
   const [row] = await tem.execute<{ count: number }[]>(count, [ownerId]);
@@ -73,21 +79,70 @@ export async function checkLimit(
 }
 
 /**
- * Flushes what `em` holds (a new row of `kind`) in a transaction that first checks the limit, so
- * the count and the insert are one step for concurrent creates.
+ * Flushes what `em` holds (a new row of `kind`) in a transaction that first runs `check` (the
+ * caller's membership, checked again) and checks the limit, so the count and the insert are one
+ * step for concurrent creates.
  */
 export async function flushWithinLimit(
   em: Em,
-  kind: keyof Limits,
+  kind: RowLimit,
   ownerId: string,
   limits: Limits,
+  check?: (tem: Em) => Promise<void>,
 ): Promise<void> {
   await em.begin();
   try {
+    await check?.(em);
     await checkLimit(em, kind, ownerId, limits);
     await em.commit();
   } catch (error) {
     await em.rollback();
     throw error;
   }
+}
+
+/** Lock namespace of {@link checkBriefBytes} (per organization). */
+const BRIEF_BYTES_LOCK = 7_406;
+
+const bytesOf = (brief: { brief: string; briefHtml?: string | null }) =>
+  Buffer.byteLength(brief.brief) + Buffer.byteLength(brief.briefHtml ?? '');
+
+/**
+ * Refuses a brief that would take the organization's briefs past `limits.briefBytesPerOrganization`
+ * bytes: the Markdown and the rendered HTML of all its collabs and campaigns, this one's new brief
+ * counted instead of its old one (`id`, on update). A brief that does not grow is always taken, so
+ * an organization over a lowered limit can still shorten its briefs. `422` on `field` (`brief`,
+ * or `base` when the brief is not in the payload: a create's default). Call it inside the write's
+ * transaction: it takes a lock per organization, held to the commit, so concurrent writes are
+ * counted one after the other and never overshoot.
+ */
+export async function checkBriefBytes(
+  tem: Em,
+  organizationId: string,
+  change: {
+    id: string | undefined;
+    old: { brief: string; briefHtml?: string | null } | undefined;
+    new: { brief: string; briefHtml: string };
+    field: 'brief' | 'base';
+  },
+  limits: Limits,
+): Promise<void> {
+  const added = bytesOf(change.new);
+  if (change.old && added <= bytesOf(change.old)) return;
+  await tem.execute('select pg_advisory_xact_lock(?, hashtext(?))', [BRIEF_BYTES_LOCK, organizationId]);
+  const sum = (table: string) =>
+    `(select coalesce(sum(octet_length(brief) + coalesce(octet_length(brief_html), 0)), 0)
+      from ${table} where organization_id = ? and id <> ?)`;
+  const others = change.id ?? '';
+  const [row] = await tem.execute<{ bytes: number }[]>(
+    `select (${sum('collabs')} + ${sum('campaigns')})::float8 as bytes`,
+    [organizationId, others, organizationId, others],
+  );
+  const max = limits.briefBytesPerOrganization;
+  if ((row?.bytes ?? 0) + added > max)
+    throw unprocessable({
+      [change.field]: [
+        `would take the organization's briefs past their limit of ${max} bytes (Markdown and rendered HTML of every collab and campaign); shorten briefs or delete some`,
+      ],
+    });
 }

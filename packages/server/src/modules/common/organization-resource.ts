@@ -1,16 +1,20 @@
+import type { ServerResponse } from 'node:http';
 import type { FieldErrors } from '@app/schemas';
 import type { EntityData, EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
+import type { Caller } from '../../plugins/auth.js';
 import type { ReadResult } from '../access-tokens/caller.js';
-import { briefHtmlOf, renderBrief } from '../briefs/brief.js';
+import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
+import { checkCallerStillAllowed } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { assignDefined, type FieldMap } from './assign.js';
 import { findInOrganization, organizationReads } from './find.js';
-import { flushWithinLimit, type Limits } from './limits.js';
+import { checkBriefBytes, flushWithinLimit, type RowLimit } from './limits.js';
+import { requestEnded } from './request-ended.js';
 
 /*
  * A resource that lives in an organization and is written as a draft with a Markdown brief and a
@@ -85,9 +89,26 @@ export interface ResourceRequest<Params> {
   config: Config;
   uploads: UploadStore;
   params: Params;
+  /** Who calls (its membership is checked again inside a write's transaction). */
+  caller: Caller;
+  /** Its response: once closed, the client has gone away (common/request-ended.ts). */
+  reply: { raw: ServerResponse };
 }
 export type InOrganization = { organization_id: string };
 export type OneInOrganization = { organization_id: string; id: string };
+
+/** The caller whose membership a write checks again in its transaction (members.service.ts). */
+const stillAllowed = (request: ResourceRequest<InOrganization>) => ({
+  userId: request.caller.user.id,
+  signal: requestEnded(request.reply),
+});
+
+/** Whose brief a write renders: the caller, in the organization of the URL. */
+const ownerOf = (request: ResourceRequest<InOrganization>): BriefOwner => ({
+  userId: request.caller.user.id,
+  organizationId: request.params.organization_id,
+  signal: requestEnded(request.reply),
+});
 
 export function organizationResource<
   T extends ResourceRow,
@@ -104,7 +125,7 @@ export function organizationResource<
   /** Properties the list does not show, so does not read (large text columns). */
   listOmits?: ReadonlyArray<keyof T & string>;
   /** The organization's limit a create counts against. */
-  limit: keyof Limits;
+  limit: RowLimit;
   /** Payload fields stored as they are: payload name → entity property. */
   fields: FieldMap<Input, T>;
   /** A new draft, from the payload (which may be left out) and the request's query. */
@@ -130,25 +151,20 @@ export function organizationResource<
   const where = (filter: object) => filter as FilterQuery<T>;
   const data = (values: object) => values as EntityData<T>;
 
-  async function create({
-    em,
-    config,
-    uploads,
-    params,
-    query,
-    body,
-    files,
-  }: ResourceRequest<InOrganization> & {
-    query: Query;
-    body: Input | undefined;
-    files: UploadedFiles;
-  }): Promise<Summary & { brief: string }> {
+  async function create(
+    request: ResourceRequest<InOrganization> & {
+      query: Query;
+      body: Input | undefined;
+      files: UploadedFiles;
+    },
+  ): Promise<Summary & { brief: string }> {
+    const { em, config, uploads, params, query, body, files } = request;
     const errors: FieldErrors = {};
     checkImage('banner_image', files.banner_image, errors);
     throwIfInvalid(errors);
 
     const draft = await resource.draft(body, { config, query });
-    const briefHtml = await renderBrief(draft.brief, config.briefRenderBudgetMs);
+    const briefHtml = await renderBrief(draft.brief, config.briefRenderBudgetMs, ownerOf(request));
     return createWithAttachment(uploads, files.banner_image ?? draft.banner, async (bannerImage) => {
       const row = em.create(entity, {
         ...draft.row,
@@ -158,30 +174,47 @@ export function organizationResource<
         bannerImage,
       } as never);
       if (body) assignDefined(em, row, body, fields);
-      await flushWithinLimit(em, resource.limit, params.organization_id, config.limits);
+      await flushWithinLimit(em, resource.limit, params.organization_id, config.limits, async (tem) => {
+        await checkCallerStillAllowed(tem, params.organization_id, stillAllowed(request), 'admin');
+        await checkBriefBytes(
+          tem,
+          params.organization_id,
+          {
+            id: undefined,
+            old: undefined,
+            new: { brief: draft.brief, briefHtml },
+            field: body?.brief !== undefined ? 'brief' : 'base',
+          },
+          config.limits,
+        );
+      });
       return present.show(row, config.baseUrl);
     });
   }
 
-  async function update({
-    em,
-    config,
-    uploads,
-    params,
-    body,
-    files,
-  }: ResourceRequest<OneInOrganization> & { body: Input; files: UploadedFiles }): Promise<
-    Summary & { brief: string }
-  > {
+  async function update(
+    request: ResourceRequest<OneInOrganization> & { body: Input; files: UploadedFiles },
+  ): Promise<Summary & { brief: string }> {
+    const { em, config, uploads, params, body, files } = request;
     const briefHtml =
-      body.brief !== undefined ? await renderBrief(body.brief, config.briefRenderBudgetMs) : undefined;
+      body.brief !== undefined
+        ? await renderBrief(body.brief, config.briefRenderBudgetMs, ownerOf(request))
+        : undefined;
     const change = { file: files.banner_image, purge: body.purge_banner_image };
     const row = await updateWithAttachment(em, uploads, 'bannerImage', change, async (tem) => {
+      await checkCallerStillAllowed(tem, params.organization_id, stillAllowed(request), 'admin');
       const found = await findInOrganization(tem, entity, params.organization_id, params.id, { lock: true });
       const errors: FieldErrors = {};
       checkImage('banner_image', files.banner_image, errors);
       resource.checkUpdate?.(found, body, errors);
       throwIfInvalid(errors);
+      if (body.brief !== undefined && briefHtml !== undefined)
+        await checkBriefBytes(
+          tem,
+          params.organization_id,
+          { id: found.id, old: found, new: { brief: body.brief, briefHtml }, field: 'brief' },
+          config.limits,
+        );
 
       assignDefined(tem, found, body, fields);
       if (briefHtml !== undefined) found.briefHtml = briefHtml;
@@ -190,9 +223,11 @@ export function organizationResource<
     return present.show(row, config.baseUrl);
   }
 
-  async function remove({ em, uploads, params }: ResourceRequest<OneInOrganization>): Promise<void> {
+  async function remove(request: ResourceRequest<OneInOrganization>): Promise<void> {
+    const { em, uploads, params } = request;
     const { entity: dependent, parent, message } = resource.dependents;
     const banner = await em.transactional(async (tem) => {
+      await checkCallerStillAllowed(tem, params.organization_id, stillAllowed(request), 'admin');
       const found = await findInOrganization(tem, entity, params.organization_id, params.id, { lock: true });
       if (found[lifecycle] !== 'draft') throw forbidden();
       if ((await tem.count(dependent, { [parent]: params.id } as never)) > 0)

@@ -1,7 +1,7 @@
 import { JOIN_REQUEST_RECEIVED, type Role } from '@app/schemas';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
-import { forbidden, notFound, unprocessable } from '../../http/errors.js';
+import { forbidden, notFound, unavailable, unprocessable } from '../../http/errors.js';
 import { iso } from '../../http/present.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Organization } from '../organizations/organization.entity.js';
@@ -209,4 +209,30 @@ export async function removeMember(
     if (errors.length > 0) throw unprocessable({ base: errors });
     tem.remove(target);
   });
+}
+
+/**
+ * Checks, inside a write's transaction, that the caller is still a member of the organization
+ * with the role the endpoint needs, in the order of decisions.md: no longer a member `404`, no
+ * longer in that role `403`. The request was authorized when it arrived, but a write may wait
+ * before it reaches its transaction (a brief's rendering, an upload's body); a membership removed
+ * or demoted meanwhile must not write. The membership row is locked `FOR SHARE` to the commit, so
+ * a removal or a role change made now waits until this write is done (it is then a change made
+ * after the write, as if the write had not waited). A request whose client has gone away (or
+ * that timed out) stops here too: nothing is stored for it.
+ */
+export async function checkCallerStillAllowed(
+  tem: Em,
+  organizationId: string,
+  caller: { userId: string; signal?: AbortSignal },
+  access: 'member' | 'admin' | 'owner',
+): Promise<void> {
+  if (caller.signal?.aborted) throw unavailable('timeout');
+  const [row] = await tem.execute<{ role: Role; is_owner: boolean }[]>(
+    'select role, is_owner from memberships where organization_id = ? and user_id = ? for share',
+    [organizationId, caller.userId],
+  );
+  if (!row) throw notFound();
+  if (access === 'admin' && row.role !== 'admin') throw forbidden();
+  if (access === 'owner' && !row.is_owner) throw forbidden();
 }

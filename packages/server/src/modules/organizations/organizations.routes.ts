@@ -1,5 +1,6 @@
 import { endpoints } from '@app/schemas';
 import { defineRoutes } from '../../http/routes.js';
+import { requestEnded } from '../common/request-ended.js';
 import {
   createOrganization,
   deleteOrganization,
@@ -17,8 +18,11 @@ export const organizationRoutes = defineRoutes(
     retrieve: ({ read, config }) => showOrganization(read, config.baseUrl),
     create: ({ em, config, uploads, caller, body, files }) =>
       createOrganization(em, config, uploads, caller.user.id, body, files),
-    update: ({ em, config, uploads, params, body, files }) =>
-      updateOrganization(em, config, uploads, params.id, body, files),
+    update: ({ em, config, uploads, params, body, files, caller, reply }) =>
+      updateOrganization(em, config, uploads, params.id, body, files, {
+        userId: caller.user.id,
+        signal: requestEnded(reply),
+      }),
     delete: ({ em, uploads, params }) => deleteOrganization(em, uploads, params.id),
   },
   { retrieve: organizationRead },

@@ -11,7 +11,7 @@ import { collabs } from '../collabs/collabs.service.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
 import { readOneOrNotFound } from '../common/find.js';
 import { checkLimit } from '../common/limits.js';
-import { addOwner, organizationsOfUser } from '../members/members.service.js';
+import { addOwner, checkCallerStillAllowed, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
 import { Organization } from './organization.entity.js';
@@ -101,7 +101,8 @@ export async function createOrganization(
 /**
  * Updates an organization. A new logo replaces the old one; `purge_logo: "1"` removes it (the
  * attachment rule, uploads/attachment.ts). The row is locked so that two concurrent logo changes
- * cannot both keep the same old file and orphan one of the new ones.
+ * cannot both keep the same old file and orphan one of the new ones. The caller is checked again
+ * to be an admin in the transaction: the logo's body may have taken seconds to arrive.
  */
 export async function updateOrganization(
   em: Em,
@@ -110,9 +111,11 @@ export async function updateOrganization(
   id: string,
   input: UpdateInput,
   files: UploadedFiles,
+  caller: { userId: string; signal?: AbortSignal },
 ) {
   const change = { file: files.logo, purge: input.purge_logo };
   const organization = await updateWithAttachment(em, uploads, 'logo', change, async (tem) => {
+    await checkCallerStillAllowed(tem, id, caller, 'admin');
     const found = await tem.findOne(Organization, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!found) throw notFound();
     throwIfInvalid(imageErrors(files.logo));
