@@ -19,7 +19,7 @@ import { registerMultipart } from './plugins/external/multipart.js';
 import { registerSwagger } from './plugins/external/swagger.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
 import { registerMetrics } from './plugins/metrics.js';
-import { registerRequestId, requestIdOf } from './plugins/request-id.js';
+import { registerRequestId, requestIdOptions } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
@@ -73,8 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handlerTimeout: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
     ...receiveTimeoutOptions(config.receiveTimeoutMs),
-    requestIdHeader: false,
-    genReqId: requestIdOf,
+    ...requestIdOptions,
   });
 
   // Before any hook or route: @fastify/otel wraps the hooks and routes added after it.
