@@ -98,7 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? { probe: databaseProbe(orm), interval: config.databaseCheckIntervalMs }
       : undefined,
   );
-  await registerMetrics(app, { orm, token: config.metricsToken });
+  await registerMetrics(app, { orm, config });
   await registerSwagger(app, config);
   await registerMultipart(app, config);
 
