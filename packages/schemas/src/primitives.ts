@@ -41,32 +41,83 @@ export const text = (max: number) =>
     .min(1, { error: BLANK })
     .max(max, { error: `is too long (maximum is ${max} characters)` });
 
-const isHttpUrl = (value: string): boolean => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-};
+/** Characters a URL never carries raw: controls, space, `"`, `<`, `>`, `` ` `` (decisions.md §6). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const RAW_UNSAFE = /[\u0000-\u0020"<>`\u007f]/g;
+
+/** `http://` or `https://` (any case), then the authority up to the first `/`, `?` or `#`. */
+const HTTP_URL = /^(https?:\/\/)([^/?#]*)(.*)$/is;
+
+/** A DNS name (letters of any script, digits, `-`, `_`, dot-separated), an IPv4 or a `[…]` IPv6 literal. */
+const DNS_NAME =
+  /^(?=.{1,253}\.?$)(?:[\p{L}\p{N}\p{M}_](?:[\p{L}\p{N}\p{M}_-]{0,61}[\p{L}\p{N}\p{M}_])?\.)*[\p{L}\p{N}\p{M}_](?:[\p{L}\p{N}\p{M}_-]{0,61}[\p{L}\p{N}\p{M}_])?\.?$/u;
+const IPV6_LITERAL = /^\[[0-9A-Fa-f:.]+\]$/;
+const PORT = /^\d{1,5}$/;
+
+const encodeUnsafe = (part: string): string =>
+  part.replace(RAW_UNSAFE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 /**
- * A user-supplied website: http(s) only, stored and returned in its normalised form
- * (`new URL(v).href`: scheme and host in lowercase, characters such as quotes and angle brackets
- * percent-encoded). `""` and `null` both mean "no website".
+ * What the server stores of a user-supplied http(s) URL (decisions.md §6, "echoed as sent"): the
+ * string as sent, except that characters a URL never carries raw are percent-encoded in the user
+ * information, path, query and fragment. `not-http` when it is not an `http(s)://` URL, `invalid`
+ * when its host is not a DNS name or an IP literal (a quote, a backtick, a space, an angle
+ * bracket…) or a URL parser would not read it.
  */
-export const websiteInput = z
-  .string({ error: typeError('must be an http or https URL') })
+export function echoedHttpUrl(value: string): string | 'not-http' | 'invalid' {
+  const parts = HTTP_URL.exec(value);
+  if (!parts) return 'not-http';
+  const [, scheme = '', authority = '', rest = ''] = parts;
+  const at = authority.lastIndexOf('@');
+  const userinfo = at >= 0 ? authority.slice(0, at + 1) : '';
+  const hostPort = authority.slice(at + 1);
+  const portAt = hostPort.startsWith('[') ? hostPort.indexOf(']:') + 1 : hostPort.lastIndexOf(':');
+  const host = portAt > 0 ? hostPort.slice(0, portAt) : hostPort;
+  const port = portAt > 0 ? hostPort.slice(portAt + 1) : '';
+  if (!(DNS_NAME.test(host) || IPV6_LITERAL.test(host))) return 'invalid';
+  if (portAt > 0 && port !== '' && !PORT.test(port)) return 'invalid';
+  const echoed = `${scheme}${encodeUnsafe(userinfo)}${hostPort}${encodeUnsafe(rest)}`;
+  try {
+    const parsed = new URL(echoed);
+    if (parsed.hostname === '' || !/^https?:$/.test(parsed.protocol)) return 'invalid';
+  } catch {
+    return 'invalid';
+  }
+  return echoed;
+}
+
+const NOT_HTTP = 'must be an http or https URL';
+const INVALID_URL = 'is not a valid URL';
+const TOO_LONG = 'is too long (maximum is 2048 characters)';
+
+/** An http(s) URL as sent (see {@link echoedHttpUrl}); `""` stays `""` for the callers to read. */
+const echoedUrlInput = z
+  .string({ error: typeError(NOT_HTTP) })
   .trim()
-  .max(2048, { error: 'is too long (maximum is 2048 characters)' })
-  .refine((value) => value === '' || isHttpUrl(value), { error: 'must be an http or https URL' })
-  .transform((value) => (value === '' ? null : new URL(value).href))
-  // The stored form is the limit: each quote or angle bracket takes three characters there.
-  .refine((value) => value === null || value.length <= 2048, {
-    error: 'is too long (maximum is 2048 characters)',
+  .max(2048, { error: TOO_LONG })
+  .transform((value, ctx) => {
+    if (value === '') return value;
+    const echoed = echoedHttpUrl(value);
+    if (echoed === 'not-http' || echoed === 'invalid') {
+      ctx.addIssue({ code: 'custom', message: echoed === 'not-http' ? NOT_HTTP : INVALID_URL });
+      return z.NEVER;
+    }
+    return echoed;
   })
+  // The stored form is the limit: each quote or angle bracket takes three characters there.
+  .refine((value) => value.length <= 2048, { error: TOO_LONG });
+
+/**
+ * A user-supplied website: http(s) only, stored and returned as sent after trimming
+ * (decisions.md §6; see {@link echoedHttpUrl}). `""` and `null` both mean "no website".
+ */
+export const websiteInput = echoedUrlInput
+  .transform((value) => (value === '' ? null : value))
   .nullable()
-  .meta({ description: 'http(s) URL; "" or null clears it' });
+  .meta({ description: 'http(s) URL, returned as sent; "" or null clears it' });
+
+/** The collab create's `website` query: an http(s) URL as sent (see {@link echoedHttpUrl}). */
+export const websiteQuery = echoedUrlInput.refine((value) => value !== '', { error: NOT_HTTP });
 
 /** A Markdown `brief` as written (collabs, campaigns); rendered to sanitized HTML on output. */
 export const briefInput = z

@@ -43,14 +43,40 @@ describe('organization payloads', () => {
     });
   });
 
-  it('stores a website in its normalised form (new URL(v).href)', () => {
+  it('stores a website as sent after trimming: no slash added, host case kept (decisions §6)', () => {
     for (const [given, stored] of [
+      ['https://owner.example.com', 'https://owner.example.com'],
+      ['  HTTPS://Shop.Example:443/Path?Q=1#Top  ', 'HTTPS://Shop.Example:443/Path?Q=1#Top'],
+      ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+      ['http://[::1]/', 'http://[::1]/'],
+      ['https://bücher.example/ä?x=%20', 'https://bücher.example/ä?x=%20'],
+      ['https://a.example/a b?q=<x>&r="y"#`z`', 'https://a.example/a%20b?q=%3Cx%3E&r=%22y%22#%60z%60'],
       ['http://x/"><script>alert(1)</script>', 'http://x/%22%3E%3Cscript%3Ealert(1)%3C/script%3E'],
-      ['HTTPS://Shop.Example:443/a b?q=<x>', 'https://shop.example/a%20b?q=%3Cx%3E'],
-      ['https://a.example', 'https://a.example/'],
+      ['https://a.example/\ttab\u0001', 'https://a.example/%09tab%01'],
     ])
       expect(OrganizationCreate.parse({ name: 'A', website: given }).website).toBe(stored);
     expect(CollabCreateQuery.parse({ website: 'http://x/"><b>' }).website).toBe('http://x/%22%3E%3Cb%3E');
+    expect(CollabCreateQuery.parse({ website: 'https://Shop.example' }).website).toBe('https://Shop.example');
+  });
+
+  it('refuses a host that is not a DNS name or an IP literal with "is not a valid URL"', () => {
+    for (const website of [
+      'http://x"onmouseover="alert(1)',
+      'http://x`onmouseover=alert(1)`/',
+      "http://x'y.example/",
+      'http://a b.example/',
+      'http://<b>.example/',
+      'http://x.example:80a/',
+      'http://',
+      'https://a.example\u0000/',
+    ]) {
+      expect(errorsOf(OrganizationCreate, { name: 'A', website }), website).toEqual({
+        website: ['is not a valid URL'],
+      });
+      expect(errorsOf(CollabCreateQuery, { website }), website).toEqual({
+        website: ['is not a valid URL'],
+      });
+    }
   });
 
   it('measures the length on the stored form', () => {
@@ -63,7 +89,7 @@ describe('organization payloads', () => {
 
   it('accepts only an http(s) website, and treats "" as none', () => {
     expect(OrganizationCreate.parse({ name: 'A', website: 'https://a.example' }).website).toBe(
-      'https://a.example/',
+      'https://a.example',
     );
     expect(OrganizationCreate.parse({ name: 'A', website: '' }).website).toBeNull();
     expect(errorsOf(OrganizationCreate, { name: 'A', website: 'javascript:alert(1)' })).toEqual({

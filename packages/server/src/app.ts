@@ -23,7 +23,7 @@ import { registerMultipart } from './plugins/external/multipart.js';
 import { registerSwagger } from './plugins/external/swagger.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
 import { registerMetrics } from './plugins/metrics.js';
-import { registerRequestId, requestIdOf } from './plugins/request-id.js';
+import { registerRequestId, requestIdOptions } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
@@ -78,8 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ...receiveTimeoutOptions(config.receiveTimeoutMs),
-    requestIdHeader: false,
-    genReqId: requestIdOf,
+    ...requestIdOptions,
   });
 
   // Before any hook or route: @fastify/otel wraps the hooks and routes added after it.
@@ -108,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? { probe: databaseProbe(orm), interval: config.databaseCheckIntervalMs }
       : undefined,
   );
-  await registerMetrics(app, { orm, token: config.metricsToken });
+  await registerMetrics(app, { orm, config });
   await registerSwagger(app, config);
   await registerMultipart(app, config);
 

@@ -66,8 +66,13 @@ export interface Config {
   briefRenderBudgetMs: number;
   /** How much one account may create (organizations, tokens, social accounts, collabs, campaigns). */
   limits: Limits;
-  /** Bearer token `GET /metrics` requires; undefined: the metrics are open. */
+  /** Bearer token `GET /metrics` requires; undefined: the metrics are open (see `metricsPublic`). */
   metricsToken: string | undefined;
+  /**
+   * Without a token, `GET /metrics` answers loopback clients only, unless this is set
+   * (`MARKETPLACE_METRICS_PUBLIC=1`: any client, e.g. a scraper on another host of a private network).
+   */
+  metricsPublic: boolean;
   /** Origins allowed to call the API from a browser (CORS); empty: CORS off; `*`: any origin. */
   corsOrigins: string[];
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
@@ -136,6 +141,7 @@ const Env = z.object({
     .default(DEFAULT_LIMITS.briefBytesPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  MARKETPLACE_METRICS_PUBLIC: z.enum(['0', '1']).default('0'),
   MARKETPLACE_CORS_ORIGINS: z
     .string()
     .transform((list) => list.split(',').map((origin) => origin.trim().replace(/\/+$/, '')))
@@ -236,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
     metricsToken: e.MARKETPLACE_METRICS_TOKEN,
+    metricsPublic: e.MARKETPLACE_METRICS_PUBLIC === '1',
     corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
   };
 }

@@ -146,3 +146,67 @@ describe('with MARKETPLACE_METRICS_TOKEN set', () => {
     expect(() => loadConfig({ MARKETPLACE_METRICS_TOKEN: 'short' })).toThrow('MARKETPLACE_METRICS_TOKEN');
   });
 });
+
+describe('who may read /metrics', () => {
+  const server = useTestServer({ corsOrigins: ['https://app.example'] });
+  const scrapeFrom = (remoteAddress: string, headers: Record<string, string> = {}, app = server.app) =>
+    app.inject({ url: '/metrics', remoteAddress, headers });
+
+  it('without a token, answers loopback clients only', async () => {
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      const res = await scrapeFrom(address);
+      expect(res.statusCode, address).toBe(200);
+      expect(res.body).toContain('# TYPE http_requests_total counter');
+    }
+    for (const address of ['203.0.113.7', '10.0.0.2', '::ffff:10.0.0.2', '2001:db8::1', '128.0.0.1']) {
+      const res = await scrapeFrom(address);
+      expect(res.statusCode, address).toBe(404);
+      expect(res.json()).toEqual({ error: 'Not found' });
+    }
+  });
+
+  it('answers any client with MARKETPLACE_METRICS_PUBLIC=1, and any client with the token', async () => {
+    expect(loadConfig({ MARKETPLACE_METRICS_PUBLIC: '1' }).metricsPublic).toBe(true);
+    expect(loadConfig({}).metricsPublic).toBe(false);
+    const TOKEN = 'metrics-token-0123456789';
+    for (const [config, headers] of [
+      [{ ...server.config, metricsPublic: true }, {}],
+      [{ ...server.config, metricsToken: TOKEN }, { authorization: `Bearer ${TOKEN}` }],
+    ] as const) {
+      const app = await buildApp({ config, orm: server.orm, logger: false });
+      try {
+        const res = await scrapeFrom('203.0.113.7', headers, app);
+        expect(res.statusCode).toBe(200);
+        expect(res.body).toContain('# TYPE http_requests_total counter');
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it('is never readable cross-origin: no CORS headers, a foreign Origin is 403', async () => {
+    const api = await server.get('/organizations.json', {
+      token: null,
+      headers: { origin: 'https://app.example' },
+    });
+    expect(api.headers['access-control-allow-origin']).toBe('https://app.example');
+
+    const foreign = await scrapeFrom('127.0.0.1', { origin: 'https://app.example' });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.body).not.toContain('http_requests_total');
+    const own = await scrapeFrom('127.0.0.1', { origin: 'http://marketplace.test' });
+    expect(own.statusCode).toBe(200);
+    const preflight = await server.app.inject({
+      method: 'OPTIONS',
+      url: '/metrics',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(preflight.statusCode).toBe(403);
+    for (const res of [foreign, own, preflight])
+      expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+  });
+});

@@ -27,6 +27,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     limits: { ...DEFAULT_LIMITS },
     prefillAllowPrivate: false,
     metricsToken: undefined,
+    metricsPublic: false,
     corsOrigins: [],
     ...overrides,
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanInput, briefInput, idOf, timestamp } from '../primitives.js';
+import { booleanInput, briefInput, idOf, timestamp, websiteQuery } from '../primitives.js';
 import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 
 const { name, website, currency, countries, purge_banner_image } = payloadFields;
@@ -47,10 +47,7 @@ export type CollabUpdate = z.input<typeof CollabUpdate>;
 
 /** Query of `POST …/collabs.json`: `website` prefills the draft from a product page. */
 export const CollabCreateQuery = z.object({
-  website: z
-    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-    .transform((url) => new URL(url).href)
-    .optional(),
+  website: websiteQuery.optional(),
 });
 
 /** What a create leaves out becomes (decisions.md §2); `currency` is the column's default, `usd`. */

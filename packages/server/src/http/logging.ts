@@ -1,12 +1,72 @@
 import type { FastifyRequest } from 'fastify';
 import PinoPretty from 'pino-pretty';
 
-/** Query parameters whose values are secrets some clients put in URLs; never logged. */
-const SECRET_PARAMS = /([?&](?:access_token|token)=)[^&#]*/gi;
+/**
+ * A word of a query parameter's name that marks its value as a secret: `key`, `apikey`,
+ * `secret`, `password`, `token`, `signature`, `sig`, `auth…` (not `author…`), `session…`,
+ * `credential(s)`, `jwt`. A name is split into words at `_`, `-`, `.`, brackets and camelCase,
+ * so `api_key`, `apiKey`, `X-Amz-Signature`, `client_secret` and `my_token` are secrets, and
+ * `keyword` or `author` are not.
+ */
+const SECRET_WORD =
+  /^(?:[a-z]*key|secrets?|passw(?:or)?ds?|pwd|[a-z]*tokens?|signature|sig|(?!authors?$)auth[a-z]*|session[a-z]*|credentials?|jwt|otp)$/;
 
-/** The URL as logged: the values of secret query parameters replaced by `[REDACTED]`. */
+/** Whether a query parameter's name looks like a secret's (see {@link SECRET_WORD}). */
+export function isSecretName(name: string): boolean {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => SECRET_WORD.test(word));
+}
+
+const REDACTED = '[REDACTED]';
+
+const decoded = (text: string): string | undefined => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+};
+
+/** A query string with the secrets' values redacted, also inside URLs carried in a value. */
+function redactQuery(query: string, depth: number): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      if (value === '') return pair;
+      if (isSecretName(decoded(name) ?? name)) return `${name}=${REDACTED}`;
+      // A value that holds a query of its own (`?website=https%3A…%3Fapi_key%3D…`): redacted
+      // inside, then encoded again, with the marker left readable.
+      const inner = depth > 0 ? decoded(value) : undefined;
+      if (inner === undefined || !inner.includes('=')) return pair;
+      const redacted = redactIn(inner, depth - 1);
+      if (redacted === inner) return pair;
+      return `${name}=${encodeURIComponent(redacted).replaceAll(encodeURIComponent(REDACTED), REDACTED)}`;
+    })
+    .join('&');
+}
+
+/** `text` with its query (after `?`, or the whole text when it has none) redacted. */
+function redactIn(text: string, depth: number): string {
+  const q = text.indexOf('?');
+  const hash = text.indexOf('#', q + 1);
+  const end = hash < 0 ? text.length : hash;
+  return `${text.slice(0, q + 1)}${redactQuery(text.slice(q + 1, end), depth)}${text.slice(end)}`;
+}
+
+/**
+ * The URL as logged: the values of query parameters named like secrets replaced by
+ * `[REDACTED]`, also in a URL (or query) carried percent-encoded in a parameter's value, down to
+ * three levels of encoding.
+ */
 export function redactUrl(url: string): string {
-  return url.includes('?') ? url.replace(SECRET_PARAMS, '$1[REDACTED]') : url;
+  return url.includes('?') ? redactIn(url, 3) : url;
 }
 
 /** `LOG_FORMAT`: `auto` chooses by where the log goes (see {@link logFormatFor}). */

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config.js';
 import type { Orm } from '../db/database.js';
-import { UNAVAILABLE_CAUSES, UnauthorizedError } from '../http/errors.js';
+import { forbidden, notFound, UNAVAILABLE_CAUSES, UnauthorizedError } from '../http/errors.js';
 import { bearerMatches } from './auth.js';
 
 /** Label of requests no route matched (unknown paths): one series, not one per path sent. */
@@ -9,6 +10,12 @@ const UNMATCHED = '(unmatched)';
 
 /** Seconds; from a cached show (~1 ms) to the request timeout (10 s). */
 const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Whether a peer address is this host's own (127.0.0.0/8, `::1`, or IPv4-mapped `::ffff:127.…`). */
+export function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address);
+}
 
 /** What the metrics can read of the database's connections. */
 interface PoolFigures {
@@ -56,12 +63,18 @@ async function poolFigures(orm: Orm): Promise<() => PoolFigures> {
  *   the bytes of request bodies held in memory (the body budget);
  * - the event-loop delay and utilisation the overload protection samples
  *   (`@fastify/under-pressure`, every second), so both read the same figures; resident memory.
- * With a token set, a scrape needs `Authorization: Bearer <token>` (else the API's `401`).
+ * Who may read it: with `MARKETPLACE_METRICS_TOKEN` set, a scrape needs `Authorization: Bearer
+ * <token>` (else the API's `401`); without one, only a loopback client (else `404`, as if there
+ * were no such path) unless `MARKETPLACE_METRICS_PUBLIC=1`. It is never readable from another
+ * site's page: no CORS headers on it even when CORS origins are configured, and a request whose
+ * `Origin` is not this server's own is `403`.
  */
 export async function registerMetrics(
   app: FastifyInstance,
-  options: { orm: Orm; token: string | undefined },
+  options: { orm: Orm; config: Pick<Config, 'metricsToken' | 'metricsPublic' | 'baseUrl'> },
 ): Promise<Registry> {
+  const { metricsToken: token, metricsPublic, baseUrl } = options.config;
+  const ownOrigin = new URL(baseUrl).origin;
   const register = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
@@ -177,9 +190,17 @@ export async function registerMetrics(
     if (reply.statusCode === 503) unavailable.inc({ cause: request.unavailableCause ?? 'other' });
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (options.token && !bearerMatches(request, options.token)) throw new UnauthorizedError();
+  app.get('/metrics', { schema: { hide: true }, config: { cors: false } }, async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== ownOrigin) throw forbidden();
+    if (token) {
+      if (!bearerMatches(request, token)) throw new UnauthorizedError();
+    } else if (!metricsPublic && !isLoopback(request.socket.remoteAddress)) throw notFound();
     return reply.type(register.contentType).send(await register.metrics());
+  });
+  // A preflight for it is refused here, not answered by the CORS plugin's catch-all.
+  app.options('/metrics', { schema: { hide: true }, config: { cors: false } }, async () => {
+    throw forbidden();
   });
   return register;
 }

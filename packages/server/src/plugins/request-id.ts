@@ -1,18 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '@app/schemas';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 
 /**
- * Fastify `genReqId`: the request id of log lines and of `X-Request-Id` is the client's when it
- * is safe to log, ours otherwise (Fastify's own `requestIdHeader` would adopt any value unchecked).
+ * The id a client sent in `X-Request-Id`, when it is safe to log (1 to 128 of `A-Z a-z 0-9 . _ :
+ * -`); `undefined` otherwise. It is never the request's id: two clients (or one client's retries)
+ * may send the same value.
  */
-export function requestIdOf(request: IncomingMessage): string {
+export function clientRequestIdOf(request: IncomingMessage): string | undefined {
   const sent = request.headers[REQUEST_ID_HEADER];
-  return typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : randomUUID();
+  return typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : undefined;
 }
 
-/** Every answer carries its request's id in `X-Request-Id`. */
+/**
+ * Fastify's request-id settings. The request's id (`reqId` on every log line, `X-Request-Id` on
+ * the answer) is always the server's own, a fresh UUID per request. A client's safe
+ * `X-Request-Id` is logged beside it as `clientRequestId` on every line of that request, so
+ * both ids find the same lines.
+ */
+export const requestIdOptions = {
+  requestIdHeader: false,
+  genReqId: () => randomUUID(),
+  childLoggerFactory(logger, bindings, options, rawRequest) {
+    const clientRequestId = clientRequestIdOf(rawRequest as IncomingMessage);
+    return logger.child(clientRequestId ? { ...bindings, clientRequestId } : bindings, options);
+  },
+} satisfies Pick<FastifyServerOptions, 'requestIdHeader' | 'genReqId' | 'childLoggerFactory'>;
+
+/** Every answer carries its request's (the server's) id in `X-Request-Id`. */
 export function registerRequestId(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);

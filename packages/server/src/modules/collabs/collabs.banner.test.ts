@@ -56,7 +56,7 @@ describe.each(STORAGE_DRIVERS)('collab banner images (%s storage)', (storage) =>
       countries: ['GB', 'IE'],
       require_boosted_ads: true,
       requires_product_shipment: false,
-      website: 'https://form.example/',
+      website: 'https://form.example',
       brief: '<p><em>hi</em></p>',
       banner_image_url: expect.stringMatching(PNG_UPLOAD_URL),
     });

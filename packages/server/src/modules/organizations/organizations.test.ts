@@ -68,6 +68,41 @@ describe('POST /organizations.json', () => {
     ]);
   });
 
+  it('echoes a website as sent and refuses a host with quotes or backticks (decisions §6)', async () => {
+    const { token } = await server.createUser();
+    const created = await createOrganization(token, {
+      name: 'Owner',
+      website: ' https://Owner.example.com ',
+    });
+    expect(created.website).toBe('https://Owner.example.com');
+    const shown = await server.get(`/organizations/${created.id}.json`, { token });
+    expect(shown.json().website).toBe('https://Owner.example.com');
+    const patched = await server.patch(`/organizations/${created.id}.json`, {
+      token,
+      body: { organization: { website: 'https://owner.example.com/a b?q="<x>"' } },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().website).toBe('https://owner.example.com/a%20b?q=%22%3Cx%3E%22');
+
+    for (const website of ['http://x"onmouseover="alert(1)', 'http://x`y`.example/']) {
+      const res = await server.post('/organizations.json', {
+        token,
+        body: { organization: { name: 'Hostile', website } },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ errors: { website: ['is not a valid URL'] } });
+    }
+    expect(await organizationRows()).toEqual([
+      {
+        id: created.id,
+        name: 'Owner',
+        privacy_setting: 'private',
+        website: 'https://owner.example.com/a%20b?q=%22%3Cx%3E%22',
+        logo: null,
+      },
+    ]);
+  });
+
   it('lists every broken field at once and creates nothing', async () => {
     const { token } = await server.createUser();
     const res = await server.post('/organizations.json', {
