@@ -1,5 +1,6 @@
 import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
+import { staticAnswers } from './static-answers.js';
 
 /** Where the reference page is served (`GET /docs` redirects to `/docs/`). */
 export const REFERENCE_PAGE_PATH = '/docs';
@@ -35,11 +36,15 @@ export const REFERENCE_PAGE_CSP = [
  */
 export async function registerReferencePage(app: FastifyInstance): Promise<void> {
   await app.register(async (docs) => {
-    docs.addHook('onSend', async (_request, reply, payload) => {
+    // The page and its script do not change while the server runs: compressed once, then served
+    // from memory with an ETag. The script may be kept a day; the page is checked each time.
+    const statics = staticAnswers((path) => (path.endsWith('.js') ? 'public, max-age=86400' : 'no-cache'));
+    docs.addHook('onRequest', async (request, reply) => {
       reply.header('content-security-policy', REFERENCE_PAGE_CSP);
       reply.header('x-content-type-options', 'nosniff');
-      return payload;
+      return statics.onRequest(request, reply);
     });
+    docs.addHook('onSend', statics.onSend);
     await docs.register(scalar, {
       routePrefix: REFERENCE_PAGE_PATH,
       logLevel: 'warn',

@@ -27,6 +27,25 @@ describe.each(STORAGE_DRIVERS)('the upload store (%s)', (storage) => {
       'content-security-policy': "default-src 'none'",
     });
     expect(res.rawPayload.equals(GIF)).toBe(true);
+    // The name is the ETag: a client that has the file gets 304 and no body.
+    const name = uploadName(created.json().logo_url);
+    expect(res.headers.etag).toBe(`"${name}"`);
+    for (const ifNoneMatch of [`"${name}"`, `W/"${name}", "other"`, '*']) {
+      const again = await server.app.inject({
+        url: `/uploads/${name}`,
+        headers: { 'if-none-match': ifNoneMatch },
+      });
+      expect(again.statusCode, ifNoneMatch).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+      expect(again.headers.etag).toBe(`"${name}"`);
+      expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    const other = await server.app.inject({
+      url: `/uploads/${name}`,
+      headers: { 'if-none-match': '"other"' },
+    });
+    expect(other.statusCode).toBe(200);
+    expect(other.rawPayload.equals(GIF)).toBe(true);
     expect((await server.get('/uploads/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.png')).statusCode).toBe(404);
     expect((await server.get('/uploads/..%2Fpglite.png')).statusCode).toBe(404);
   });
