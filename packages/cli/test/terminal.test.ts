@@ -4,6 +4,7 @@
  * width, the answer typed at a prompt) is given to `main()` in-process, as `bin.ts` does for the
  * real terminal; the rest runs the built `dist/bin.js` in child processes, as cli.test.ts does.
  */
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -245,6 +246,47 @@ describe('deletes and transitions ask first', () => {
     expect(JSON.parse(skipped.stdout).state).toBe('submitted_for_review');
     // A read never asks.
     expect((await inTerminal(['collabs', 'retrieve', collabOrg.id, collab.id])).questions).toEqual([]);
+  });
+
+  test('the built bin in a pseudo-terminal (script(1)): it asks, "n" keeps, "y" deletes; the table is coloured', async () => {
+    /** `marketplace …args` in a pseudo-terminal; `answer` is typed once the screen shows `[y/N]`. */
+    const inPty = async (args: string[], answer?: string) => {
+      const command = [process.execPath, bin, ...args].join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: {
+          ...inherited,
+          MARKETPLACE_TOKEN: many.token,
+          MARKETPLACE_BASE_URL: server.url,
+          TERM: 'xterm',
+          COLUMNS: '80',
+        },
+      });
+      let screen = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        screen += chunk;
+        if (answer !== undefined && screen.includes('[y/N]')) {
+          child.stdin.write(`${answer}\r`);
+          answer = undefined;
+        }
+      });
+      const [code] = await once(child, 'exit');
+      return { code: code as number, screen: screen.replaceAll('\r', '') };
+    };
+    const org = await many.client.organizations.create({ name: 'Asked in a terminal' });
+    const kept = await inPty(['organizations', 'delete', org.id], 'n');
+    expect(kept.screen).toContain(`marketplace organizations delete ${org.id}? [y/N]`);
+    expect(kept.code).toBe(1);
+    expect((await many.client.organizations.retrieve(org.id)).name).toBe('Asked in a terminal');
+    const gone = await inPty(['organizations', 'delete', org.id], 'y');
+    expect([gone.code, gone.screen]).toEqual([0, expect.stringContaining('Deleted.')]);
+    await expect(many.client.organizations.retrieve(org.id)).rejects.toMatchObject({ status: 404 });
+
+    const listed = await inPty(['organizations', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.screen.startsWith(`${ESC}[1mID`)).toBe(true);
+    for (const line of listed.screen.trimEnd().split('\n'))
+      expect(columnsOf(line), line).toBeLessThanOrEqual(80);
   });
 
   test('stdin not a terminal and no --yes: a usage error (exit 2), no request at all', async () => {
