@@ -23,11 +23,24 @@ async function readStdin(): Promise<string> {
   }
 }
 
+/** A confirmation: the question on stderr, one line of the terminal's answer. */
+async function readLine(question: string): Promise<string> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    return await prompt.question(question);
+  } finally {
+    prompt.close();
+  }
+}
+
 const code = await main(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   isTTY: process.stdout.isTTY === true,
   env: process.env,
   readStdin,
+  stdinIsTTY: process.stdin.isTTY === true,
+  readLine,
+  ...(process.stdout.columns !== undefined && { columns: process.stdout.columns }),
 });
 process.exitCode = code;

@@ -1,5 +1,7 @@
 /** Shell completion: the scripts ask `marketplace __complete <words…>` for the next words. */
 import type { Operation } from '@app/sdk/operations';
+import { EXIT_OK, UsageError } from './arguments.js';
+import type { IO } from './output.js';
 
 interface Node {
   children: Map<string, Node>;
@@ -25,8 +27,10 @@ export function completions(tree: Node, builtins: Record<string, string>, words:
       ...fields.map((f) => `--${f.replaceAll('_', '-')}`),
       ...(op.endpoint.body ? ['--body'] : []),
       ...(op.kind === 'list' ? ['--all', '--max-items'] : []),
+      ...(op.kind === 'delete' || op.kind === 'transition' ? ['--yes'] : []),
       '--output',
       '--include',
+      '--no-color',
       '--help',
     ];
     return partial.startsWith('-') ? filter(flags, partial) : [];
@@ -55,4 +59,18 @@ _marketplace() {
 }
 if [[ -n \${ZSH_VERSION-} ]]; then compdef _marketplace marketplace; fi
 `;
+}
+
+/** `marketplace completion bash|zsh`. */
+export function completion(argv: string[], io: IO): number {
+  const shell = argv[0];
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(
+      'Usage: marketplace completion bash|zsh\n\n  eval "$(marketplace completion bash)"   # in ~/.bashrc\n',
+    );
+    return EXIT_OK;
+  }
+  if (shell !== 'bash' && shell !== 'zsh') throw new UsageError('completion: say bash or zsh');
+  io.stdout(completionScript(shell));
+  return EXIT_OK;
 }

@@ -1,5 +1,8 @@
-/** Plain-text tables for a terminal: one row per item (scalar fields), or field/value for one object. */
-const MAX = 48;
+/**
+ * Plain-text tables for a terminal: one row per item (scalar fields), or field/value for one object.
+ * Fitted to a width: every row is printed, cells are cut (widest column first), never a row.
+ */
+import type { Style } from './output.js';
 
 /*
  * Data is text from the API, not from the user at this terminal: control characters (ESC, BEL, C1)
@@ -30,46 +33,213 @@ const graphemes = (text: string) => Array.from(new Intl.Segmenter().segment(text
 const WIDE =
   /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\u303e\u3041-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
 const widthOf = (grapheme: string) => (WIDE.test(grapheme) ? 2 : 1);
-const width = (text: string) => graphemes(text).reduce((sum, g) => sum + widthOf(g), 0);
+export const width = (text: string) => graphemes(text).reduce((sum, g) => sum + widthOf(g), 0);
 
+/** A value as one line of text, control characters escaped. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const line = escapeControls(text.replace(/\s+/g, ' '));
-  if (width(line) <= MAX) return line;
-  let cut = '';
+  return escapeControls(text.replace(/\s+/g, ' '));
+}
+
+/** `text` cut to `columns` (with `…`), never inside a character; as it is when it fits. */
+function cut(text: string, columns: number): string {
+  if (width(text) <= columns) return text;
+  if (columns <= 0) return '';
+  let kept = '';
   let used = 0;
-  for (const g of graphemes(line)) {
-    if (used + widthOf(g) > MAX - 1) break;
-    cut += g;
+  for (const g of graphemes(text)) {
+    if (used + widthOf(g) > columns - 1) break;
+    kept += g;
     used += widthOf(g);
   }
-  return `${cut}…`;
+  return `${kept}…`;
 }
 
-function grid(rows: string[][]): string {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? ''))));
-  return `${rows
-    .map((r) =>
-      r
-        .map((c, i) => c + ' '.repeat(Math.max(0, (widths[i] ?? 0) - width(c))))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
+/** Space between two columns. */
+const GAP = 2;
+/** A column that must be cut is cut to no less than this (or its own width, when narrower). */
+const MIN = 8;
+/** Room a long column (a name) wants before a less important column is shown beside it. */
+const WANT = 60;
+
+interface Column {
+  /** Its widest cell (the header's included). */
+  natural: number;
+  /** Ids are never cut: a cut id cannot be copied into the next command. */
+  keep: boolean;
+  /** Lower is more important: ids, then the fields in order, then timestamps, then links. */
+  rank: number;
 }
 
-export function formatTable(data: unknown): string {
+const sum = (widths: number[]) => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
+
+/**
+ * The width of each column so that a row fits in `total`, undefined for a column left out. Every
+ * column fits whole: all whole. Otherwise the columns are taken most important first while each
+ * long one can still have WANT (an id its whole width), the rest are left out; what is taken is
+ * whole when it fits, else the widest columns are cut first, to a common width (never below MIN).
+ */
+function fit(columns: Column[], total: number | undefined): (number | undefined)[] {
+  const natural = columns.map((c) => c.natural);
+  if (total === undefined || sum(natural) <= total) return natural;
+  const want = (c: Column) => (c.keep ? c.natural : Math.min(c.natural, WANT));
+  const order = columns.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i);
+  const taken = new Set<number>();
+  for (const { c, i } of order) {
+    const widths = [...taken].map((j) => want(columns[j] as Column));
+    if (taken.size >= 2 && sum([...widths, want(c)]) > total) break;
+    taken.add(i);
+  }
+  const these = columns.map((c, i) => (taken.has(i) ? c : undefined));
+  const shown = these.filter((c): c is Column => c !== undefined);
+  if (sum(shown.map((c) => c.natural)) <= total) return these.map((c) => c?.natural);
+  // The largest common cap that fits, then what is left over, one column each, left to right.
+  const floor = (c: Column) => (c.keep ? c.natural : Math.min(c.natural, MIN));
+  const at = (cap: number) => shown.map((c) => Math.max(floor(c), Math.min(c.natural, cap)));
+  let cap = Math.max(...shown.map((c) => c.natural));
+  while (cap > 0 && sum(at(cap)) > total) cap--;
+  const widths = at(cap);
+  let spare = total - sum(widths);
+  for (let k = 0; k < widths.length && spare > 0; k++) {
+    if ((widths[k] as number) < (shown[k] as Column).natural) {
+      widths[k] = (widths[k] as number) + 1;
+      spare--;
+    }
+  }
+  let k = 0;
+  return these.map((c) => (c ? widths[k++] : undefined));
+}
+
+export interface Layout {
+  /** The terminal's width; undefined: no limit. */
+  width?: number | undefined;
+  style: Style;
+}
+
+const STATES: Record<string, keyof Style> = {
+  active: 'green',
+  published: 'green',
+  verified: 'green',
+  paused: 'yellow',
+  submitted_for_review: 'yellow',
+  pending: 'yellow',
+  failed: 'red',
+  draft: 'dim',
+  finished: 'dim',
+};
+/** The status of a collab, campaign or social account, in its colour. */
+const isStatus = (field: string) => field === 'state' || field === 'status';
+const statusStyle = (style: Style, value: string) => {
+  const colour = STATES[value];
+  return colour ? style[colour] : String;
+};
+
+function grid(
+  header: string[] | undefined,
+  rows: string[][],
+  keep: (i: number) => boolean,
+  rank: (i: number) => number,
+  paint: (text: string, row: string[], i: number) => string,
+  { width: total, style }: Layout,
+): { text: string; hidden: number[] } {
+  const all = header ? [header, ...rows] : rows;
+  const count = (all[0] ?? []).length;
+  const columns = Array.from({ length: count }, (_, i) => ({
+    natural: Math.max(...all.map((r) => width(r[i] ?? ''))),
+    keep: keep(i),
+    rank: rank(i),
+  }));
+  const widths = fit(columns, total);
+  const line = (r: string[], colour: (text: string, i: number) => string) => {
+    const cells = widths.flatMap((w, i) => {
+      if (w === undefined) return [];
+      const c = cut(r[i] ?? '', w);
+      return [{ c, painted: colour(c, i), pad: ' '.repeat(Math.max(0, w - width(c))) }];
+    });
+    const plainLine = cells
+      .map(({ c, pad }) => c + pad)
+      .join(' '.repeat(GAP))
+      .trimEnd();
+    // Only a row too wide for the terminal even with every column at its least (a very narrow
+    // terminal) is cut at its end; its colour is then left out.
+    if (total !== undefined && width(plainLine) > total) return cut(plainLine, total);
+    return cells
+      .map(({ painted, pad }) => painted + pad)
+      .join(' '.repeat(GAP))
+      .trimEnd();
+  };
+  const lines = [
+    ...(header ? [line(header, (c) => style.bold(c))] : []),
+    ...rows.map((r) => line(r, (c, i) => paint(c, r, i))),
+  ];
+  const hidden = widths.flatMap((w, i) => (w === undefined ? [i] : []));
+  return { text: `${lines.join('\n')}\n`, hidden };
+}
+
+/** Words of `text` on lines no wider than `total` (a notice under a table), each in `paint`. */
+export function wrap(
+  text: string,
+  total: number | undefined,
+  paint: (line: string) => string = String,
+): string {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    const next = current === '' ? word : `${current} ${word}`;
+    if (total === undefined || width(next) <= total || current === '') current = next;
+    else {
+      lines.push(current);
+      current = word;
+    }
+  }
+  lines.push(current);
+  return lines.map((l) => `${paint(total === undefined ? l : cut(l, total))}\n`).join('');
+}
+
+/**
+ * `data` as a table no wider than `layout.width`: a list as one row per item (its scalar fields;
+ * the header in bold), an object as field/value lines; a status (`state`, `status`) in colour.
+ * Columns that did not fit at all are named on a line under the table.
+ */
+export function formatTable(data: unknown, layout: Layout): string {
   if (data === null || data === undefined) return '(none)\n';
+  const isId = (name: string) => name === 'id' || name.endsWith('_id');
+  // Ids first; timestamps and links (long, and the least read in a list) last.
+  const rankOf = (name: string) => (isId(name) ? 0 : /_at$/.test(name) ? 2 : /(^|_)url$/.test(name) ? 3 : 1);
   if (Array.isArray(data)) {
     if (data.length === 0) return '(no items)\n';
     const objects = data as Record<string, unknown>[];
     // Columns: the fields whose values are scalars (a list's long text and nested objects stay out).
-    const columns = Object.keys(objects[0] ?? {}).filter((key) =>
+    const fields = Object.keys(objects[0] ?? {}).filter((key) =>
       objects.every((o) => o[key] === null || typeof o[key] !== 'object'),
     );
-    return grid([columns.map((c) => c.toUpperCase()), ...objects.map((o) => columns.map((c) => cell(o[c])))]);
+    const { text, hidden } = grid(
+      fields.map((c) => c.toUpperCase()),
+      objects.map((o) => fields.map((c) => cell(o[c]))),
+      (i) => isId(fields[i] ?? ''),
+      (i) => rankOf(fields[i] ?? ''),
+      (c, row, i) => (isStatus(fields[i] ?? '') ? statusStyle(layout.style, row[i] ?? '')(c) : c),
+      layout,
+    );
+    if (hidden.length === 0) return text;
+    const names = hidden.map((i) => fields[i]).join(', ');
+    return (
+      text +
+      wrap(`Not shown (no room): ${names}; --output json shows every field`, layout.width, layout.style.dim)
+    );
   }
-  if (typeof data === 'object') return grid(Object.entries(data).map(([key, value]) => [key, cell(value)]));
-  return `${cell(data)}\n`;
+  if (typeof data === 'object')
+    return grid(
+      undefined,
+      Object.entries(data).map(([key, value]) => [key, cell(value)]),
+      (i) => i === 0,
+      (i) => i,
+      (c, row, i) => {
+        if (i === 0) return layout.style.bold(c);
+        return isStatus(row[0] ?? '') ? statusStyle(layout.style, row[1] ?? '')(c) : c;
+      },
+      layout,
+    ).text;
+  return `${cut(cell(data), layout.width ?? Number.POSITIVE_INFINITY)}\n`;
 }

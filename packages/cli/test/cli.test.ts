@@ -176,7 +176,7 @@ describe('every group', () => {
     ]);
     expect(updated.name).toBe('Acme 2');
     const gone = await json(['organizations', 'create', '--name', 'Gone']);
-    const deleted = await run(['organizations', 'delete', gone.id as string]);
+    const deleted = await run(['organizations', 'delete', gone.id as string, '--yes']);
     expect([deleted.code, deleted.stdout, deleted.stderr]).toEqual([0, '', '']);
     await expect(user.client.organizations.retrieve(gone.id as never)).rejects.toMatchObject({ status: 404 });
   });
@@ -184,15 +184,17 @@ describe('every group', () => {
   test('collabs: --all walks every page; one page otherwise; a transition', async () => {
     const org = await user.client.organizations.create({ name: 'Many collabs' });
     for (let i = 0; i < 22; i++) await user.client.collabs.create(org.id, { name: `C${i}` });
-    expect(await json<unknown[]>(['collabs', 'list', org.id])).toHaveLength(20);
+    const first = await run(['collabs', 'list', org.id]);
+    expect(JSON.parse(first.stdout)).toHaveLength(20);
+    expect(first.stderr).toMatch(/^marketplace: 20 of 22 collabs shown .*--page 2.*--all/);
     expect(await json<unknown[]>(['collabs', 'list', org.id, '--page', '2'])).toHaveLength(2);
     const all = await json<{ id: string }[]>(['collabs', 'list', org.id, '--all']);
     expect(all).toHaveLength(22);
     expect(new Set(all.map((c) => c.id)).size).toBe(22);
-    expect(await json<unknown[]>(['collabs', 'list', org.id, '--max-items', '21'])).toHaveLength(21);
+    expect(JSON.parse((await run(['collabs', 'list', org.id, '--max-items', '21'])).stdout)).toHaveLength(21);
     const draft = await json(['collabs', 'create', org.id, '--name', 'Launch', '--countries', 'no,se']);
     expect(draft.countries).toEqual(['NO', 'SE']);
-    expect((await json(['collabs', 'submit', org.id, draft.id as string])).state).toBe(
+    expect((await json(['collabs', 'submit', org.id, draft.id as string, '--yes'])).state).toBe(
       'submitted_for_review',
     );
   });
@@ -243,7 +245,7 @@ describe('every group', () => {
       'https://x.com/shelluser',
     ]);
     expect((await json<unknown[]>(['me', 'social-accounts', 'list'])).length).toBe(1);
-    expect((await run(['me', 'social-accounts', 'delete', account.id as string])).code).toBe(0);
+    expect((await run(['me', 'social-accounts', 'delete', account.id as string, '-y'])).code).toBe(0);
     const settings = await json([
       'me',
       'notification-settings',
@@ -299,9 +301,8 @@ describe('output, errors and exit codes', () => {
     expect(table.stdout).toContain('Evil\\x1B[2J\\x1B]0;pwned\\x07\\u202E!');
     const rows = table.stdout.trimEnd().split('\n');
     const at = (id: string) => rows.find((r) => r.startsWith(id)) as string;
-    // Cut at 48 columns, never inside a character; the next column starts where the header's does.
-    expect(at(wide.id)).toContain(`日本語の組織 🚀${'Ж'.repeat(32)}…`);
-    expect(at(wide.id)).not.toContain('\ufffd');
+    // No width known (a pipe, no COLUMNS): nothing is cut.
+    expect(at(wide.id)).toContain(`日本語の組織 🚀${'Ж'.repeat(46)}  `);
     const column = (row: string, text: string) => {
       const before = row.slice(0, row.indexOf(text));
       return [...before].reduce(
@@ -312,6 +313,11 @@ describe('output, errors and exit codes', () => {
     const header = rows[0] as string;
     expect(column(at(wide.id), 'private')).toBe(column(header, 'PRIVACY_SETTING'));
     expect(column(at(evil.id), 'private')).toBe(column(header, 'PRIVACY_SETTING'));
+    // 50 columns: the name is cut to what is left beside the id, never inside a character.
+    const narrow = await run(['organizations', 'list', '--output', 'table'], { COLUMNS: '50' });
+    const cut = narrow.stdout.split('\n').find((r) => r.startsWith(wide.id)) as string;
+    expect(cut).toBe(`${wide.id}  日本語の組織 🚀${'Ж'.repeat(16)}…`);
+    expect(cut).not.toContain('\ufffd');
   });
 
   test('an API error exits 1 with the error body on stderr', async () => {
@@ -334,7 +340,7 @@ describe('output, errors and exit codes', () => {
     expect([dashed.code, dashed.stderr]).toEqual([1, expect.stringContaining('404')]);
 
     const campaign = await user.client.campaigns.create(org.id, { name: 'Unfunded' });
-    const refused = await run(['campaigns', 'publish', org.id, campaign.id]);
+    const refused = await run(['campaigns', 'publish', org.id, campaign.id, '--yes']);
     expect(refused.code).toBe(1);
     expect(
       JSON.parse(refused.stderr.slice(refused.stderr.indexOf('{'))).errors.total_budget_amount,

@@ -1,0 +1,184 @@
+/** The command line's words: global options, an operation's fields as flags, their values. */
+import { readFile } from 'node:fs/promises';
+import type { Operation } from '@app/sdk/operations';
+import { z } from 'zod';
+
+/** A usage error: exit 2, the message and where to find help. */
+export class UsageError extends Error {}
+
+export const EXIT_OK = 0;
+export const EXIT_API = 1;
+export const EXIT_USAGE = 2;
+
+/** Options every command takes, before or after the command words. */
+export const globalOptions = {
+  output: { type: 'string' },
+  include: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  'no-color': { type: 'boolean' },
+  token: { type: 'string' },
+  'token-stdin': { type: 'boolean' },
+  'base-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export const globalHelp = `Global options:
+  --output json|table   output format (default: table in a terminal, JSON otherwise)
+  --include             print the HTTP status and headers before the body
+  -y, --yes             do not ask before a delete or a transition (needed without a terminal)
+  --no-color            no colour (also NO_COLOR=1; FORCE_COLOR=1 colours without a terminal)
+  --token-stdin         read the access token from stdin (a hidden prompt in a terminal)
+                        (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
+  --token T             the same, but visible to every user in the process list: avoid
+  --base-url URL        the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
+  -h, --help            help for any command
+  -v, --version         the version`;
+
+/** The short options, as words on the command line. */
+const SHORT: Record<string, string> = { '-h': 'help', '-v': 'version', '-y': 'yes' };
+
+export const flag = (field: string) => `--${field.replaceAll('_', '-')}`;
+
+/** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-v`, `-y`). */
+export const isOption = (arg: string) =>
+  /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || Object.hasOwn(SHORT, arg);
+
+/** Global options given before the command (`marketplace --output table organizations list`) go after it. */
+export function hoistGlobalOptions(argv: string[]): string[] {
+  const moved: string[] = [];
+  while (argv.length > 0) {
+    const arg = argv[0] as string;
+    const name = /^--([a-z-]+)(=.*)?$/.exec(arg)?.[1] ?? SHORT[arg] ?? '';
+    const option = Object.hasOwn(globalOptions, name)
+      ? globalOptions[name as keyof typeof globalOptions]
+      : undefined;
+    if (!option) break;
+    moved.push(argv.shift() as string);
+    if (option.type === 'string' && !arg.includes('=') && argv.length > 0) moved.push(argv.shift() as string);
+  }
+  return [...argv, ...moved];
+}
+
+export interface FieldInfo {
+  name: string;
+  type: string;
+  required: boolean;
+  description: string | undefined;
+  schema: Record<string, unknown>;
+}
+
+/** An operation's fields (path parameters, query and body fields), from its input schema. */
+export function fieldsOf(op: Operation): FieldInfo[] {
+  const json = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+    name,
+    type: typeName(schema),
+    required: json.required?.includes(name) ?? false,
+    description: typeof schema.description === 'string' ? schema.description : undefined,
+    schema,
+  }));
+}
+
+function typeName(schema: Record<string, unknown>): string {
+  if (Array.isArray(schema.enum)) return schema.enum.join('|');
+  if (typeof schema.type === 'string') return schema.type === 'array' ? 'list' : schema.type;
+  const variants = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
+  if (variants) return [...new Set(variants.map(typeName))].join('|');
+  return 'value';
+}
+
+/** A flag's string value as the field's type: numbers, booleans, lists (JSON or comma-separated), null. */
+export function coerce(field: FieldInfo, values: string[]): unknown {
+  const types = new Set<string>(
+    [
+      field.schema.type,
+      ...((field.schema.anyOf as { type?: string }[] | undefined) ?? []).map((s) => s.type),
+    ].filter((t): t is string => typeof t === 'string'),
+  );
+  const one = (value: string): unknown => {
+    if (value === 'null' && types.has('null')) return null;
+    if ((types.has('integer') || types.has('number')) && value.trim() !== '' && !Number.isNaN(Number(value)))
+      return Number(value);
+    if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+    if (types.has('object')) {
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
+      }
+    }
+    return value;
+  };
+  if (types.has('array')) {
+    const items = values.flatMap((value) => {
+      if (value.startsWith('[')) {
+        try {
+          return JSON.parse(value) as unknown[];
+        } catch {
+          return [value];
+        }
+      }
+      return value === '' ? [] : value.split(',');
+    });
+    return items;
+  }
+  return one(values[values.length - 1] as string);
+}
+
+/** `--body '{…}'` or `--body @file`: a JSON object. */
+export async function readBody(value: string): Promise<Record<string, unknown>> {
+  let text = value;
+  if (value.startsWith('@')) {
+    try {
+      text = await readFile(value.slice(1), 'utf8');
+    } catch (error) {
+      throw new UsageError(`--body ${value}: ${(error as Error).message}`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError('--body must be a JSON object (or @file holding one)');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError('--body must be a JSON object (or @file holding one)');
+  return parsed as Record<string, unknown>;
+}
+
+/** Edits between two words (insert, delete, replace one character): Levenshtein's distance. */
+export function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        (previous[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * ` Did you mean "x"?` for a mistyped word: the known words at most 2 edits away (or that start
+ * with it), nearest first; '' when none is near.
+ */
+export function didYouMean(word: string, known: Iterable<string>, prefix = ''): string {
+  const near = [...known]
+    .map((name) => ({ name, d: distance(word, name) }))
+    .filter(
+      ({ name, d }) =>
+        d <= Math.min(2, Math.max(1, name.length - 2)) || (word.length >= 3 && name.startsWith(word)),
+    )
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .map(({ name }) => `"${prefix}${name}"`);
+  if (near.length === 0) return '';
+  return ` Did you mean ${near.length === 1 ? near[0] : `one of ${near.slice(0, 3).join(', ')}`}?`;
+}

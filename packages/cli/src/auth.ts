@@ -1,0 +1,173 @@
+/** Tokens and base URLs: where they come from, the stored login, and `marketplace auth`. */
+import { parseArgs } from 'node:util';
+import { Marketplace } from '@app/sdk';
+import { didYouMean, EXIT_API, EXIT_OK, EXIT_USAGE, globalOptions, UsageError } from './arguments.js';
+import { type Config, configPath, readConfig, writeConfig } from './config.js';
+import { type IO, reportError } from './output.js';
+
+const PROCESS_LIST_WARNING =
+  'marketplace: warning: --token puts the token in the process list (ps), where other users of this machine can read it; use --token-stdin or MARKETPLACE_TOKEN\n';
+
+/**
+ * A token given for this call: `--token-stdin` (stdin, or a hidden prompt in a terminal), `--token`
+ * (with a warning), or undefined.
+ */
+async function tokenForThisCall(values: Record<string, unknown>, io: IO): Promise<string | undefined> {
+  const flagged = typeof values.token === 'string' && values.token !== '';
+  if (values['token-stdin']) {
+    if (flagged) throw new UsageError('give --token-stdin or --token, not both');
+    const token = (await io.readStdin()).trim();
+    if (!token) throw new UsageError('--token-stdin: no token on stdin');
+    return token;
+  }
+  if (!flagged) return undefined;
+  io.stderr(PROCESS_LIST_WARNING);
+  return values.token as string;
+}
+
+/** A base URL as the SDK uses it (`http://h:3000/` and `http://H:3000` are one server). */
+const sameUrl = (a: string, b: string) => {
+  const normal = (url: string) => {
+    try {
+      return String(new URL(url)).replace(/\/+$/, '');
+    } catch {
+      return url;
+    }
+  };
+  return normal(a) === normal(b);
+};
+
+/**
+ * Token and base URL: for this call (flags, then the environment), else the stored login. The
+ * stored token goes only to the base URL it was stored with: another one given by a flag or the
+ * environment is a usage error, unless a token is given for this call too.
+ */
+async function credentials(
+  values: Record<string, unknown>,
+  io: IO,
+): Promise<{ token: string | undefined; baseUrl: string | undefined; source: string }> {
+  const flagToken = await tokenForThisCall(values, io);
+  const tokenGiven = flagToken
+    ? { value: flagToken, source: values['token-stdin'] ? '--token-stdin' : '--token' }
+    : io.env.MARKETPLACE_TOKEN
+      ? { value: io.env.MARKETPLACE_TOKEN, source: 'MARKETPLACE_TOKEN' }
+      : undefined;
+  const baseUrlGiven =
+    typeof values['base-url'] === 'string' && values['base-url'] !== ''
+      ? { value: values['base-url'], source: '--base-url' }
+      : io.env.MARKETPLACE_BASE_URL
+        ? { value: io.env.MARKETPLACE_BASE_URL, source: 'MARKETPLACE_BASE_URL' }
+        : undefined;
+  if (tokenGiven && baseUrlGiven)
+    return { token: tokenGiven.value, baseUrl: baseUrlGiven.value, source: tokenGiven.source };
+  // The stored login is read only when needed: a broken file does not stop a command given both.
+  const config = await storedLogin(io);
+  if (tokenGiven) return { token: tokenGiven.value, baseUrl: config.base_url, source: tokenGiven.source };
+  if (config.token && baseUrlGiven && !(config.base_url && sameUrl(config.base_url, baseUrlGiven.value))) {
+    const path = configPath(io.env);
+    const stored = config.base_url
+      ? `the stored token (${path}) is for ${config.base_url}`
+      : `the stored token (${path}) has no base URL with it`;
+    throw new UsageError(
+      `${stored}; it is not sent to ${baseUrlGiven.value} (from ${baseUrlGiven.source}). Give a token for ${baseUrlGiven.value} with --token-stdin or MARKETPLACE_TOKEN, or run \`marketplace auth login --base-url ${baseUrlGiven.value}\``,
+    );
+  }
+  return { token: config.token, baseUrl: baseUrlGiven?.value ?? config.base_url, source: 'config' };
+}
+
+/** The stored login; a file that cannot be read is a usage error (one line, exit 2). */
+async function storedLogin(io: IO): Promise<Config> {
+  const path = configPath(io.env);
+  try {
+    return await readConfig(path, (mode) =>
+      io.stderr(
+        `marketplace: warning: ${path} is readable by others (mode 0${mode.toString(8)}); run \`chmod 600 ${path}\` or \`marketplace auth login\` again\n`,
+      ),
+    );
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (fix or delete it, or run \`marketplace auth login\`)`);
+  }
+}
+
+export async function clientOf(values: Record<string, unknown>, io: IO): Promise<Marketplace> {
+  const { token, baseUrl } = await credentials(values, io);
+  if (!token) throw new UsageError('no token: run `marketplace auth login`, or set MARKETPLACE_TOKEN');
+  if (!baseUrl) throw new UsageError('no base URL: pass --base-url, or set MARKETPLACE_BASE_URL');
+  return new Marketplace({ token, baseUrl });
+}
+
+const AUTH_ACTIONS = ['login', 'status', 'logout'];
+
+const authHelp = `Usage: marketplace auth <login|status|logout>
+
+  login [--base-url URL]   check the token and store it with the base URL; the token is read
+                           from a prompt that does not echo (in a terminal) or from stdin
+                           (--token-stdin says so explicitly; --token T works, but shows it in ps)
+  status                   show where the token comes from and check it
+  logout                   forget the stored token
+
+The login is stored in $XDG_CONFIG_HOME/marketplace/config.json (mode 0600, directory 0700).
+The stored token is sent only to the base URL stored with it.
+`;
+
+export async function auth(argv: string[], io: IO): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`auth: ${(error as Error).message}`);
+  }
+  const values = parsed.values as Record<string, unknown>;
+  const [action, ...rest] = parsed.positionals;
+  if (values.help || !action) {
+    (values.help ? io.stdout : io.stderr)(authHelp);
+    return values.help ? EXIT_OK : EXIT_USAGE;
+  }
+  if (rest.length > 0) throw new UsageError(`auth ${action}: unexpected "${rest.join(' ')}"`);
+  const path = configPath(io.env);
+  if (action === 'login') {
+    const token = (await tokenForThisCall(values, io)) ?? (await io.readStdin()).trim();
+    // A file that cannot be read is replaced by the new login.
+    const stored = await readConfig(path).catch((): Config => ({}));
+    const baseUrl =
+      (typeof values['base-url'] === 'string' ? values['base-url'] : undefined) ??
+      io.env.MARKETPLACE_BASE_URL ??
+      stored.base_url;
+    if (!token) throw new UsageError('auth login: give the token on stdin or at the prompt');
+    if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
+    const code = await check(new Marketplace({ token, baseUrl }), io);
+    if (code !== EXIT_OK) return code;
+    const config: Config = { token, base_url: baseUrl };
+    await writeConfig(path, config);
+    io.stdout(`Logged in to ${baseUrl}; the token is stored in ${path}\n`);
+    return EXIT_OK;
+  }
+  if (action === 'status') {
+    const { token, baseUrl, source } = await credentials(values, io);
+    if (!token || !baseUrl) {
+      io.stderr(`Not logged in (no token from --token-stdin, MARKETPLACE_TOKEN or ${path})\n`);
+      return EXIT_API;
+    }
+    io.stdout(`${baseUrl}: token ${token.slice(0, 8)}… from ${source === 'config' ? path : source}\n`);
+    const code = await check(new Marketplace({ token, baseUrl }), io);
+    if (code === EXIT_OK) io.stdout('The token works.\n');
+    return code;
+  }
+  if (action === 'logout') {
+    const { token: _token, ...rest } = await readConfig(path).catch((): Config => ({}));
+    await writeConfig(path, rest);
+    io.stdout(`The token is removed from ${path}\n`);
+    return EXIT_OK;
+  }
+  throw new UsageError(`auth: unknown action "${action}".${didYouMean(action, AUTH_ACTIONS, 'auth ')}`);
+}
+
+/** A read any token may make: does the token work? */
+async function check(client: Marketplace, io: IO): Promise<number> {
+  try {
+    await client.me.notificationSettings.retrieve({ cache: false });
+    return EXIT_OK;
+  } catch (error) {
+    return reportError(error, io, false);
+  }
+}

@@ -1,0 +1,114 @@
+/** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
+import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from '@app/sdk';
+import type { ListResult, Operation } from '@app/sdk/operations';
+import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
+import { escapeControls } from './table.js';
+
+/** Where the CLI writes, and what it knows of the terminal. */
+export interface IO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** stdout is a terminal: table output and colour by default. */
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Reads a token: a prompt that does not echo in a terminal, else all of stdin (`--token-stdin`, `auth login`). */
+  readStdin: () => Promise<string>;
+  /** stdin is a terminal: a delete or a transition may ask (without it they need `--yes`). */
+  stdinIsTTY?: boolean;
+  /** Asks `question` on the terminal and reads one line (the answer to a confirmation). */
+  readLine?: (question: string) => Promise<string>;
+  /** The terminal's width (`process.stdout.columns`); without it, `COLUMNS`; without both, no limit. */
+  columns?: number;
+}
+
+export function outputOf(value: unknown, io: IO): 'json' | 'table' {
+  if (value === undefined) return io.isTTY ? 'table' : 'json';
+  if (value === 'json' || value === 'table') return value;
+  throw new UsageError('--output must be json or table');
+}
+
+/** The width tables fit in: the terminal's, else `COLUMNS`, else none (every cell whole). */
+export function widthOf(io: IO): number | undefined {
+  if (io.columns !== undefined && Number.isInteger(io.columns) && io.columns > 0) return io.columns;
+  const columns = Number(io.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : undefined;
+}
+
+/** SGR colours; `plain` leaves the text as it is. */
+export interface Style {
+  bold: (text: string) => string;
+  dim: (text: string) => string;
+  green: (text: string) => string;
+  yellow: (text: string) => string;
+  red: (text: string) => string;
+}
+
+const sgr = (on: number, off: number) => (text: string) =>
+  text === '' ? text : `\x1b[${on}m${text}\x1b[${off}m`;
+export const colours: Style = {
+  bold: sgr(1, 22),
+  dim: sgr(2, 22),
+  green: sgr(32, 39),
+  yellow: sgr(33, 39),
+  red: sgr(31, 39),
+};
+export const plain: Style = { bold: String, dim: String, green: String, yellow: String, red: String };
+
+/**
+ * Colour on stdout: never in JSON; off with `--no-color`; else `FORCE_COLOR` decides when set
+ * (`0`/`false`: off), else `NO_COLOR` (set and not empty: off), else a terminal that is not `dumb`.
+ */
+export function styleOf(noColor: unknown, io: IO, output: 'json' | 'table'): Style {
+  if (output === 'json' || noColor === true) return plain;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force === '0' || force === 'false' ? plain : colours;
+  if (io.env.NO_COLOR) return plain;
+  return io.isTTY && io.env.TERM !== 'dumb' ? colours : plain;
+}
+
+export function formatHead(response: Response, style: Style = plain): string {
+  const status = escapeControls(`HTTP ${response.status} ${response.statusText}`.trimEnd());
+  const lines = [response.ok ? style.green(status) : style.red(status)];
+  response.headers.forEach((value, name) => {
+    lines.push(escapeControls(`${name}: ${value}`));
+  });
+  return `${lines.join('\n')}\n\n`;
+}
+
+/**
+ * A list that has more pages than it printed: how many (and which page, when it printed one), and
+ * how to get the rest (`--page N` when the next page starts after what was printed, `--all`
+ * always). Undefined when nothing is left.
+ */
+export function pageNotice(op: Operation, result: ListResult, onePage: boolean): string | undefined {
+  if (result.next_page === null) return undefined;
+  const what = op.command[op.command.length - 2] ?? 'items';
+  const where = onePage ? ` (page ${result.page} of ${result.total_pages})` : '';
+  const next = result.next_skip === 0 ? `--page ${result.next_page} for the next page, ` : '';
+  return `${result.data.length} of ${result.total_count} ${what} shown${where}; ${next}--all for every page`;
+}
+
+/** An API error: exit 1, its status and body on stderr. A payload refused before sending: exit 2. */
+export function reportError(error: unknown, io: IO, include: boolean): number {
+  if (error instanceof APIError) {
+    if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));
+    else io.stderr(`marketplace: ${error.message}\n`); // the message starts with the status
+    const body = error.body;
+    // A text body the message already says (a 401's `HTTP Token: Access denied.`) is not said twice.
+    const said = typeof body === 'string' && !include && error.message.includes(body.trim());
+    if (body !== undefined && !said)
+      io.stderr(
+        `${typeof body === 'string' ? body.replace(/\n?$/, '\n') : `${JSON.stringify(body, null, 2)}\n`}`,
+      );
+    return EXIT_API;
+  }
+  if (error instanceof RequestValidationError) {
+    io.stderr(`marketplace: ${error.message}\n${JSON.stringify({ errors: error.errors }, null, 2)}\n`);
+    return EXIT_USAGE;
+  }
+  if (error instanceof APIConnectionError || error instanceof MarketplaceError) {
+    io.stderr(`marketplace: ${error.message}\n`);
+    return EXIT_API;
+  }
+  throw error;
+}

@@ -1,0 +1,351 @@
+/**
+ * The CLI as a terminal tool (#29 part 3): pages it did not print, tables that fit the terminal,
+ * colour, confirmations, "did you mean", an error said once. What a terminal decides (a TTY, its
+ * width, the answer typed at a prompt) is given to `main()` in-process, as `bin.ts` does for the
+ * real terminal; the rest runs the built `dist/bin.js` in child processes, as cli.test.ts does.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ChildRun, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
+import { main } from '../src/index.js';
+
+const server = useServer();
+const bin = join(import.meta.dirname, '../dist/bin.js');
+const scratch = mkdtempSync(join(tmpdir(), 'cli-terminal-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const {
+  NODE_PATH: _hoisted,
+  MARKETPLACE_TOKEN: _t,
+  MARKETPLACE_BASE_URL: _b,
+  COLUMNS: _c,
+  NO_COLOR: _n,
+  FORCE_COLOR: _f,
+  ...inherited
+} = process.env;
+
+/** A user with 26 organizations with long names (one page is 20). */
+let many: TestUser;
+const names: string[] = [];
+const ids: string[] = [];
+
+beforeAll(async () => {
+  many = await server.newUser('Many Organizations');
+  for (let i = 0; i < 26; i++) {
+    const name = `Organization ${String(i).padStart(2, '0')} of the Northern Creator Cooperative and Friends`;
+    names.push(name);
+    ids.push((await many.client.organizations.create({ name })).id);
+  }
+});
+
+/** `marketplace …args` in a child process: stdout and stdin are pipes (not a terminal). */
+function run(args: string[], env: Record<string, string | undefined> = {}): Promise<ChildRun> {
+  return runChild(process.execPath, [bin, ...args], {
+    env: {
+      ...inherited,
+      XDG_CONFIG_HOME: join(scratch, 'config'),
+      MARKETPLACE_TOKEN: many.token,
+      MARKETPLACE_BASE_URL: server.url,
+      ...env,
+    },
+  });
+}
+
+interface Terminal {
+  columns?: number;
+  env?: Record<string, string>;
+  /** What is typed at a confirmation. */
+  answer?: string;
+  isTTY?: boolean;
+  stdinIsTTY?: boolean;
+}
+
+/** `marketplace …args` in a terminal (by default `columns` wide, stdin and stdout terminals). */
+async function inTerminal(
+  args: string[],
+  { columns, env = {}, answer = '', isTTY = true, stdinIsTTY = true }: Terminal = {},
+) {
+  let stdout = '';
+  let stderr = '';
+  const questions: string[] = [];
+  const code = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    isTTY,
+    stdinIsTTY,
+    ...(columns !== undefined && { columns }),
+    env: {
+      XDG_CONFIG_HOME: join(scratch, 'config'),
+      MARKETPLACE_TOKEN: many.token,
+      MARKETPLACE_BASE_URL: server.url,
+      ...env,
+    },
+    readStdin: async () => '',
+    readLine: async (question) => {
+      questions.push(question);
+      return answer;
+    },
+  });
+  return { code, stdout, stderr, questions };
+}
+
+const ESC = '\u001b';
+const uncoloured = (text: string) => text.replace(new RegExp(`${ESC}\\[[0-9;]*m`, 'g'), '');
+/** Columns a line takes (the tests' text is ASCII and `…`). */
+const columnsOf = (line: string) => [...uncoloured(line)].length;
+
+describe('a list that has more pages says so', () => {
+  test('JSON: a notice on stderr with --page and --all; none when every item was printed', async () => {
+    const first = await run(['organizations', 'list']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toHaveLength(20);
+    expect(first.stderr).toBe(
+      'marketplace: 20 of 26 organizations shown (page 1 of 2); --page 2 for the next page, --all for every page\n',
+    );
+    const last = await run(['organizations', 'list', '--page', '2']);
+    expect([JSON.parse(last.stdout).length, last.stderr]).toEqual([6, '']);
+    const all = await run(['organizations', 'list', '--all']);
+    expect([JSON.parse(all.stdout).length, all.stderr]).toEqual([26, '']);
+    // Ended inside page 2: --page 2 would print 1 item again, so only --all is offered.
+    const some = await run(['organizations', 'list', '--max-items', '21']);
+    expect(JSON.parse(some.stdout)).toHaveLength(21);
+    expect(some.stderr).toBe('marketplace: 21 of 26 organizations shown; --all for every page\n');
+  });
+
+  test('a table: the notice is its footer (stdout), not repeated on stderr', async () => {
+    const table = await run(['organizations', 'list', '--output', 'table'], { COLUMNS: '100' });
+    expect([table.code, table.stderr]).toEqual([0, '']);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => ids.some((id) => l.startsWith(id)))).toHaveLength(20);
+    expect(lines.at(-1)).toBe(
+      '20 of 26 organizations shown (page 1 of 2); --page 2 for the next page, --all for every page',
+    );
+  });
+});
+
+describe('tables fit the terminal', () => {
+  for (const columns of [80, 100, 120]) {
+    test(`${columns} columns: no line is wider, every row is there, ids whole`, async () => {
+      const { code, stdout, stderr } = await inTerminal(['organizations', 'list', '--all'], { columns });
+      expect([code, stderr]).toEqual([0, '']);
+      const lines = stdout.trimEnd().split('\n');
+      for (const line of lines) expect(columnsOf(line), line).toBeLessThanOrEqual(columns);
+      expect(uncoloured(lines[0] as string)).toMatch(/^ID +NAME/);
+      const rows = lines.map(uncoloured).filter((l) => ids.some((id) => l.startsWith(id)));
+      expect(rows).toHaveLength(26);
+      // Under the rows: the columns left out for want of room (the names keep 60 columns first).
+      const under = lines
+        .slice(1 + 26)
+        .map(uncoloured)
+        .join(' ');
+      expect(under).toMatch(/^Not shown \(no room\): .*created_at.*; --output json shows every field$/);
+      for (const id of ids)
+        expect(
+          rows.filter((r) => r.startsWith(`${id}  `)),
+          id,
+        ).toHaveLength(1);
+      // Each row's name is its own organization's, cut (with "…") rather than moved to a new line.
+      for (const [i, id] of ids.entries()) {
+        const row = rows.find((r) => r.startsWith(id)) as string;
+        const shown = /^\S+ {2}(Organization .*?)(?: {2}|$)/.exec(row)?.[1] ?? '';
+        expect(shown.length, row).toBeGreaterThan(15);
+        expect(names[i]?.startsWith(shown.replace(/…$/, '')), row).toBe(true);
+      }
+    });
+  }
+
+  test('a wider terminal shows more of a cell; with room enough, a cell is whole (no cut at 48)', async () => {
+    const nameAt = async (columns: number) => {
+      const { stdout } = await inTerminal(['organizations', 'list'], { columns });
+      const row = uncoloured(stdout).split('\n')[1] as string;
+      return (/^\S+ {2}(Organization .*?)(?: {2}|$)/.exec(row)?.[1] ?? '').replace(/…$/, '');
+    };
+    const [at80, at120, at400] = [await nameAt(80), await nameAt(120), await nameAt(400)];
+    expect(at120.length).toBeGreaterThan(at80.length);
+    expect(names).toContain(at400);
+    expect(at400.length).toBeGreaterThan(48);
+    // No width known (a pipe, no COLUMNS): nothing is cut either.
+    const piped = await run(['organizations', 'list', '--output', 'table']);
+    for (const name of names.slice(0, 20)) expect(piped.stdout).toContain(name);
+  });
+
+  test('COLUMNS gives the width when the terminal does not', async () => {
+    const table = await run(['organizations', 'list', '--output', 'table'], { COLUMNS: '80' });
+    expect(table.code).toBe(0);
+    for (const line of table.stdout.trimEnd().split('\n'))
+      expect(columnsOf(line), line).toBeLessThanOrEqual(80);
+    expect(table.stdout).toContain('…');
+  });
+});
+
+describe('colour', () => {
+  test('in a terminal the header and the status are coloured; never with NO_COLOR, --no-color, or in JSON', async () => {
+    const org = await many.client.organizations.create({ name: 'Colourful' });
+    const collab = await many.client.collabs.create(org.id, { name: 'Bright' });
+    const coloured = await inTerminal(['collabs', 'list', org.id], { columns: 120 });
+    expect(coloured.code).toBe(0);
+    const [header, row] = coloured.stdout.split('\n') as [string, string];
+    expect(header.startsWith(`${ESC}[1mID`)).toBe(true);
+    expect(row).toContain(`${ESC}[2mdraft${ESC}[22m`);
+    expect(row.startsWith(collab.id)).toBe(true); // the rest of a row stays plain
+
+    for (const [args, env] of [
+      [['collabs', 'list', org.id], { NO_COLOR: '1' }],
+      [['collabs', 'list', org.id, '--no-color'], {}],
+      [['--no-color', 'collabs', 'retrieve', org.id, collab.id], {}],
+      [['collabs', 'list', org.id, '--output', 'json'], { FORCE_COLOR: '1' }],
+      [['collabs', 'list', org.id, '--output', 'json', '--include'], { FORCE_COLOR: '1' }],
+    ] as const) {
+      const result = await inTerminal([...args], { columns: 120, env });
+      expect([result.code, result.stdout.includes(ESC)], args.join(' ')).toEqual([0, false]);
+    }
+    // FORCE_COLOR colours a table that does not go to a terminal; a pipe alone gets none.
+    const forced = await run(['collabs', 'list', org.id, '--output', 'table'], { FORCE_COLOR: '1' });
+    expect(forced.stdout.startsWith(`${ESC}[1mID`)).toBe(true);
+    const piped = await run(['collabs', 'list', org.id, '--output', 'table']);
+    expect(piped.stdout).not.toContain(ESC);
+  });
+});
+
+describe('deletes and transitions ask first', () => {
+  test('in a terminal: "n" sends nothing, "y" deletes; --yes does not ask', async () => {
+    const org = await many.client.organizations.create({ name: 'Doomed' });
+    const declined = await inTerminal(['organizations', 'delete', org.id], { answer: 'n' });
+    expect(declined.code).toBe(1);
+    expect(declined.questions).toEqual([
+      `Delete an organization (owner only): marketplace organizations delete ${org.id}? [y/N] `,
+    ]);
+    expect(declined.stderr).toContain('nothing was sent');
+    expect((await many.client.organizations.retrieve(org.id)).name).toBe('Doomed');
+
+    const accepted = await inTerminal(['organizations', 'delete', org.id], { answer: 'y' });
+    expect([accepted.code, accepted.stdout]).toEqual([0, 'Deleted.\n']);
+    await expect(many.client.organizations.retrieve(org.id)).rejects.toMatchObject({ status: 404 });
+
+    const collabOrg = await many.client.organizations.create({ name: 'Transitions' });
+    const collab = await many.client.collabs.create(collabOrg.id, { name: 'Asked' });
+    const skipped = await inTerminal([
+      'collabs',
+      'submit',
+      collabOrg.id,
+      collab.id,
+      '-y',
+      '--output',
+      'json',
+    ]);
+    expect([skipped.code, skipped.questions]).toEqual([0, []]);
+    expect(JSON.parse(skipped.stdout).state).toBe('submitted_for_review');
+    // A read never asks.
+    expect((await inTerminal(['collabs', 'retrieve', collabOrg.id, collab.id])).questions).toEqual([]);
+  });
+
+  test('the built bin in a pseudo-terminal (script(1)): it asks, "n" keeps, "y" deletes; the table is coloured', async () => {
+    /** `marketplace …args` in a pseudo-terminal; `answer` is typed once the screen shows `[y/N]`. */
+    const inPty = async (args: string[], answer?: string) => {
+      const command = [process.execPath, bin, ...args].join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: {
+          ...inherited,
+          MARKETPLACE_TOKEN: many.token,
+          MARKETPLACE_BASE_URL: server.url,
+          TERM: 'xterm',
+          COLUMNS: '80',
+        },
+      });
+      let screen = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        screen += chunk;
+        if (answer !== undefined && screen.includes('[y/N]')) {
+          child.stdin.write(`${answer}\r`);
+          answer = undefined;
+        }
+      });
+      const [code] = await once(child, 'exit');
+      return { code: code as number, screen: screen.replaceAll('\r', '') };
+    };
+    const org = await many.client.organizations.create({ name: 'Asked in a terminal' });
+    const kept = await inPty(['organizations', 'delete', org.id], 'n');
+    expect(kept.screen).toContain(`marketplace organizations delete ${org.id}? [y/N]`);
+    expect(kept.code).toBe(1);
+    expect((await many.client.organizations.retrieve(org.id)).name).toBe('Asked in a terminal');
+    const gone = await inPty(['organizations', 'delete', org.id], 'y');
+    expect([gone.code, gone.screen]).toEqual([0, expect.stringContaining('Deleted.')]);
+    await expect(many.client.organizations.retrieve(org.id)).rejects.toMatchObject({ status: 404 });
+
+    const listed = await inPty(['organizations', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.screen.startsWith(`${ESC}[1mID`)).toBe(true);
+    for (const line of listed.screen.trimEnd().split('\n'))
+      expect(columnsOf(line), line).toBeLessThanOrEqual(80);
+  });
+
+  test('stdin not a terminal and no --yes: a usage error (exit 2), no request at all', async () => {
+    const seen: string[] = [];
+    const listener = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(204).end();
+    });
+    listener.listen(0, '127.0.0.1');
+    await once(listener, 'listening');
+    const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      for (const args of [
+        ['organizations', 'delete', 'AAAAAAAAAAAAAAAA'],
+        ['collabs', 'submit', 'AAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBB'],
+        ['campaigns', 'publish', 'AAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBB'],
+        ['me', 'address', 'delete'],
+      ]) {
+        const refused = await run(args, { MARKETPLACE_BASE_URL: url, MARKETPLACE_TOKEN: 'mkt_x' });
+        expect([refused.code, refused.stdout], args.join(' ')).toEqual([2, '']);
+        expect(refused.stderr).toMatch(/asks for confirmation and stdin is not a terminal: pass --yes/);
+      }
+      expect(seen).toEqual([]);
+      const yes = await run(['organizations', 'delete', 'AAAAAAAAAAAAAAAA', '--yes'], {
+        MARKETPLACE_BASE_URL: url,
+        MARKETPLACE_TOKEN: 'mkt_x',
+      });
+      expect(yes.code).toBe(0);
+      expect(seen).toEqual(['DELETE /organizations/AAAAAAAAAAAAAAAA.json']);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+});
+
+describe('a mistyped command', () => {
+  test('"did you mean" names the nearest commands and groups', async () => {
+    for (const [args, hint] of [
+      [['organisations', 'list'], 'Did you mean "organizations"?'],
+      [['colabs'], 'Did you mean "collabs"?'],
+      [['collabs', 'lst', 'x'], 'Did you mean "collabs list"?'],
+      [['me', 'socal-accounts', 'list'], 'Did you mean "me social-accounts"?'],
+      [['campaigns', 'publsh', 'a', 'b'], 'Did you mean "campaigns publish"?'],
+      [['auth', 'lgoin'], 'Did you mean "auth login"?'],
+      [['organizations', 'create', '--nmae', 'X'], 'Did you mean "--name"?'],
+    ] as const) {
+      const result = await run([...args]);
+      expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
+      expect(result.stderr, args.join(' ')).toContain(hint);
+    }
+    const far = await run(['xyzzy']);
+    expect([far.code, far.stderr]).toEqual([2, expect.not.stringContaining('Did you mean')]);
+  });
+});
+
+describe('errors', () => {
+  test('a 401 prints its message once', async () => {
+    const denied = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: 'mkt_not_a_real_token' });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toBe('marketplace: 401 HTTP Token: Access denied.\n');
+  });
+});
