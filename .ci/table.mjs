@@ -38,6 +38,18 @@ export default [
   },
   { name: 'lint', after: ['install'], run: 'pnpm run lint' },
   { name: 'typecheck', after: ['install'], run: 'pnpm run typecheck' },
+  { name: 'contract:lint', after: ['install'], run: 'pnpm run lint:openapi' },
+  // CI-only: the committed endpoint list must equal the spec's endpoint tables (../shared, which
+  // users' clones do not have).
+  {
+    name: 'spec',
+    after: ['install'],
+    report: 'spec.json',
+    run: `spec=../shared/spec/marketplace-api.md
+      [ -f "$spec" ] || skip "no spec file"
+      MARKETPLACE_SPEC_PATH="$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")" \\
+        pnpm exec vitest run --config packages/schemas/vitest.ci.config.ts ${vitestJson('spec')}`,
+  },
   // The published packages: publint and arethetypeswrong on the packed tarballs, installed and run.
   { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package' },
   { name: 'package:mcp', after: ['build'], run: 'pnpm --filter @app/mcp run check:package' },
@@ -50,14 +62,13 @@ export default [
   // draws half as many cases per endpoint, from a seed of its own.
   {
     name: 'tests:postgres',
-    after: ['tests:pglite', 'postgres'],
+    after: ['build', 'postgres'],
     cpus: 2,
     report: 'postgres.json',
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
       TEST_DATABASE_URL=$pg_url FUZZ_RUNS_SCALE=0.5 run_tests postgres --project 'server*'`,
   },
   // The published contract (README, "The published contract").
-  { name: 'contract:lint', after: ['install'], run: 'pnpm run lint:openapi' },
   {
     name: 'contract:prism',
     after: ['build'],
@@ -79,7 +90,7 @@ export default [
   // Faults, two instances on one database, replicas, load (docs/reliability.md).
   {
     name: 'reliability',
-    after: ['tests:postgres', 'apt'],
+    after: ['build', 'postgres', 'apt'],
     cpus: 2,
     report: 'reliability.json',
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
@@ -88,20 +99,9 @@ export default [
   // `pnpm bench` in its short mode, so that it cannot rot (figures only: docs/performance.md).
   {
     name: 'bench:short',
-    after: ['reliability'],
+    after: ['build', 'postgres'],
     cpus: 2,
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
       BENCH_DATABASE_URL=$pg_url pnpm run bench:short`,
-  },
-  // CI-only: the committed endpoint list must equal the spec's endpoint tables (../shared, which
-  // users' clones do not have).
-  {
-    name: 'spec',
-    after: ['install'],
-    report: 'spec.json',
-    run: `spec=../shared/spec/marketplace-api.md
-      [ -f "$spec" ] || skip "no spec file"
-      MARKETPLACE_SPEC_PATH="$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")" \\
-        pnpm exec vitest run --config packages/schemas/vitest.ci.config.ts ${vitestJson('spec')}`,
   },
 ];

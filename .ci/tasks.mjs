@@ -2,10 +2,10 @@
 //
 //   node .ci/tasks.mjs <table.mjs> <results dir>
 //
-// Runs the tasks of a table (.ci/table.mjs): each task is a shell command with the tasks it needs
-// first (`after`) and the cores it keeps busy (`cpus`, 1 by default). Tasks start as soon as what
-// they need has passed, while the cores they would take are free: never more at once than the
-// machine has. A task whose prerequisite failed does not run. Each task's output goes to
+// Runs the tasks of a table (.ci/table.mjs): each task is a shell command with the tasks that must
+// have passed first (`after`) and the cores it keeps busy (`cpus`, 1 by default). Tasks start in
+// the table's order, each once what it needs has passed and the cores it would take are free:
+// never more at once than the machine has. A task whose prerequisite failed does not run. Each task's output goes to
 // <results dir>/logs/<name>.log, and nothing else reaches the console while they run, so that the
 // end of CI's log (all that its record keeps) is the summary: the end of each failed task's log,
 // then one line per task (ok / FAILED / not run / skipped, and a re-run with its reason, wall and
@@ -88,7 +88,10 @@ await new Promise((allDone) => {
         continue;
       }
       const ready = task.after.every((name) => ['ok', 'skipped'].includes(byName.get(name).status));
-      if (!ready || task.cpus > free) continue;
+      if (!ready) continue;
+      // Tasks start in the table's order: a ready task that does not fit yet holds back the
+      // ones after it (else a test run that needs both cores would wait behind small tasks).
+      if (task.cpus > free) break;
       free -= task.cpus;
       task.started = true;
       console.log(`::: start ${task.name}`);

@@ -60,7 +60,12 @@ let alice: TestUser;
 
 test('every POST succeeds through the dropped answers, and each resource is created once', async () => {
   alice = await server.newUser('Alice Dropped');
-  const client = server.client(alice.token, { baseUrl: proxyUrl });
+  // Plain fetch: the harness's own fetch sends JSON requests to Prism in a contract run
+  // (`pnpm test:contract`), around this proxy.
+  const client = server.client(alice.token, {
+    baseUrl: proxyUrl,
+    fetch: (input, init) => fetch(input, init),
+  });
   const orgs: Organization[] = [];
   for (let i = 1; i <= 5; i++) orgs.push(await client.organizations.create({ name: `Dropped Inc ${i}` }));
   const org = orgs[0] as Organization;
