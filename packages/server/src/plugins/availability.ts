@@ -152,7 +152,7 @@ export interface Deadlines {
    * `503` (cause `timeout`). A request whose body is still arriving then is the receive
    * timeout's (`408`); if its body does come in, it gets the `503` within a second of it.
    */
-  answerMs: number;
+  answerMs: number; // 0: no request timeout
   /**
    * Milliseconds a client has to take an answer once it is handed to the connection: one that
    * has not taken it whole by then (all of it handed to the operating system) has its connection
@@ -187,11 +187,13 @@ export function registerDeadlines(app: FastifyInstance, deadlines: Deadlines): v
     request.log.warn({ url: request.url }, 'request timed out');
     void sendHttpError(reply, unavailable('timeout'));
   };
-  app.addHook('onRequest', (request, reply, done) => {
-    answering.set(request, setTimeout(answerLate, deadlines.answerMs, request, reply));
-    reply.raw.once('close', () => clearTimeout(answering.get(request)));
-    done();
-  });
+  // 0 (or less) turns the request timeout off, as Fastify's `handlerTimeout: 0` did.
+  if (deadlines.answerMs > 0)
+    app.addHook('onRequest', (request, reply, done) => {
+      answering.set(request, setTimeout(answerLate, deadlines.answerMs, request, reply));
+      reply.raw.once('close', () => clearTimeout(answering.get(request)));
+      done();
+    });
   app.addHook('onSend', (request, reply, payload, done) => {
     clearTimeout(answering.get(request));
     if (!sending.has(reply)) {
