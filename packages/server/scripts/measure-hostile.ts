@@ -194,6 +194,19 @@ interface Op {
   run(): Promise<Sample>;
 }
 
+/** A victim of its own (user and organization) that reads `/health` and its organization. */
+async function healthAndShowVictim(s: Server): Promise<Op[]> {
+  const v = await newUser(s, 'Victim');
+  const victimOrg = await newOrganization(s, v.token, 'Victim org');
+  return [
+    { name: 'GET /health', run: () => call(s, 'GET', '/health') },
+    {
+      name: 'organization show',
+      run: () => call(s, 'GET', `/organizations/${victimOrg}.json`, { token: v.token }),
+    },
+  ];
+}
+
 /** `rounds` rounds of every op in turn, `gapMs` apart, stopped after `maxMs`. */
 async function victim(ops: Op[], { rounds, gapMs, maxMs }: { rounds: number; gapMs: number; maxMs: number }) {
   const samples = ops.map(() => [] as Sample[]);
@@ -460,15 +473,7 @@ async function slowReaders(s: Server) {
     );
   }
 
-  const v = await newUser(s, 'Victim');
-  const victimOrg = await newOrganization(s, v.token, 'Victim org');
-  const ops: Op[] = [
-    { name: 'GET /health', run: () => call(s, 'GET', '/health') },
-    {
-      name: 'organization show',
-      run: () => call(s, 'GET', `/organizations/${victimOrg}.json`, { token: v.token }),
-    },
-  ];
+  const ops = await healthAndShowVictim(s);
   const bounds = { rounds: 50, gapMs: 20, maxMs: 60_000 };
   const without = await victim(ops, bounds);
 
@@ -649,15 +654,7 @@ type UploaderMessage =
 async function heldUploads(s: Server) {
   const attacker = await newUser(s, 'Uploader');
   const org = await newOrganization(s, attacker.token, 'Uploads');
-  const v = await newUser(s, 'Victim');
-  const victimOrg = await newOrganization(s, v.token, 'Victim org');
-  const ops: Op[] = [
-    { name: 'GET /health', run: () => call(s, 'GET', '/health') },
-    {
-      name: 'organization show',
-      run: () => call(s, 'GET', `/organizations/${victimOrg}.json`, { token: v.token }),
-    },
-  ];
+  const ops = await healthAndShowVictim(s);
   const without = await victim(ops, { rounds: 30, gapMs: 50, maxMs: 60_000 });
 
   const boundary = 'measure-hostile-boundary';
