@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import { NOT_FOUND_MESSAGE } from '@app/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest, unavailable } from '../http/errors.js';
+import { badRequest, unavailable, unsupportedMediaType } from '../http/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +36,7 @@ export function registerRequestIntake(app: FastifyInstance, options: { bodyBudge
   // Bodies are JSON (or multipart forms for files): a JSON text labelled text/plain, which
   // `fetch` sends without a content type, is 415 like any other type, not a body read as a string.
   app.removeContentTypeParser('text/plain');
+  readEmptyBodyOfAnyType(app);
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404) return done();
     void reply.code(404).send({ error: NOT_FOUND_MESSAGE });
@@ -45,6 +46,28 @@ export function registerRequestIntake(app: FastifyInstance, options: { bodyBudge
     reply.header('x-content-type-options', 'nosniff');
     if (bodyStillArriving(request.raw)) reply.header('connection', 'close');
     done(null, payload);
+  });
+}
+
+/**
+ * A body in a type no parser reads is `415`; but no body at all is no body, whatever its label:
+ * axios labels a bodiless `POST` `application/x-www-form-urlencoded`, and a transition or a
+ * delete sent so answers as one sent without a type (issue #29). The body is read only up to its
+ * first byte: a body that is there is refused at once, an empty one ends at once.
+ */
+function readEmptyBodyOfAnyType(app: FastifyInstance): void {
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    let decided = false;
+    const decide = (error: Error | null) => {
+      if (decided) return;
+      decided = true;
+      payload.removeListener('data', onData);
+      done(error, undefined);
+    };
+    const onData = () => decide(unsupportedMediaType());
+    payload.on('data', onData);
+    payload.once('end', () => decide(null));
+    payload.once('error', (error) => decide(error));
   });
 }
 
