@@ -111,6 +111,60 @@ describe('a request that will be refused is answered before its body arrives', (
   });
 });
 
+describe('a refused body within the limits is read and dropped, not cut off (issue #29)', () => {
+  /** A socket that collects what the server sends, and says when the server closes it. */
+  function open() {
+    const socket = connect(port, '127.0.0.1');
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    const seen = { text: '', closed: false };
+    socket.on('data', (chunk) => {
+      seen.text += chunk.toString('latin1');
+    });
+    const closed = new Promise<void>((done) =>
+      socket.once('close', () => {
+        seen.closed = true;
+        done();
+      }),
+    );
+    const answers = (n: number) =>
+      new Promise<void>((done) => {
+        const check = () => {
+          if ((seen.text.match(/HTTP\/1\.1 /g) ?? []).length >= n) done();
+        };
+        check();
+        socket.on('data', check);
+      });
+    return { socket, seen, closed, answers };
+  }
+
+  it('401 on the head; the rest of the body is taken, and the connection serves the next request', async () => {
+    const { socket, seen, answers } = open();
+    socket.write(
+      `POST /organizations.json HTTP/1.1\r\nhost: 127.0.0.1\r\n${json}\r\ncontent-length: 20000\r\n\r\n{"organization":`,
+    );
+    await answers(1);
+    expect(seen.text.slice(0, 12)).toBe('HTTP/1.1 401');
+    expect(seen.text.toLowerCase()).not.toContain('connection: close');
+    socket.write(`${' '.repeat(20000 - '{"organization":'.length)}`);
+    socket.write(
+      `GET /organizations/${orgId}.json HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n\r\n`,
+    );
+    await answers(2);
+    expect(seen.text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 401', 'HTTP/1.1 200']);
+    expect(seen.closed).toBe(false);
+  });
+
+  it('a body that stops coming is dropped at the receive timeout, with no second answer', async () => {
+    const { socket, seen, closed } = open();
+    socket.write(
+      `POST /organizations.json HTTP/1.1\r\nhost: 127.0.0.1\r\n${json}\r\ncontent-length: 20000\r\n\r\n{"organization":`,
+    );
+    await closed;
+    expect(seen.text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 401']);
+  });
+});
+
 describe('a request without a body, answered on arrival', () => {
   it('keeps its connection: the next request goes on the same socket (no reconnect under load)', async () => {
     const socket = connect(port, '127.0.0.1');

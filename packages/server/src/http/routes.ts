@@ -18,7 +18,7 @@ import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type Caller } from '../plugins/auth.js';
 import { conditionalGet } from '../plugins/conditional-get.js';
 import { isJsonRequest, refuseNotJson } from '../plugins/json-selection.js';
-import { readMultipartForm } from '../plugins/multipart.js';
+import { formMaxBytes, readMultipartForm } from '../plugins/multipart.js';
 import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
 import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
 import {
@@ -286,7 +286,13 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       ...(!isTestHelper && { security: [{ bearerAuth: [] }] }),
       ...(isTestHelper && { security: [{ testHelpersKey: [] }] }),
     },
-    config: { bodyKey: body?.key ?? null, emptyNotFound: endpoint.emptyNotFound, needsDatabase: true },
+    config: {
+      bodyKey: body?.key ?? null,
+      emptyNotFound: endpoint.emptyNotFound,
+      needsDatabase: true,
+      ...(body &&
+        body.files.length > 0 && { maxBodyBytes: formMaxBytes(body.files.length, config.maxUploadBytes) }),
+    },
     // One hook, in the order of decisions.md: chaos 503, JSON only (406), then the caller.
     onRequest: async (request, reply) => {
       if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)

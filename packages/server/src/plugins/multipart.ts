@@ -55,6 +55,10 @@ export const FORM_FIELD_MAX_BYTES = 96 * 1024;
 export const FORM_FIELDS_MAX = 300;
 export const FORM_FIELDS_MAX_BYTES = 1024 * 1024;
 
+/** The largest multipart form an endpoint with `files` file fields reads, its boundaries included. */
+export const formMaxBytes = (files: number, maxBytes: number) =>
+  FORM_FIELDS_MAX_BYTES + files * maxBytes + 64 * 1024;
+
 const tooLarge = (what: string) => new HttpError(413, { error: `The form is too large: ${what}` });
 
 /**
@@ -71,8 +75,7 @@ export async function readMultipartForm(
 ): Promise<{ body: Record<string, unknown>; files: Record<string, UploadedFile>; errors: FieldErrors }> {
   // A form announced larger than any acceptable one is refused before it is read.
   const announced = Number(request.headers['content-length'] ?? 0);
-  const overhead = 64 * 1024;
-  if (announced > FORM_FIELDS_MAX_BYTES + spec.files.length * maxBytes + overhead)
+  if (announced > formMaxBytes(spec.files.length, maxBytes))
     throw tooLarge(`at most ${FORM_FIELDS_MAX_BYTES + spec.files.length * maxBytes} bytes`);
   try {
     return await readParts(request, spec, maxBytes);

@@ -10,6 +10,13 @@ declare module 'fastify' {
     /** Bytes of request bodies held in memory now, across requests (see {@link registerBodyBudget}). */
     bodyBytesInFlight(): number;
   }
+  interface FastifyContextConfig {
+    /**
+     * The largest body the route reads (a multipart form with its files; Fastify's `bodyLimit`
+     * otherwise): the rest of a body within it is read and dropped after an early answer.
+     */
+    maxBodyBytes?: number;
+  }
   interface FastifyRequest {
     /**
      * Counts `bytes` more of this request's body against the budget of bodies in memory, until
@@ -25,8 +32,12 @@ declare module 'fastify' {
  * - an unknown route (or method) is answered `404` on arrival, before its body is read (the
  *   token, JSON-selection, tenancy and role checks of known routes also answer before the body:
  *   they run in `onRequest`);
- * - an answer sent while the request's body is still arriving closes the connection, so a
- *   refused client cannot keep it busy with the rest of the body;
+ * - an answer sent before the request's body was read (a `401`, `403`, `404`, `406` decided on
+ *   its head) reads and drops the rest of a body announced within the route's limit, so that a
+ *   client still writing its upload sees the answer instead of a broken pipe (issue #29); the
+ *   receive timeout still bounds how long that takes. Any other answer sent while the body is
+ *   still arriving (an unknown route, a body announced larger or not announced, a `503`, a body
+ *   already being read) closes the connection, so a refused client cannot keep it busy;
  * - a request not received whole within the receive timeout is answered `408` by Node and its
  *   connection closed (see {@link receiveTimeoutOptions}).
  */
@@ -44,7 +55,10 @@ export function registerRequestIntake(app: FastifyInstance, options: { bodyBudge
   app.addHook('onSend', (request, reply, payload, done) => {
     // No response of ours is to be read as another type than it says (an upload as HTML, say).
     reply.header('x-content-type-options', 'nosniff');
-    if (bodyStillArriving(request.raw)) reply.header('connection', 'close');
+    if (bodyStillArriving(request.raw)) {
+      if (drainable(request, reply.statusCode)) draining.add(request.raw.socket);
+      else reply.header('connection', 'close');
+    }
     done(null, payload);
   });
 }
@@ -134,6 +148,30 @@ export function bodyStillArriving(raw: FastifyRequest['raw']): boolean {
 }
 
 /**
+ * Connections whose request was answered before its body was read, while Node reads and drops the
+ * rest of that body (it does so for a request nobody read once its answer is sent). Their receive
+ * timeout closes them without a second answer.
+ */
+const draining = new WeakSet<Socket>();
+
+/**
+ * Whether the rest of a body still arriving after an early answer is read and dropped rather than
+ * the connection closed: a known route, nothing of the body read yet (Node then drops it itself),
+ * a `Content-Length` within the route's limit, and an answer other than `503` (under overload the
+ * connection goes).
+ */
+function drainable(request: FastifyRequest, status: number): boolean {
+  const raw = request.raw;
+  if (request.is404 || status === 503 || raw.readableFlowing !== null) return false;
+  if (raw.headers['transfer-encoding'] !== undefined) return false;
+  const limit = request.routeOptions.config.maxBodyBytes ?? request.routeOptions.bodyLimit;
+  const length = Number(raw.headers['content-length']);
+  if (!(Number.isSafeInteger(length) && length <= limit)) return false;
+  raw.once('end', () => draining.delete(raw.socket));
+  return true;
+}
+
+/**
  * Fastify options of the receive timeout: Node answers a request (head and body) not received
  * within `ms`, checking every `ms / 4` (Node's default check interval is 30 s; its headers
  * timeout must not exceed the request timeout, or the check does not run).
@@ -161,6 +199,8 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Its request was answered already: the rest of its body did not come in time.
+  if (draining.has(socket)) return void socket.destroy();
   const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'The request is malformed'];
   const body = JSON.stringify({ error: message });
   if (socket.writable)
