@@ -1,12 +1,12 @@
 /**
  * The named schemas of the published contract: each resource, payload and error body gets a
  * stable name, a description and an example, and the OpenAPI document refers to it with `$ref`
- * (so generators produce named types). A registry of our own, not zod's global one: this module
- * may be evaluated more than once in a process (test isolation) and ids must not collide.
+ * (so generators produce named types).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ErrorBody, ValidationErrorBody } from './errors.js';
 import * as ex from './examples.js';
+import { type ComponentMeta, contractRegistry } from './registry.js';
 import { AccessToken, AccessTokenCreate, AccessTokenWithSecret } from './resources/access-token.js';
 import { Address, AddressUpdate } from './resources/address.js';
 import { Campaign, CampaignCreate, CampaignSummary, CampaignUpdate } from './resources/campaign.js';
@@ -15,16 +15,16 @@ import { Membership, MembershipUpdate } from './resources/membership.js';
 import { Notification, NotificationSettings, NotificationSettingsUpdate } from './resources/notification.js';
 import { Organization, OrganizationCreate, OrganizationUpdate } from './resources/organization.js';
 import { SocialAccount, SocialAccountCreate } from './resources/social-account.js';
+import {
+  TestFunding,
+  TestJoinRequest,
+  TestPushSubscription,
+  TestSubmission,
+  TestSubscription,
+  TestUserCreated,
+} from './resources/test-helpers.js';
 
-export interface ComponentMeta {
-  id: string;
-  description: string;
-  examples: unknown[];
-  [key: string]: unknown;
-}
-
-/** Registry of the named schemas (`components.schemas` of the OpenAPI document). */
-export const contractRegistry = z.registry<ComponentMeta>();
+export { type ComponentMeta, contractRegistry, type FieldMeta } from './registry.js';
 
 const { brief: _collabBrief, ...collabSummary } = ex.collab;
 const { brief: _campaignBrief, ...campaignSummary } = ex.campaign;
@@ -210,7 +210,9 @@ const named: [z.ZodType, ComponentMeta][] = [
   [
     ErrorBody,
     {
-      id: 'Error',
+      // Not `Error`: a generated client declares each component as a type or class of its name,
+      // and one named `Error` shadows the global Error in its module (issue #29).
+      id: 'ErrorBody',
       description: 'Error body of 400, 403, 404, 413, 415 and 503.',
       examples: [{ error: 'Not found' }],
     },
@@ -221,6 +223,67 @@ const named: [z.ZodType, ComponentMeta][] = [
       id: 'ValidationErrors',
       description: 'Error body of 422: every broken field with all of its messages (`base` for the object).',
       examples: [{ errors: { name: ["can't be blank"], website: ['is invalid'] } }],
+    },
+  ],
+  // The test helpers' answers (only in the document of a server that enables them).
+  [
+    TestUserCreated,
+    {
+      id: 'TestUserCreated',
+      description: 'A user made by the test helpers, with an access token (its value shown this once).',
+      examples: [
+        {
+          user: ex.membership.user,
+          access_token: { ...ex.accessToken, token: `mkt_${'A'.repeat(43)}000000` },
+        },
+      ],
+    },
+  ],
+  [
+    TestJoinRequest,
+    {
+      id: 'TestJoinRequest',
+      description: 'A join request made by the test helpers.',
+      examples: [
+        {
+          id: 'Jr5Kd8Wq2Lm1',
+          user_id: ex.membership.user.id,
+          organization_id: ex.organization.id,
+          created_at: '2026-11-21T10:00:00.000Z',
+        },
+      ],
+    },
+  ],
+  [
+    TestSubscription,
+    {
+      id: 'TestSubscription',
+      description: "An organization's subscription as the test helpers set it.",
+      examples: [{ active: true }],
+    },
+  ],
+  [
+    TestSubmission,
+    {
+      id: 'TestSubmission',
+      description: 'A submission added to a collab by the test helpers.',
+      examples: [{ id: 'Sb7Hn3Qe9Vx4', created_at: '2026-11-21T10:00:00.000Z' }],
+    },
+  ],
+  [
+    TestFunding,
+    {
+      id: 'TestFunding',
+      description: 'A funding of a campaign made by the test helpers (amount in cents).',
+      examples: [{ id: 'Fd2Mw6Yt8Kp3', amount: 10000, created_at: '2026-11-21T10:00:00.000Z' }],
+    },
+  ],
+  [
+    TestPushSubscription,
+    {
+      id: 'TestPushSubscription',
+      description: 'A push device registered for a user by the test helpers.',
+      examples: [{ id: 'Ps4Rz1Nc7Gb5' }],
     },
   ],
 ];

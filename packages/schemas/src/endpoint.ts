@@ -281,6 +281,7 @@ export function endpointDescription(e: Endpoint): string {
   if (e.status === 303)
     parts.push(
       'Answers `303 See Other` with `Location` = the HTML page of the resource and no body; a transition not allowed from the current state is `422`.',
+      "Do not follow the redirect: the `303` is the success (follow it and the HTML page answers `406` to a JSON request); read the resource again from its JSON show endpoint. With fetch, send `redirect: 'manual'`; with axios, `maxRedirects: 0` (and a `validateStatus` that takes 303).",
     );
   if (e.status === 204) parts.push('Answers `204` with no body; deleting it again is `404`.');
   if (e.idempotent)

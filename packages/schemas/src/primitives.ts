@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { COUNTRY_CODES } from './countries.js';
+import { annotate } from './registry.js';
+
+export { COUNTRY_CODES };
 
 /** Page size of every collection endpoint (spec: "Page size is fixed at 20"). */
 export const PAGE_SIZE = 20;
@@ -111,23 +114,26 @@ const echoedUrlInput = z
  * A user-supplied website: http(s) only, stored and returned as sent after trimming
  * (decisions.md §6; see {@link echoedHttpUrl}). `""` and `null` both mean "no website".
  */
-export const websiteInput = echoedUrlInput
-  .transform((value) => (value === '' ? null : value))
-  .nullable()
-  .meta({ description: 'http(s) URL, returned as sent; "" or null clears it' });
+export const websiteInput = annotate(
+  echoedUrlInput.transform((value) => (value === '' ? null : value)).nullable(),
+  { description: 'http(s) URL, returned as sent; "" or null clears it' },
+);
 
 /** The collab create's `website` query: an http(s) URL as sent (see {@link echoedHttpUrl}). */
 export const websiteQuery = echoedUrlInput.refine((value) => value !== '', { error: NOT_HTTP });
 
 /** A Markdown `brief` as written (collabs, campaigns); rendered to sanitized HTML on output. */
-export const briefInput = z
-  .string({ error: typeError('must be a string') })
-  .max(MAX_BRIEF_LENGTH, { error: `is too long (maximum is ${MAX_BRIEF_LENGTH} characters)` });
+export const briefInput = annotate(
+  z
+    .string({ error: typeError('must be a string') })
+    .max(MAX_BRIEF_LENGTH, { error: `is too long (maximum is ${MAX_BRIEF_LENGTH} characters)` }),
+  { description: 'Markdown; rendered to sanitized HTML on output' },
+);
 
 /** Flag fields such as `purge_logo`: `"1"` asks for the removal. */
-export const purgeFlag = z
-  .enum(['0', '1'], { error: 'must be "1" or "0"' })
-  .meta({ description: '"1" removes the attached file' });
+export const purgeFlag = annotate(z.enum(['0', '1'], { error: 'must be "1" or "0"' }), {
+  description: '"1" removes the attached file',
+});
 
 export const booleanInput = z.boolean({ error: typeError('must be true or false') });
 
@@ -137,26 +143,38 @@ export const amountInput = z
   .min(0, { error: 'must be greater than or equal to 0' })
   .max(MAX_AMOUNT, { error: `must be less than or equal to ${MAX_AMOUNT}` });
 
-const CURRENCIES: ReadonlySet<string> = new Set(
+/** The currencies the server accepts (decisions.md §2: the runtime's ISO 4217 list), lowercase. */
+export const CURRENCY_CODES: ReadonlySet<string> = new Set(
   Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()),
 );
 
-/** Lowercase ISO 4217 code; uppercase input is normalised. */
+/**
+ * Lowercase ISO 4217 code; uppercase input is normalised. The published schema lists the codes
+ * (`enum`), so that generated clients type and check them; the server also takes them in capitals.
+ */
 export const currencyInput = z
   .string({ error: typeError('must be a string') })
   .trim()
   .toLowerCase()
-  .refine((c) => CURRENCIES.has(c), { error: 'is not a known ISO 4217 currency code' });
+  .refine((c) => CURRENCY_CODES.has(c), { error: 'is not a known ISO 4217 currency code' });
+annotate(currencyInput, {
+  description: 'ISO 4217 currency code, lowercase (capitals are accepted and lowercased)',
+  enum: [...CURRENCY_CODES].sort(),
+});
 
 /** Whether `code` (uppercase) is an assigned ISO 3166-1 alpha-2 code. */
 export const isCountryCode = (code: string): boolean => COUNTRY_CODES.has(code);
 
-/** Uppercase ISO 3166-1 alpha-2; lowercase input is normalised. */
+/** Uppercase ISO 3166-1 alpha-2; lowercase input is normalised. Published as an `enum`. */
 export const countryCodeInput = z
   .string({ error: typeError('must be a string') })
   .trim()
   .toUpperCase()
   .refine(isCountryCode, { error: 'is not a known ISO 3166-1 alpha-2 country code' });
+annotate(countryCodeInput, {
+  description: 'ISO 3166-1 alpha-2 country code, uppercase (lowercase is accepted and uppercased)',
+  enum: [...COUNTRY_CODES].sort(),
+});
 
 export const countriesInput = z
   .array(countryCodeInput, { error: typeError('must be an array of country codes') })

@@ -75,7 +75,7 @@ describe('GET /openapi.json', () => {
       'OrganizationCreate',
       'Collab',
       'CollabSummary',
-      'Error',
+      'ErrorBody',
       'ValidationErrors',
     ])
       expect(schemas[name]?.examples?.length, name).toBe(1);

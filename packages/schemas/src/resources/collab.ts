@@ -37,7 +37,7 @@ export const CollabCreate = z.object({
   countries,
   require_boosted_ads: booleanInput.optional(),
   requires_product_shipment: booleanInput.optional(),
-  brief: briefInput.meta({ description: 'Markdown; rendered to sanitized HTML on output' }).optional(),
+  brief: briefInput.optional(),
 });
 export type CollabCreate = z.input<typeof CollabCreate>;
 

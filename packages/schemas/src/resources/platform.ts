@@ -10,6 +10,11 @@ export type PlatformId = z.infer<typeof PlatformId>;
 /** Platforms that connect only through a browser OAuth flow, never through the API. */
 export const OAUTH_ONLY_PLATFORMS: ReadonlySet<PlatformId> = new Set(['tiktok', 'instagram']);
 
+/** Platforms an account is connected to by URL through the API (`POST /me/social_accounts.json`). */
+export const URL_PLATFORMS: readonly PlatformId[] = PlatformId.options.filter(
+  (id) => !OAUTH_ONLY_PLATFORMS.has(id),
+);
+
 /**
  * Hosts (after dropping `www.`/`m.`/`mobile.`) on which an `account_url` of each URL platform may
  * live; the first is the platform's canonical host, which every alias is normalised to.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
-import { accountUrlProblem, PlatformId, parseAccountUrl } from './platform.js';
+import { annotate } from '../registry.js';
+import { accountUrlProblem, PlatformId, parseAccountUrl, URL_PLATFORMS } from './platform.js';
 
 export const SocialAccountId = idOf('SocialAccountId');
 export type SocialAccountId = z.infer<typeof SocialAccountId>;
@@ -36,7 +37,12 @@ export type SocialAccount = z.infer<typeof SocialAccount>;
  */
 export const SocialAccountCreate = z
   .object({
-    platform_id: z.string({ error: typeError('must be a string') }),
+    // Any string reaches the platform check (an unknown or OAuth-only platform is `422` on it);
+    // the published schema lists the platforms that connect by URL.
+    platform_id: annotate(z.string({ error: typeError('must be a string') }), {
+      description: 'The platform (tiktok and instagram connect through the browser, not the API)',
+      enum: URL_PLATFORMS,
+    }),
     account_url: z.string({ error: typeError('must be a string') }).max(2048, {
       error: 'is too long (maximum is 2048 characters)',
     }),

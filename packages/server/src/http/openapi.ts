@@ -67,11 +67,11 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
   const successSchema = (): Json => {
     if (!response) return {};
     const reg = contractRegistry.get(e.response as never);
-    if (reg) return ref(reg.id);
+    if (reg?.id) return ref(reg.id);
     const item = e.paginated
       ? contractRegistry.get((e.response as unknown as { element: never }).element)
       : null;
-    return item ? { type: 'array', items: ref(item.id) } : {};
+    return item?.id ? { type: 'array', items: ref(item.id) } : {};
   };
   switch (e.status) {
     case 200:
@@ -97,7 +97,9 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
       break;
     case 303:
       r['303'] = {
-        description: 'Done; see the HTML page of the resource (no body)',
+        description:
+          'Done; see the HTML page of the resource (no body). The change is made: do not follow ' +
+          'the redirect (the page is HTML, and a JSON request to it is `406`)',
         headers: {
           Location: header('The resource page (its path without `.json`)', { type: 'string', format: 'uri' }),
         },
@@ -117,7 +119,7 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
       'multipart form, a malformed URL' +
       (e.idempotent ? ', an `Idempotency-Key` that is not 1 to 255 printable ASCII characters' : '') +
       ')',
-    content: json(ref('Error')),
+    content: json(ref('ErrorBody')),
   };
   r['401'] =
     e.access === 'test-helpers'
@@ -137,11 +139,11 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
   if (checksRole(e))
     r['403'] = {
       description: 'The caller is a member whose role does not allow this',
-      content: json(ref('Error')),
+      content: json(ref('ErrorBody')),
     };
   r['404'] = e.emptyNotFound
     ? { description: 'Nothing there (empty body)' }
-    : { description: 'Not found, or not visible to the caller', content: json(ref('Error')) };
+    : { description: 'Not found, or not visible to the caller', content: json(ref('ErrorBody')) };
   r['406'] = {
     description: 'Neither the `.json` suffix nor `Accept: application/json` was sent',
     content: text(NOT_ACCEPTABLE_TEXT),
@@ -150,12 +152,12 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
     r['409'] = {
       description: `${IDEMPOTENCY_KEY_IN_PROGRESS_MESSAGE}: the first request with this \`Idempotency-Key\` has not answered yet; retry after \`Retry-After\` seconds`,
       headers: retryAfter,
-      content: json(ref('Error')),
+      content: json(ref('ErrorBody')),
     };
   if (e.body) {
     r['408'] = {
       description: 'The body did not arrive within the receive timeout; the connection is closed',
-      content: json(ref('Error')),
+      content: json(ref('ErrorBody')),
     };
     r['413'] = {
       description:
@@ -163,9 +165,9 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
           ? 'Request body over 1 MiB (JSON), or a multipart form over its caps (a field over 96 KiB, ' +
             'more than 300 fields, fields over 1 MiB together)'
           : 'Request body over 1 MiB',
-      content: json(ref('Error')),
+      content: json(ref('ErrorBody')),
     };
-    r['415'] = { description: 'Unsupported request content type', content: json(ref('Error')) };
+    r['415'] = { description: 'Unsupported request content type', content: json(ref('ErrorBody')) };
   }
   if (e.method !== 'GET' || e.paginated)
     r['422'] = {
@@ -177,7 +179,7 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
   r['503'] = {
     description: 'Overloaded or the database is unreachable: retry after `Retry-After` seconds',
     headers: retryAfter,
-    content: json(ref('Error')),
+    content: json(ref('ErrorBody')),
   };
   return r;
 }
@@ -190,7 +192,9 @@ function multipartOf(
 ): { schema: Json } | undefined {
   const spec = e.body;
   if (!spec || spec.files.length === 0 || spec.key === null) return undefined;
-  const wrapper = jsonBody.properties as Record<string, Json> | undefined;
+  // An optional body (collab create) is `anyOf: [{wrapper}, {type: 'null'}]`.
+  const object = ((jsonBody.anyOf as Json[] | undefined) ?? [jsonBody]).find((s) => s.type === 'object');
+  const wrapper = object?.properties as Record<string, Json> | undefined;
   let payload = wrapper?.[spec.key] ?? {};
   const id = typeof payload.$ref === 'string' ? payload.$ref.split('/').pop() : undefined;
   if (id && components[id]) payload = components[id] as Json;

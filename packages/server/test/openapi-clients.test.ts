@@ -1,0 +1,116 @@
+/**
+ * What third-party generators (hey-api, orval, Kubb, openapi-typescript) make of the document
+ * (issue #29): every answer typed, every multipart field listed, the sets the server knows as
+ * enums, no component named like a JavaScript global, and the transitions' `303` explained.
+ * Their generated clients run against the server in `pnpm test:generated-clients`.
+ */
+import {
+  COUNTRY_CODES,
+  CURRENCY_CODES,
+  type NamedEndpoint,
+  publicEndpoints,
+  testHelperEndpointList,
+} from '@app/schemas';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openapiDocument } from '../src/openapi-document.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the parsed document, walked by its documented shape
+type Json = Record<string, any>;
+
+let doc: Json;
+beforeAll(async () => {
+  doc = JSON.parse(await openapiDocument({ testHelpers: true }));
+});
+
+const operationOf = (e: NamedEndpoint): Json =>
+  doc.paths[`${e.path.replace(/:([a-z_]+)/g, '{$1}')}.json`][e.method.toLowerCase()];
+
+/** A `$ref` to a component, followed. */
+const resolve = (schema: Json): Json =>
+  typeof schema.$ref === 'string' ? doc.components.schemas[schema.$ref.split('/').pop() as string] : schema;
+
+describe('the document as generators read it', () => {
+  it('names no component like a JavaScript global (`Error` shadowed the global in every client)', () => {
+    const names = Object.keys(doc.components.schemas);
+    expect(names).toContain('ErrorBody');
+    expect(names.filter((name) => name in globalThis)).toEqual([]);
+  });
+
+  it('types every JSON answer, the test helpers included (six were `{}`)', () => {
+    const untyped: string[] = [];
+    for (const e of [...publicEndpoints, ...testHelperEndpointList])
+      for (const [status, answer] of Object.entries(operationOf(e).responses as Json)) {
+        const schema = answer.content?.['application/json']?.schema;
+        if (schema && Object.keys(schema).length === 0) untyped.push(`${e.name} ${status}`);
+      }
+    expect(untyped).toEqual([]);
+    const created = operationOf(
+      testHelperEndpointList.find((e) => e.name === 'testHelpers.createUser') as NamedEndpoint,
+    );
+    expect(resolve(created.responses['201'].content['application/json'].schema).required).toEqual([
+      'user',
+      'access_token',
+    ]);
+  });
+
+  it('lists every field of an upload body in its multipart form (collabs.create listed only the banner)', () => {
+    const uploads = [...publicEndpoints].filter((e) => (e.body?.files.length ?? 0) > 0);
+    expect(uploads.map((e) => e.name)).toEqual([
+      'organizations.create',
+      'organizations.update',
+      'collabs.create',
+      'collabs.update',
+      'campaigns.create',
+      'campaigns.update',
+    ]);
+    for (const e of uploads) {
+      const key = e.body?.key as string;
+      const content = operationOf(e).requestBody.content;
+      const wrapper = content['application/json'].schema;
+      const object = (wrapper.anyOf ?? [wrapper]).find((s: Json) => s.type === 'object');
+      const payload = resolve(object.properties[key]);
+      const form = Object.keys(content['multipart/form-data'].schema.properties);
+      const expected = Object.entries(payload.properties as Json).map(
+        ([name, schema]) => `${key}[${name}]${schema.type === 'array' ? '[]' : ''}`,
+      );
+      expect(form, e.name).toEqual(expect.arrayContaining(expected));
+      for (const file of e.body?.files ?? []) expect(form, e.name).toContain(`${key}[${file}]`);
+    }
+  });
+
+  it('gives currencies, countries and platforms as enums in request schemas', () => {
+    const schemas = doc.components.schemas;
+    const currencies = [...CURRENCY_CODES].sort();
+    const countries = [...COUNTRY_CODES].sort();
+    expect(currencies).toContain('usd');
+    for (const name of ['CollabCreate', 'CollabUpdate', 'CampaignCreate', 'CampaignUpdate']) {
+      expect(schemas[name].properties.currency.enum, name).toEqual(currencies);
+      expect(schemas[name].properties.countries.items.enum, name).toEqual(countries);
+    }
+    expect(schemas.AddressUpdate.properties.country_code.enum).toEqual(countries);
+    expect(schemas.SocialAccountCreate.properties.platform_id.enum).toEqual(['youtube', 'x', 'twitch']);
+    expect(schemas.CampaignCreate.properties.platform_ids.items.enum).toEqual([
+      'youtube',
+      'x',
+      'twitch',
+      'tiktok',
+      'instagram',
+    ]);
+  });
+
+  it("says in each transition's description that the 303 is not to be followed, and how", () => {
+    const transitions = publicEndpoints.filter((e) => e.status === 303);
+    expect(transitions).toHaveLength(6);
+    for (const e of transitions) {
+      const op = operationOf(e);
+      expect(op.description, e.name).toContain('Do not follow');
+      expect(op.description, e.name).toContain("redirect: 'manual'");
+      expect(op.responses['303'].description, e.name).toContain('do not follow');
+    }
+  });
+
+  it('documents 415 only where a body is read', () => {
+    for (const e of [...publicEndpoints, ...testHelperEndpointList])
+      expect(Object.hasOwn(operationOf(e).responses, '415'), e.name).toBe(e.body !== undefined);
+  });
+});
