@@ -81,6 +81,14 @@ export default [
     report: 'client.json',
     run: `pnpm run test:client ${vitestJson('client')}`,
   },
+  // Clients generated from openapi.json by @hey-api/openapi-ts and orval (fetch and axios), each
+  // run through the same flow, a transition included (README, "Using the OpenAPI document").
+  {
+    name: 'contract:generated',
+    after: ['build'],
+    report: 'generated-clients.json',
+    run: `pnpm run test:generated-clients ${vitestJson('generated-clients')}`,
+  },
   {
     name: 'browser',
     after: ['build', 'apt'],
