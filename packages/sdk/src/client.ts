@@ -11,7 +11,7 @@ import {
 import { ETagCache } from './core/etag-cache.js';
 import { idempotencyKeyFor } from './core/idempotency.js';
 import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
-import { Page, PagePromise, pageInfo } from './core/pagination.js';
+import { Page, PagePromise, pageInfo, pageResponse } from './core/pagination.js';
 import { retryPolicy } from './core/retry.js';
 import type { Item, Params, RequestInput, Result } from './core/types.js';
 import { type EncodedBody, parseResponse, readResponse, validateRequest } from './core/validation.js';
@@ -100,6 +100,8 @@ export class Marketplace {
   readonly #userAgent: string | undefined;
   readonly #logger: Logger | undefined;
   readonly #random: () => number;
+  /** `defaultHeaders`, their names in lowercase. */
+  readonly #defaultHeaders: Readonly<Record<string, string>>;
   /** ky's retry options per method and limit, made once: ky reads them, it does not keep or change them. */
   readonly #retries = new Map<string, RetryOptions>();
 
@@ -126,6 +128,7 @@ export class Marketplace {
     this.#userAgent = userAgent(options.userAgent);
     this.#logger = logger;
     this.#random = options.random ?? Math.random;
+    this.#defaultHeaders = customHeaders({}, options.defaultHeaders, 'defaultHeaders');
   }
 
   /**
@@ -162,7 +165,11 @@ export class Marketplace {
         { ...input, query: { ...input.query, page } },
         options,
       );
-      return new Page(data as Item<E>[], pageInfo(answer.headers, answer.status), fetchPage, answer.headers);
+      const info = pageInfo(answer.headers, answer.status);
+      return pageResponse(
+        new Page(data as Item<E>[], info, fetchPage, answer.headers),
+        () => answer.response,
+      );
     };
     const { page = 1 } = (input.query ?? {}) as { page?: number };
     return new PagePromise(fetchPage, page, concurrency);
@@ -281,10 +288,9 @@ export class Marketplace {
     cached: CachedResponse | undefined,
     options: CallOptions,
   ): Record<string, string> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      authorization: `Bearer ${this.#credential(endpoint, options)}`,
-    };
+    const headers = customHeaders(this.#defaultHeaders, options.headers, 'headers');
+    headers.accept = 'application/json';
+    headers.authorization = `Bearer ${this.#credential(endpoint, options)}`;
     if (this.#userAgent) headers['user-agent'] = this.#userAgent;
     if (cached) headers['if-none-match'] = cached.etag;
     return headers;
@@ -317,6 +323,41 @@ export class Marketplace {
     }
     return search ? `${this.#baseUrl}${path}?${search}` : `${this.#baseUrl}${path}`;
   }
+}
+
+/**
+ * Headers the SDK sets itself, and the option that sets each: the token goes with its cache key,
+ * the validators with the cache, the key with the retries, the type with the body.
+ */
+const OWN_HEADERS: Readonly<Record<string, string>> = {
+  accept: 'none (the API answers JSON)',
+  authorization: '`token` (or `testHelpersKey`)',
+  'user-agent': '`userAgent`',
+  'if-none-match': '`cache`',
+  'idempotency-key': '`idempotencyKey`',
+  'content-type': 'none (set from the body)',
+};
+
+/**
+ * `extra` over `base`, names in lowercase; a `null` value leaves the header out. A header the SDK
+ * sets itself is a `TypeError` naming the option to use instead.
+ */
+function customHeaders(
+  base: Readonly<Record<string, string>>,
+  extra: Readonly<Record<string, string | null>> | undefined,
+  option: string,
+): Record<string, string> {
+  // No prototype: a header named `__proto__` or `constructor` is a header like any other.
+  const headers: Record<string, string> = Object.assign(Object.create(null), base);
+  for (const [name, value] of Object.entries(extra ?? {})) {
+    const key = name.toLowerCase();
+    const own = Object.hasOwn(OWN_HEADERS, key) ? OWN_HEADERS[key] : undefined;
+    if (own !== undefined)
+      throw new TypeError(`Marketplace: \`${option}\` cannot set ${name}; the SDK sets it (option: ${own})`);
+    if (value === null) delete headers[key];
+    else headers[key] = value;
+  }
+  return headers;
 }
 
 /** 303 (transitions) and 304 (cache) are answers to read, not errors. */

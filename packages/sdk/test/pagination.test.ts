@@ -144,3 +144,45 @@ test('scoped collections take their path parameters', async () => {
   await client().members.list(ORG_ID, { page: 1 });
   expect(asked).toEqual(['k3J9xQ2mLp7Z:1']);
 });
+
+describe('list().withResponse() (issue #29)', () => {
+  test('gives the first page, its response (body readable) and its request id, with one request', async () => {
+    const asked: number[] = [];
+    server.use(
+      http.get(`${BASE}/organizations.json`, ({ request }) => {
+        asked.push(pageParam(request));
+        const res = pageOf(all, pageParam(request));
+        res.headers.set('X-Request-Id', `req-${pageParam(request)}`);
+        return res;
+      }),
+    );
+    const listed = client().organizations.list({ page: 2 });
+    const { data, response, requestId } = await listed.withResponse();
+    expect(data).toBeInstanceOf(Page);
+    expect(data).toMatchObject({ page: 2, totalPages: 3 });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Total-Count')).toBe('45');
+    expect(((await response.json()) as { id: string }[]).map((o) => o.id)).toEqual(
+      all.slice(20, 40).map((o) => o.id),
+    );
+    expect(requestId).toBe('req-2');
+    // The same first page, not another request.
+    expect(await listed).toBe(data);
+    expect((await listed.asResponse()).status).toBe(200);
+    expect(asked).toEqual([2]);
+  });
+
+  test('rejects as awaiting would, with the typed error', async () => {
+    server.use(
+      http.get(
+        `${BASE}/organizations/${ORG_ID}/collabs.json`,
+        () =>
+          new Response('{"error":"Not found"}', {
+            status: 404,
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    await expect(client().collabs.list(ORG_ID).withResponse()).rejects.toMatchObject({ status: 404 });
+  });
+});

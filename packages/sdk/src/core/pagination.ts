@@ -1,4 +1,5 @@
 import { PAGINATION_HEADERS, REQUEST_ID_HEADER } from '@app/schemas';
+import type { APIResponse } from './api-promise.js';
 import { MarketplaceError, ResponseValidationError } from './error.js';
 
 export interface PageInfo {
@@ -13,6 +14,15 @@ export interface PageInfo {
 }
 
 type FetchPage<T> = (page: number) => Promise<Page<T>>;
+
+/** The response each page came from, made readable on first use (`PagePromise.withResponse()`). */
+const responses = new WeakMap<Page<unknown>, () => Response>();
+
+/** Records the response `page` came from (the client does, as it makes each page). */
+export function pageResponse<T>(page: Page<T>, response: () => Response): Page<T> {
+  responses.set(page, response);
+  return page;
+}
 
 /** Reads the pagination headers; a collection response without them breaks the contract. */
 export function pageInfo(headers: Headers, status: number): PageInfo {
@@ -117,6 +127,22 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
 
   finally(onfinally?: (() => void) | null): Promise<Page<T>> {
     return this.#firstPage().finally(onfinally);
+  }
+
+  /**
+   * The first page with the response it came from (its body readable) and its request id, as
+   * `withResponse()` gives for every other call.
+   * @example const { data: page, response } = await client.organizations.list().withResponse();
+   */
+  async withResponse(): Promise<APIResponse<Page<T>>> {
+    const page = await this.#firstPage();
+    const response = responses.get(page)?.() ?? new Response(null, { headers: page.headers });
+    return { data: page, response, requestId: response.headers.get(REQUEST_ID_HEADER) };
+  }
+
+  /** The first page's response only (its body readable). */
+  async asResponse(): Promise<Response> {
+    return (await this.withResponse()).response;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {

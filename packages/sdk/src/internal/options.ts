@@ -61,6 +61,14 @@ export interface ClientOptions {
    */
   testHelpersKey?: string;
   /**
+   * Headers sent with every request (a gateway's key, a tracing header, a tenant id). The headers
+   * the SDK sets itself cannot be given here: use `token`, `userAgent`, `cache` and
+   * `idempotencyKey` (a `TypeError` names the option).
+   * @default {}
+   * @example { 'X-Gateway-Key': process.env.GATEWAY_KEY }
+   */
+  defaultHeaders?: Record<string, string>;
+  /**
    * Source of randomness for retry jitter, returning a number in [0, 1). Inject one to make
    * retry delays predictable in tests.
    * @default Math.random
@@ -103,6 +111,13 @@ export interface RequestOptions {
    * @example `order-${order.id}-publish`
    */
   idempotencyKey?: string;
+  /**
+   * Headers for this call, over the client's `defaultHeaders`; `null` leaves a default one out.
+   * The headers the SDK sets itself cannot be given (see `defaultHeaders`).
+   * @default {}
+   * @example { traceparent: '00-…-01' }
+   */
+  headers?: Record<string, string | null>;
 }
 
 export interface ListOptions extends Omit<RequestOptions, 'cache' | 'idempotencyKey'> {
