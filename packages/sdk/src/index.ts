@@ -59,8 +59,22 @@ export {
 export type { Fetch, LogDetails, Logger } from './core/logging.js';
 export { Page, type PageInfo, PagePromise } from './core/pagination.js';
 export type { Item, Params, Payload, Query, RequestInput, Result } from './core/types.js';
-export type { Campaigns } from './resources/campaigns.js';
-export type { Collabs } from './resources/collabs.js';
+// Each resource, and a name for every request payload and query it takes.
+export type {
+  CampaignCreateParams,
+  CampaignListParams,
+  Campaigns,
+  CampaignUpdateParams,
+} from './resources/campaigns.js';
+export type {
+  CollabCreateParams,
+  CollabCreateQueryParams,
+  CollabListParams,
+  Collabs,
+  CollabUpdateParams,
+} from './resources/collabs.js';
+export type { AccessTokenCreateParams, AccessTokenListParams } from './resources/me/access-tokens.js';
+export type { AddressUpdateParams } from './resources/me/address.js';
 export type {
   AccessTokens,
   Address as AddressResource,
@@ -69,7 +83,26 @@ export type {
   Notifications,
   SocialAccounts,
 } from './resources/me/index.js';
-export type { Members } from './resources/members.js';
-export type { Organizations } from './resources/organizations.js';
-export type { TestHelpers } from './resources/test-helpers.js';
+export type { NotificationSettingsUpdateParams } from './resources/me/notification-settings.js';
+export type { NotificationListParams } from './resources/me/notifications.js';
+export type { SocialAccountCreateParams, SocialAccountListParams } from './resources/me/social-accounts.js';
+export type { MemberListParams, Members, MemberUpdateParams } from './resources/members.js';
+export type {
+  OrganizationCreateParams,
+  OrganizationListParams,
+  Organizations,
+  OrganizationUpdateParams,
+} from './resources/organizations.js';
+export type {
+  TestCampaignStatusSetParams,
+  TestCollabStateSetParams,
+  TestFundingCreateParams,
+  TestHelpers,
+  TestJoinRequestCreateParams,
+  TestMemberCreateParams,
+  TestNotificationCreateParams,
+  TestSocialAccountSyncParams,
+  TestSubscriptionSetParams,
+  TestUserCreateParams,
+} from './resources/test-helpers.js';
 export { VERSION } from './version.js';

@@ -13,11 +13,18 @@ import { APIResource } from './resource.js';
 
 const e = endpoints.campaigns;
 
+/** Query of `client.campaigns.list()`: `{ page }`. */
+export type CampaignListParams = Query<typeof e.list>;
+/** Body of `client.campaigns.create()`; a `banner_image` makes it multipart. */
+export type CampaignCreateParams = Payload<typeof e.create>;
+/** Body of `client.campaigns.update()`; financial fields are refused once it was published. */
+export type CampaignUpdateParams = Payload<typeof e.update>;
+
 export class Campaigns extends APIResource {
   /** Newest first; list items have no `brief`. */
   list(
     orgId: OrganizationId,
-    params?: Query<typeof e.list>,
+    params?: CampaignListParams,
     options?: ListOptions,
   ): PagePromise<CampaignSummary> {
     return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
@@ -28,11 +35,7 @@ export class Campaigns extends APIResource {
   }
 
   /** Creates a draft; omitted fields take the form defaults, budget totals start at 0. */
-  create(
-    orgId: OrganizationId,
-    body: Payload<typeof e.create>,
-    options?: RequestOptions,
-  ): APIPromise<Campaign> {
+  create(orgId: OrganizationId, body: CampaignCreateParams, options?: RequestOptions): APIPromise<Campaign> {
     return this._client.request(e.create, { params: { organization_id: orgId }, body }, options);
   }
 
@@ -40,7 +43,7 @@ export class Campaigns extends APIResource {
   update(
     orgId: OrganizationId,
     id: CampaignId,
-    body: Payload<typeof e.update>,
+    body: CampaignUpdateParams,
     options?: RequestOptions,
   ): APIPromise<Campaign> {
     return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);

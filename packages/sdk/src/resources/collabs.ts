@@ -7,13 +7,18 @@ import { APIResource } from './resource.js';
 
 const e = endpoints.collabs;
 
+/** Query of `client.collabs.list()`: `{ page }`. */
+export type CollabListParams = Query<typeof e.list>;
+/** Body of `client.collabs.create()`; every field optional, a `banner_image` makes it multipart. */
+export type CollabCreateParams = Payload<typeof e.create>;
+/** Query of `client.collabs.create()`: `{ website }`, a product page to prefill the draft from. */
+export type CollabCreateQueryParams = Query<typeof e.create>;
+/** Body of `client.collabs.update()`; `purge_banner_image: '1'` removes the banner. */
+export type CollabUpdateParams = Payload<typeof e.update>;
+
 export class Collabs extends APIResource {
   /** Newest first; list items have no `brief`. */
-  list(
-    orgId: OrganizationId,
-    params?: Query<typeof e.list>,
-    options?: ListOptions,
-  ): PagePromise<CollabSummary> {
+  list(orgId: OrganizationId, params?: CollabListParams, options?: ListOptions): PagePromise<CollabSummary> {
     return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
   }
 
@@ -27,8 +32,8 @@ export class Collabs extends APIResource {
    */
   create(
     orgId: OrganizationId,
-    body?: Payload<typeof e.create>,
-    query?: Query<typeof e.create>,
+    body?: CollabCreateParams,
+    query?: CollabCreateQueryParams,
     options?: RequestOptions,
   ): APIPromise<Collab> {
     return this._client.request(e.create, { params: { organization_id: orgId }, body, query }, options);
@@ -37,7 +42,7 @@ export class Collabs extends APIResource {
   update(
     orgId: OrganizationId,
     id: CollabId,
-    body: Payload<typeof e.update>,
+    body: CollabUpdateParams,
     options?: RequestOptions,
   ): APIPromise<Collab> {
     return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);

@@ -7,9 +7,14 @@ import { APIResource } from './resource.js';
 
 const e = endpoints.members;
 
+/** Query of `client.members.list()`: `{ page }`. */
+export type MemberListParams = Query<typeof e.list>;
+/** Body of `client.members.update()`: `{ role }`. */
+export type MemberUpdateParams = Payload<typeof e.update>;
+
 export class Members extends APIResource {
   /** Admins first, then by join date. */
-  list(orgId: OrganizationId, params?: Query<typeof e.list>, options?: ListOptions): PagePromise<Membership> {
+  list(orgId: OrganizationId, params?: MemberListParams, options?: ListOptions): PagePromise<Membership> {
     return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
   }
 
@@ -17,7 +22,7 @@ export class Members extends APIResource {
   update(
     orgId: OrganizationId,
     id: MembershipId,
-    body: Payload<typeof e.update>,
+    body: MemberUpdateParams,
     options?: RequestOptions,
   ): APIPromise<Membership> {
     return this._client.request(e.update, { params: { organization_id: orgId, id }, body }, options);

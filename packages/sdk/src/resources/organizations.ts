@@ -7,9 +7,16 @@ import { APIResource } from './resource.js';
 
 const e = endpoints.organizations;
 
+/** Query of `client.organizations.list()`: `{ page }`. */
+export type OrganizationListParams = Query<typeof e.list>;
+/** Body of `client.organizations.create()`; a `logo` Blob/File makes it multipart. */
+export type OrganizationCreateParams = Payload<typeof e.create>;
+/** Body of `client.organizations.update()`; `purge_logo: '1'` removes the logo. */
+export type OrganizationUpdateParams = Payload<typeof e.update>;
+
 export class Organizations extends APIResource {
   /** The caller's organizations, oldest first. */
-  list(params?: Query<typeof e.list>, options?: ListOptions): PagePromise<Organization> {
+  list(params?: OrganizationListParams, options?: ListOptions): PagePromise<Organization> {
     return this._client.list(e.list, { query: params }, options);
   }
 
@@ -18,13 +25,13 @@ export class Organizations extends APIResource {
   }
 
   /** The caller becomes the owner. A `logo` Blob/File makes the request multipart. */
-  create(body: Payload<typeof e.create>, options?: RequestOptions): APIPromise<Organization> {
+  create(body: OrganizationCreateParams, options?: RequestOptions): APIPromise<Organization> {
     return this._client.request(e.create, { body }, options);
   }
 
   update(
     id: OrganizationId,
-    body: Payload<typeof e.update>,
+    body: OrganizationUpdateParams,
     options?: RequestOptions,
   ): APIPromise<Organization> {
     return this._client.request(e.update, { params: { id }, body }, options);

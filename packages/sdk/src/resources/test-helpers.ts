@@ -14,6 +14,25 @@ import { APIResource } from './resource.js';
 type Helpers = typeof h;
 /** The body test helper `K` takes. */
 type Body<K extends keyof Helpers> = Payload<Helpers[K]>;
+/** Body of `client.testHelpers.createUser()`: `{ user: { name, email }, access_token? }`. */
+export type TestUserCreateParams = Body<'createUser'>;
+/** Body of `client.testHelpers.addMember()`: `{ user_id, role }`. */
+export type TestMemberCreateParams = Body<'addMember'>;
+/** Body of `client.testHelpers.createJoinRequest()`: `{ user_id }`. */
+export type TestJoinRequestCreateParams = Body<'createJoinRequest'>;
+/** Body of `client.testHelpers.setSubscription()`: `{ active }`. */
+export type TestSubscriptionSetParams = Body<'setSubscription'>;
+/** Body of `client.testHelpers.setCollabState()`: `{ state }`. */
+export type TestCollabStateSetParams = Body<'setCollabState'>;
+/** Body of `client.testHelpers.createFunding()`: `{ amount }`. */
+export type TestFundingCreateParams = Body<'createFunding'>;
+/** Body of `client.testHelpers.setCampaignStatus()`: `{ status }`. */
+export type TestCampaignStatusSetParams = Body<'setCampaignStatus'>;
+/** Body of `client.testHelpers.syncSocialAccount()`: the stats snapshot. */
+export type TestSocialAccountSyncParams = Body<'syncSocialAccount'>;
+/** Body of `client.testHelpers.createNotification()`: `{ type, params, record_type, record_id }`. */
+export type TestNotificationCreateParams = Body<'createNotification'>;
+
 /** What test helper `K` resolves to. */
 type Reply<K extends keyof Helpers> = APIPromise<Result<Helpers[K]>>;
 
@@ -25,18 +44,22 @@ type Reply<K extends keyof Helpers> = APIPromise<Result<Helpers[K]>>;
  */
 export class TestHelpers extends APIResource {
   /** A user with an access token (`write` unless asked otherwise). */
-  createUser(body: Body<'createUser'>, options?: TestHelperOptions): Reply<'createUser'> {
+  createUser(body: TestUserCreateParams, options?: TestHelperOptions): Reply<'createUser'> {
     return this._client.request(h.createUser, { body }, options);
   }
 
-  addMember(orgId: OrganizationId, body: Body<'addMember'>, options?: TestHelperOptions): Reply<'addMember'> {
+  addMember(
+    orgId: OrganizationId,
+    body: TestMemberCreateParams,
+    options?: TestHelperOptions,
+  ): Reply<'addMember'> {
     return this._client.request(h.addMember, { params: { organization_id: orgId }, body }, options);
   }
 
   /** Notifies every admin of the organization. */
   createJoinRequest(
     orgId: OrganizationId,
-    body: Body<'createJoinRequest'>,
+    body: TestJoinRequestCreateParams,
     options?: TestHelperOptions,
   ): Reply<'createJoinRequest'> {
     return this._client.request(h.createJoinRequest, { params: { organization_id: orgId }, body }, options);
@@ -44,7 +67,7 @@ export class TestHelpers extends APIResource {
 
   setSubscription(
     orgId: OrganizationId,
-    body: Body<'setSubscription'>,
+    body: TestSubscriptionSetParams,
     options?: TestHelperOptions,
   ): Reply<'setSubscription'> {
     return this._client.request(h.setSubscription, { params: { organization_id: orgId }, body }, options);
@@ -62,7 +85,7 @@ export class TestHelpers extends APIResource {
   setCollabState(
     orgId: OrganizationId,
     id: CollabId,
-    body: Body<'setCollabState'>,
+    body: TestCollabStateSetParams,
     options?: TestHelperOptions,
   ): Reply<'setCollabState'> {
     return this._client.request(h.setCollabState, { params: { organization_id: orgId, id }, body }, options);
@@ -71,7 +94,7 @@ export class TestHelpers extends APIResource {
   createFunding(
     orgId: OrganizationId,
     id: CampaignId,
-    body: Body<'createFunding'>,
+    body: TestFundingCreateParams,
     options?: TestHelperOptions,
   ): Reply<'createFunding'> {
     return this._client.request(h.createFunding, { params: { organization_id: orgId, id }, body }, options);
@@ -81,7 +104,7 @@ export class TestHelpers extends APIResource {
   setCampaignStatus(
     orgId: OrganizationId,
     id: CampaignId,
-    body: Body<'setCampaignStatus'>,
+    body: TestCampaignStatusSetParams,
     options?: TestHelperOptions,
   ): Reply<'setCampaignStatus'> {
     return this._client.request(
@@ -93,7 +116,7 @@ export class TestHelpers extends APIResource {
 
   syncSocialAccount(
     id: SocialAccountId,
-    body: Body<'syncSocialAccount'>,
+    body: TestSocialAccountSyncParams,
     options?: TestHelperOptions,
   ): Reply<'syncSocialAccount'> {
     return this._client.request(h.syncSocialAccount, { params: { id }, body }, options);
@@ -101,7 +124,7 @@ export class TestHelpers extends APIResource {
 
   createNotification(
     userId: UserId,
-    body: Body<'createNotification'>,
+    body: TestNotificationCreateParams,
     options?: TestHelperOptions,
   ): Reply<'createNotification'> {
     return this._client.request(h.createNotification, { params: { user_id: userId }, body }, options);

@@ -7,14 +7,19 @@ import { APIResource } from '../resource.js';
 
 const e = endpoints.accessTokens;
 
+/** Query of `client.me.accessTokens.list()`: `{ page }`. */
+export type AccessTokenListParams = Query<typeof e.list>;
+/** Body of `client.me.accessTokens.create()`: `{ description, permission }`. */
+export type AccessTokenCreateParams = Payload<typeof e.create>;
+
 export class AccessTokens extends APIResource {
   /** Metadata only: token values are never shown again. */
-  list(params?: Query<typeof e.list>, options?: ListOptions): PagePromise<AccessToken> {
+  list(params?: AccessTokenListParams, options?: ListOptions): PagePromise<AccessToken> {
     return this._client.list(e.list, { query: params }, options);
   }
 
   /** The response's `token` is the only time the secret is shown: store it now. */
-  create(body: Payload<typeof e.create>, options?: RequestOptions): APIPromise<AccessTokenWithSecret> {
+  create(body: AccessTokenCreateParams, options?: RequestOptions): APIPromise<AccessTokenWithSecret> {
     return this._client.request(e.create, { body }, options);
   }
 

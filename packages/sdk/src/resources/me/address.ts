@@ -7,6 +7,9 @@ import { APIResource } from '../resource.js';
 
 const e = endpoints.address;
 
+/** Body of `client.me.address.update()`: the fields to set, merged into the stored address. */
+export type AddressUpdateParams = Payload<typeof e.update>;
+
 /** The shipping address for product samples; a user has at most one. */
 export class Address extends APIResource {
   /** Resolves `null` when the user has no address (the server's empty 404). */
@@ -23,7 +26,7 @@ export class Address extends APIResource {
   }
 
   /** Creates the address, or merges the given fields into the existing one. */
-  update(body: Payload<typeof e.update>, options?: RequestOptions): APIPromise<AddressResource> {
+  update(body: AddressUpdateParams, options?: RequestOptions): APIPromise<AddressResource> {
     return this._client.request(e.update, { body }, options);
   }
 

@@ -6,13 +6,16 @@ import { APIResource } from '../resource.js';
 
 const e = endpoints.notificationSettings;
 
+/** Body of `client.me.notificationSettings.update()`: `{ push_notifications_enabled }`. */
+export type NotificationSettingsUpdateParams = Payload<typeof e.update>;
+
 export class NotificationSettings extends APIResource {
   retrieve(options?: RequestOptions): APIPromise<Settings> {
     return this._client.request(e.retrieve, {}, options);
   }
 
   /** When off, pushes are suppressed but devices stay subscribed. */
-  update(body: Payload<typeof e.update>, options?: RequestOptions): APIPromise<Settings> {
+  update(body: NotificationSettingsUpdateParams, options?: RequestOptions): APIPromise<Settings> {
     return this._client.request(e.update, { body }, options);
   }
 }

@@ -6,9 +6,12 @@ import { APIResource } from '../resource.js';
 
 const e = endpoints.notifications;
 
+/** Query of `client.me.notifications.list()`: `{ page }`. */
+export type NotificationListParams = Query<typeof e.list>;
+
 export class Notifications extends APIResource {
   /** The inbox, newest first. Listing does not mark anything as seen or read. */
-  list(params?: Query<typeof e.list>, options?: ListOptions): PagePromise<Notification> {
+  list(params?: NotificationListParams, options?: ListOptions): PagePromise<Notification> {
     return this._client.list(e.list, { query: params }, options);
   }
 }

@@ -7,8 +7,13 @@ import { APIResource } from '../resource.js';
 
 const e = endpoints.socialAccounts;
 
+/** Query of `client.me.socialAccounts.list()`: `{ page }`. */
+export type SocialAccountListParams = Query<typeof e.list>;
+/** Body of `client.me.socialAccounts.create()`: `{ platform_id, account_url }`. */
+export type SocialAccountCreateParams = Payload<typeof e.create>;
+
 export class SocialAccounts extends APIResource {
-  list(params?: Query<typeof e.list>, options?: ListOptions): PagePromise<SocialAccount> {
+  list(params?: SocialAccountListParams, options?: ListOptions): PagePromise<SocialAccount> {
     return this._client.list(e.list, { query: params }, options);
   }
 
@@ -17,7 +22,7 @@ export class SocialAccounts extends APIResource {
   }
 
   /** Connects a YouTube, X or Twitch account by its `https` URL (TikTok and Instagram need the web app). */
-  create(body: Payload<typeof e.create>, options?: RequestOptions): APIPromise<SocialAccount> {
+  create(body: SocialAccountCreateParams, options?: RequestOptions): APIPromise<SocialAccount> {
     return this._client.request(e.create, { body }, options);
   }
 
