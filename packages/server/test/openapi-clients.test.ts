@@ -88,6 +88,14 @@ describe('the document as generators read it', () => {
       expect(schemas[name].properties.countries.items.enum, name).toEqual(countries);
     }
     expect(schemas.AddressUpdate.properties.country_code.enum).toEqual(countries);
+    // The multipart forms of uploads too.
+    const form =
+      doc.paths['/organizations/{organization_id}/campaigns.json'].post.requestBody.content[
+        'multipart/form-data'
+      ].schema.properties;
+    expect(form['campaign[currency]'].enum).toEqual(currencies);
+    expect(form['campaign[countries][]'].items.enum).toEqual(countries);
+    expect(form['campaign[platform_ids][]'].items.enum).toContain('youtube');
     expect(schemas.SocialAccountCreate.properties.platform_id.enum).toEqual(['youtube', 'x', 'twitch']);
     expect(schemas.CampaignCreate.properties.platform_ids.items.enum).toEqual([
       'youtube',

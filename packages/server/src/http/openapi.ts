@@ -199,11 +199,17 @@ function multipartOf(
   const id = typeof payload.$ref === 'string' ? payload.$ref.split('/').pop() : undefined;
   if (id && components[id]) payload = components[id] as Json;
   const properties: Record<string, Json> = {};
+  // A form field is text; a set of strings the JSON field takes (`enum`) is kept.
+  const text = (schema: Json | undefined): Json => ({
+    type: 'string',
+    ...(Array.isArray(schema?.enum) &&
+      schema.enum.every((v) => typeof v === 'string') && { enum: schema.enum }),
+  });
   for (const [name, schema] of Object.entries((payload.properties ?? {}) as Record<string, Json>)) {
     const isArray = schema.type === 'array';
     properties[`${spec.key}[${name}]${isArray ? '[]' : ''}`] = isArray
-      ? { type: 'array', items: { type: 'string' } }
-      : { type: 'string', ...(schema.description ? { description: schema.description } : {}) };
+      ? { type: 'array', items: text(schema.items as Json | undefined) }
+      : { ...text(schema), ...(schema.description ? { description: schema.description } : {}) };
   }
   for (const file of spec.files)
     properties[`${spec.key}[${file}]`] = {
