@@ -28,12 +28,14 @@ export interface FieldMeta {
 export const contractRegistry = z.registry<ComponentMeta | FieldMeta>();
 
 /**
- * Annotates a field's schema for the published JSON Schema (the OpenAPI document, which reads
- * {@link contractRegistry}, and any `z.toJSONSchema` of it, which reads zod's global registry).
- * Returns the same schema.
+ * Annotates a field's schema for the published JSON Schema: the OpenAPI document reads
+ * {@link contractRegistry}. Its description also goes to zod's global registry, which a plain
+ * `z.toJSONSchema` reads (the CLI's flags, the MCP tools' inputs); its `enum` does not, as those
+ * surfaces print an enum inline (162 currencies in a flag's help): they take the sets from
+ * `CURRENCY_CODES` and `COUNTRY_CODES` where they want them. Returns the same schema.
  */
 export function annotate<Schema extends z.ZodType>(schema: Schema, meta: FieldMeta): Schema {
   contractRegistry.add(schema, meta);
-  z.globalRegistry.add(schema, meta as z.GlobalMeta);
+  z.globalRegistry.add(schema, { description: meta.description });
   return schema;
 }

@@ -6,12 +6,14 @@
  */
 import {
   COUNTRY_CODES,
+  CollabCreate,
   CURRENCY_CODES,
   type NamedEndpoint,
   publicEndpoints,
   testHelperEndpointList,
 } from '@app/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { openapiDocument } from '../src/openapi-document.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the parsed document, walked by its documented shape
@@ -104,6 +106,12 @@ describe('the document as generators read it', () => {
       'tiktok',
       'instagram',
     ]);
+  });
+
+  it('leaves the long enums out of zod’s global registry, which the CLI and the MCP tools print inline', () => {
+    const plain = z.toJSONSchema(CollabCreate, { io: 'input' }) as Json;
+    expect(plain.properties.currency.description).toContain('ISO 4217');
+    expect(plain.properties.currency.enum).toBeUndefined();
   });
 
   it("says in each transition's description that the 303 is not to be followed, and how", () => {
