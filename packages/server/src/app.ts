@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
 import { databaseProbe } from './db/probe.js';
 import { registerHealthRoutes } from './http/health.js';
-import { logFormatFor, loggerOptions } from './http/logging.js';
+import { logFormatFor, loggerOptions, RequestLog } from './http/logging.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
 import { createUploadStore } from './modules/uploads/stores.js';
@@ -61,6 +61,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, orm } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel, logFormatFor(config.logFormat, process.stdout)),
+    // One line per request, none at `info` for the probes (instead of Fastify's two).
+    logController: new RequestLog(),
     rewriteUrl: (raw) => stripJsonSuffix(raw),
     bodyLimit: 1024 * 1024,
     // An over-long id is just an unknown id (404), not a 414.

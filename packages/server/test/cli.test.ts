@@ -91,7 +91,8 @@ describe('marketplace-server users create', childProcesses, () => {
 
 describe('marketplace-server serve --demo', childProcesses, () => {
   it('starts on embedded PGlite, prints a curl line that answers 200 with JSON, and stops cleanly on SIGTERM', async () => {
-    const child = cli(['serve', '--demo'], { PORT: '0' });
+    // At `debug`, the server logs each request as it arrives (`incoming request`).
+    const child = cli(['serve', '--demo'], { PORT: '0', LOG_LEVEL: 'debug' });
     let output = '';
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
