@@ -52,6 +52,9 @@ export default [
   },
   // The published packages: publint and arethetypeswrong on the packed tarballs, installed and run.
   { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package' },
+  // The SDK's public API against its committed report (packages/sdk/etc/*.api.md, API Extractor):
+  // a change to it fails here until the report is updated (`pnpm --filter @app/sdk api:update`).
+  { name: 'api:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run api:check' },
   { name: 'package:mcp', after: ['build'], run: 'pnpm --filter @app/mcp run check:package' },
   { name: 'package:cli', after: ['build'], run: 'pnpm --filter @app/cli run check:package' },
   // The test kit from the build (`@app/server/testing` by package name, the shipped snapshot).

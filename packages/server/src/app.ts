@@ -114,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerMultipart(app, config);
 
   const random = options.random ?? Math.random;
-  const uploads = createUploadStore(config.storage, app.log);
+  const uploads = await createUploadStore(config.storage, app.log);
   await app.register(async (api) => {
     api.setValidatorCompiler(validatorCompiler);
     // Answers are typed against the table's response schemas at compile time (`ResultOf`) and

@@ -260,7 +260,7 @@ describe('marketplace-server storage copy', childProcesses, () => {
       const more = await run(['storage', 'copy', '--to', s3.url]);
       expect(more.stdout).toBe(`Copied 1 upload from ${uploads} to s3://uploads/copied (2 already there)\n`);
 
-      const store = createUploadStore(s3.location, { warn: () => {} });
+      const store = await createUploadStore(s3.location, { warn: () => {} });
       expect(await store.list()).toEqual([...files.keys()].sort());
       for (const [name, data] of files) {
         const stored = await store.read(name);
