@@ -50,6 +50,15 @@ export default [
       MARKETPLACE_SPEC_PATH="$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")" \\
         pnpm exec vitest run --config packages/schemas/vitest.ci.config.ts ${vitestJson('spec')}`,
   },
+  // Every package as users install it (README, "Install"): `pnpm pack:all` tarballs, installed with
+  // plain npm outside the workspace (Node 24 first on PATH) and used: SDK from ESM and CommonJS,
+  // the test kit in vitest, both bins, the server's bin answering /ready (scripts/check-packs.mjs).
+  {
+    name: 'install:packs',
+    after: ['build'],
+    run: `pnpm run pack:all --no-build
+      PATH="$PWD/node_modules/node/bin:$PATH" node scripts/check-packs.mjs .packs`,
+  },
   // The published packages: publint and arethetypeswrong on the packed tarballs, installed and run.
   { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package' },
   // The SDK's public API against its committed report (packages/sdk/etc/*.api.md, API Extractor):
