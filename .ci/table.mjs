@@ -59,6 +59,19 @@ export default [
     run: `pnpm run pack:all --no-build
       PATH="$PWD/node_modules/node/bin:$PATH" node scripts/check-packs.mjs .packs`,
   },
+  // The server's container image (Containerfile, docs/deploy.md) built with podman on a local
+  // stand-in for node:24-bookworm-slim (Debian packages + the `node` npm package; no registry
+  // here), started, and checked: /ready, a non-root user, the health check.
+  {
+    name: 'container',
+    after: ['build'],
+    run: `command -v podman >/dev/null || skip "no podman (apt-get install podman mmdebstrap runc)"
+      command -v runc >/dev/null || [ -x /usr/sbin/runc ] || skip "no runc (apt-get install runc)"
+      podman image exists docker.io/library/node:24-bookworm-slim || command -v mmdebstrap >/dev/null ||
+        skip "no mmdebstrap to make the base image (apt-get install mmdebstrap)"
+      [ "$(id -u)" = 0 ] || skip "podman here needs root"
+      scripts/container/check.sh`,
+  },
   // The published packages: publint and arethetypeswrong on the packed tarballs, installed and run.
   { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package' },
   // The SDK's public API against its committed report (packages/sdk/etc/*.api.md, API Extractor):

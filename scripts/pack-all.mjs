@@ -2,7 +2,7 @@
 //
 // Every package under packages/* whose package.json is not `"private": true` is packed with
 // `pnpm pack` (which replaces `workspace:` ranges with the packages' versions) into `.packs/`
-// (git-ignored; emptied first). A new package is picked up without changing this script. The
+// (git-ignored; emptied first; `--out DIR` for another folder). A new package is picked up without changing this script. The
 // build runs first unless `--no-build` is given (CI packs the build its `build` task made).
 //
 // Each tarball is then checked: it holds its package.json and its `dist/`, and nothing that must
@@ -17,8 +17,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
-const out = join(root, '.packs');
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+// `--out DIR` writes them elsewhere (CI's container task, next to the install task's `.packs/`).
+const out = argv.includes('--out') ? resolve(argv[argv.indexOf('--out') + 1]) : join(root, '.packs');
 
 // Under `pnpm run`, npm_execpath is pnpm itself; elsewhere, the repository's pnpm through npx.
 const execPath = process.env.npm_execpath ?? '';
