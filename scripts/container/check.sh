@@ -38,8 +38,9 @@ podman build --pull=never --format docker --network=host "${mounts[@]}" \
 podman image inspect "$IMAGE" --format 'image: {{.Size}} bytes, user {{.Config.User}}, health check {{.Config.Healthcheck.Test}}'
 
 port=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-# `--health-interval disable`: no systemd timer here to run the check; it is run once below.
-podman "${RUNTIME[@]}" run -d --name "$name" --network=host "${LIMITS[@]}" --health-interval disable \
+# Without systemd, podman cannot schedule the health check (it logs "unable to get systemd
+# connection"; harmless): it is run once below with `podman healthcheck run`.
+podman "${RUNTIME[@]}" run -d --name "$name" --network=host "${LIMITS[@]}" \
   -e PORT="$port" -e HOST=127.0.0.1 "$IMAGE" >/dev/null
 ready=""
 for _ in $(seq 1 120); do
