@@ -18,9 +18,14 @@ if (major === '24') {
   node = join(prefix, 'node_modules', 'node', 'bin', 'node');
   if (!existsSync(node)) {
     const npm = ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund'];
-    const out = spawnSync('npm', [...npm, `node@${NODE_22}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = spawnSync('npm', [...npm, `node@${NODE_22}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     if (out.status !== 0 || !existsSync(node))
-      skip(`node@${NODE_22} did not install from npm: ${`${out.error?.message ?? out.stderr}`.trim().split('\n').at(-1)}`);
+      skip(
+        `node@${NODE_22} did not install from npm: ${`${out.error?.message ?? out.stderr}`.trim().split('\n').at(-1)}`,
+      );
   }
 } else {
   throw new Error('usage: node.mjs 22|24');
