@@ -3,6 +3,12 @@
 // mostly waits (a package download). Each command runs in bash with .ci/lib.sh sourced.
 const vitestJson = (name) =>
   `--reporter=default --reporter=json --outputFile.json="$CI_RESULTS/${name}.json"`;
+// The SDK's flow on one runtime (packages/sdk/README.md, "Runtimes"), driven from Node 24; exit
+// code 77 means the runtime cannot run on this machine, and its last line says why.
+const sdkRuntime = (script) =>
+  `out=$(mktemp); node_modules/node/bin/node packages/sdk/scripts/runtimes/${script} | tee "$out"
+      rc=\${PIPESTATUS[0]}; why=$(tail -n 1 "$out"); rm -f "$out"
+      [ "$rc" -eq 77 ] && skip "$why"; exit "$rc"`;
 
 export default [
   // The reference page's browser test needs Debian's Chromium, and the replicas' test HAProxy.
@@ -104,4 +110,12 @@ export default [
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
       BENCH_DATABASE_URL=$pg_url pnpm run bench:short`,
   },
+  // The built SDK on every runtime its users have, each against a real test server (last: short
+  // tasks that fill the cores the test runs leave free).
+  { name: 'sdk:node22', after: ['build'], cpus: 1, run: sdkRuntime('node.mjs 22') },
+  { name: 'sdk:node24', after: ['build'], cpus: 1, run: sdkRuntime('node.mjs 24') },
+  { name: 'sdk:bun', after: ['build'], cpus: 1, run: sdkRuntime('bun.mjs') },
+  { name: 'sdk:deno', after: ['build'], cpus: 1, run: sdkRuntime('deno.mjs') },
+  { name: 'sdk:browser', after: ['build', 'apt'], cpus: 1, run: sdkRuntime('browser.mjs') },
+  { name: 'sdk:workerd', after: ['build'], cpus: 1, run: sdkRuntime('workerd.mjs') },
 ];
