@@ -3,7 +3,7 @@
  * workspace the `@app/source` condition resolves it to the TypeScript source).
  */
 import { AuthenticationError, Marketplace } from '@app/sdk';
-import { startTestServer, type TestServer } from '@app/server/testing';
+import { startTestServer, type TestServer } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let server: TestServer;
