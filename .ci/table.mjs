@@ -50,7 +50,7 @@ export default [
   {
     name: 'test-kit',
     after: ['build'],
-    run: `export MARKETPLACE_TEST_CACHE_DIR="$CI_RESULTS/test-kit-cache"; rm -rf "$MARKETPLACE_TEST_CACHE_DIR"
+    run: `export MARKETPLACE_TEST_CACHE_DIR="$(mktemp -d)"; trap 'rm -rf "$MARKETPLACE_TEST_CACHE_DIR"' EXIT
       pnpm --filter @app/testing run measure:start 2 2`,
   },
   // The README's test command, on embedded PGlite: every project.
