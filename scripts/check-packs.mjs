@@ -6,8 +6,7 @@
 //   - the server's bin (`marketplace-server serve`, in-memory PGlite, test helpers on) answers
 //     `GET /ready` 200; without the optional peers, asking for S3 or tracing stops it with one line;
 //   - an ESM and a CommonJS program on `@app/sdk` create and list organizations on it;
-//   - a vitest file uses the test kit (`@app/testing` when that package is packed, else
-//     `@app/server/testing`);
+//   - a vitest file uses the test kit (`@app/testing`);
 //   - `marketplace --version` prints the CLI's version;
 //   - `marketplace-mcp` answers `tools/list` over stdio.
 //
@@ -137,7 +136,7 @@ console.log('ESM ok: @app/sdk ' + VERSION + ', ' + names.join(', '));
   );
 
   step('the test kit in a vitest file');
-  const kit = installed('@app/testing') ? '@app/testing' : '@app/server/testing';
+  const kit = '@app/testing';
   writeFileSync(
     join(dir, 'kit.test.mjs'),
     `import { startTestServer } from '${kit}';
