@@ -34,6 +34,6 @@ export async function serveOnce() {
  * where the kit is not installed.
  */
 export async function startRealServer(options) {
-  const { startTestServer } = await import('@app/server/testing');
+  const { startTestServer } = await import('@app/testing');
   return startTestServer(options);
 }
