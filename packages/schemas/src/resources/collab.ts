@@ -47,7 +47,10 @@ export type CollabUpdate = z.input<typeof CollabUpdate>;
 
 /** Query of `POST …/collabs.json`: `website` prefills the draft from a product page. */
 export const CollabCreateQuery = z.object({
-  website: websiteQuery.optional(),
+  website: websiteQuery.optional().meta({
+    description:
+      'A product page (http/https) to prefill the draft from: its title, description and image; the draft is still made when it cannot be read',
+  }),
 });
 
 /** What a create leaves out becomes (decisions.md §2); `currency` is the column's default, `usd`. */
