@@ -36,6 +36,8 @@ export default [
       note "re-run: V8 aborted (# Fatal error in …) while the build ran"
       pnpm run build`,
   },
+  // The MCP Inspector's CLI mode against the MCP server on the test kit (downloads the Inspector).
+  { name: 'mcp:inspector', after: ['build'], run: 'pnpm --filter @app/mcp run check:inspector' },
   { name: 'lint', after: ['install'], run: 'pnpm run lint' },
   { name: 'typecheck', after: ['install'], run: 'pnpm run typecheck' },
   { name: 'contract:lint', after: ['install'], run: 'pnpm run lint:openapi' },

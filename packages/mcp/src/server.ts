@@ -165,7 +165,7 @@ export function outputJsonSchemaOf(op: Operation, mode: 'compact' | 'full' = 'co
         page: int,
         total_pages: int,
         total_count: int,
-        next_page: { type: ['integer', 'null'] },
+        next_page: { anyOf: [int, { type: 'null' }] },
         next_skip: int,
       },
       required: ['data', 'page', 'total_pages', 'total_count', 'next_page', 'next_skip'],
@@ -173,7 +173,10 @@ export function outputJsonSchemaOf(op: Operation, mode: 'compact' | 'full' = 'co
   const data = !op.response
     ? { type: 'null', description: 'Nothing (the API answered 204 No Content)' }
     : {
-        type: op.endpoint.emptyNotFound ? ['object', 'null'] : 'object',
+        // `anyOf`, not a list of types: some hosts map tool schemas onto a one-`type` dialect.
+        ...(op.endpoint.emptyNotFound
+          ? { anyOf: [{ type: 'object' }, { type: 'null' }] }
+          : { type: 'object' }),
         description: `The ${op.kind === 'transition' ? 'resource read again after the change' : 'resource'}${see(componentOf(op.response))}${op.endpoint.emptyNotFound ? '; null when there is none' : ''}`,
       };
   return { type: 'object', properties: { data }, required: ['data'] };
@@ -258,7 +261,15 @@ export function parseArguments(
   const parsed = schema.safeParse(given ?? {});
   const unknown = Object.keys(given ?? {}).filter((name) => !settable.has(name));
   if (parsed.success && unknown.length === 0) return { args: parsed.data };
-  const errors = parsed.success ? {} : toFieldErrors(parsed.error.issues);
+  // A required argument left out says so (zod's "expected string, received undefined" does not).
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) =>
+        issue.path.length === 1 && given?.[String(issue.path[0])] === undefined
+          ? { ...issue, message: 'is required' }
+          : issue,
+      );
+  const errors = toFieldErrors(issues);
   for (const name of unknown)
     errors[name] = [`is not an argument of this tool (it takes ${[...settable].join(', ')})`];
   return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...unknown])) };

@@ -91,7 +91,9 @@ describe('tools/list', () => {
       >;
     expect(props('members_update').role).toMatchObject({ enum: ['member', 'admin'] });
     expect(props('me_access_tokens_create').permission).toMatchObject({ enum: ['read', 'write'] });
-    expect(props('organizations_create').privacy_setting).toMatchObject({ enum: ['public', 'private', 'restricted'] });
+    expect(props('organizations_create').privacy_setting).toMatchObject({
+      enum: ['public', 'private', 'restricted'],
+    });
     expect(props('collabs_list').organization_id?.description).toMatch(/organization's id/);
   });
 });
@@ -104,8 +106,8 @@ describe('tools/call', () => {
     expect(missing.isError).toBe(true);
     expect(detail(missing)).toMatchObject({
       status: null,
-      errors: { organization_id: [expect.any(String)] },
-      hint: expect.stringMatching(/^Fix these fields and call again: organization_id /),
+      errors: { organization_id: ['is required'] },
+      hint: 'Fix these fields and call again: organization_id is required.',
     });
     const wrong = (await client.callTool({
       name: 'members_update',
