@@ -7,6 +7,7 @@
  * beside it), all from the same table.
  */
 import {
+  componentById,
   contractRegistry,
   type Endpoint,
   endpointDescription,
@@ -238,11 +239,10 @@ function tidyComponents(doc: Json): Json {
   const renames: [string, string][] = [];
   for (const id of [...used].sort()) {
     const plain = id.endsWith('Input') ? id.slice(0, -'Input'.length) : id;
-    const name = plain !== id && !used.has(plain) && contractRegistry._idmap.has(plain) ? plain : id;
+    const name = plain !== id && !used.has(plain) && componentById(plain) !== undefined ? plain : id;
     if (name !== id) renames.push([id, name]);
     // zod leaves `examples` out of input schemas: the payload examples come from the registry.
-    const registered = contractRegistry._idmap.get(name);
-    const meta = registered && contractRegistry.get(registered);
+    const meta = componentById(name)?.meta;
     schemas[name] = { ...(components[id] as Json), ...(meta && { examples: meta.examples }) };
   }
   text = JSON.stringify({ ...doc, components: { ...(doc.components as Json), schemas } });
