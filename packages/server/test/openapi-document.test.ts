@@ -21,3 +21,15 @@ it('is built from the table and the zod schemas, without the app', async () => {
   ).flatMap((item) => Object.values(item).map((op) => op.operationId));
   expect(operations.sort()).toEqual(publicEndpoints.map((e) => e.name).sort());
 });
+
+it("carries a field's own description (the one the MCP tools and the CLI show) into the document", async () => {
+  const doc = JSON.parse(await openapiDocument());
+  expect(doc.components.schemas.OrganizationUpdate.properties.purge_logo.description).toBe(
+    '"1" removes the attached file',
+  );
+  const prefill = doc.paths['/organizations/{organization_id}/collabs.json'].post.parameters.find(
+    (p: { name: string }) => p.name === 'website',
+  );
+  expect(prefill.description).toMatch(/^A product page/);
+  expect(prefill.schema.description).toBeUndefined();
+});

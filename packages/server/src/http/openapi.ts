@@ -21,6 +21,7 @@ import {
   WWW_AUTHENTICATE,
 } from '@app/schemas';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { bodySchemaOf } from './routes.js';
 
 type Json = Record<string, unknown>;
@@ -258,6 +259,24 @@ function tidyComponents(doc: Json): Json {
   return out;
 }
 
+/**
+ * The zod → JSON Schema settings: the converter reads the contract's registry for names, so a
+ * field's own description (`.meta({ description })`, zod's global registry: what the MCP tools and
+ * the CLI show) is added here. The rest is what the converter does by default for OpenAPI 3.1:
+ * a union loses its empty branches.
+ */
+const zodToJsonConfig = {
+  override: (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
+    const def = (ctx.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def;
+    if (def?.type === 'union' && Array.isArray(ctx.jsonSchema.anyOf))
+      ctx.jsonSchema.anyOf = (ctx.jsonSchema.anyOf as Json[]).filter(
+        (branch) => Object.keys(branch).length > 0,
+      );
+    const own = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
+    if (typeof own === 'string' && ctx.jsonSchema.description === undefined) ctx.jsonSchema.description = own;
+  },
+};
+
 /** The document's settings: where the server is, and whether the test helpers are part of it. */
 export interface OpenapiSettings {
   baseUrl: string;
@@ -350,8 +369,12 @@ export function buildOpenapiDocument({ baseUrl, testHelpers }: OpenapiSettings):
       .filter(([name]) => testHelpers || name !== 'testHelpers')
       .map(([name, description]) => ({ name, description })),
   };
-  const toObject = createJsonSchemaTransformObject({ schemaRegistry: contractRegistry });
-  const toSchema = createJsonSchemaTransform({ skipList: [], schemaRegistry: contractRegistry });
+  const toObject = createJsonSchemaTransformObject({ schemaRegistry: contractRegistry, zodToJsonConfig });
+  const toSchema = createJsonSchemaTransform({
+    skipList: [],
+    schemaRegistry: contractRegistry,
+    zodToJsonConfig,
+  });
   const doc = toObject({ openapiObject } as never) as unknown as Json;
   const components = ((doc.components as Json).schemas ?? {}) as Record<string, Json>;
   const paths: Record<string, Json> = {};
