@@ -7,10 +7,12 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicEndpoints } from '@app/schemas';
+import { operations } from '@app/sdk/operations';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { createServer, type ServerOptions } from '../src/index.js';
 
 /** A stand-in API that counts the requests it gets and answers every one `204`. */
@@ -95,6 +97,14 @@ describe('tools/list', () => {
       enum: ['public', 'private', 'restricted'],
     });
     expect(props('collabs_list').organization_id?.description).toMatch(/organization's id/);
+    // Whatever the schemas say of a field (enums, formats, patterns, limits) is the input's schema.
+    const strip = ({ description: _d, $schema: _s, ...rest }: Record<string, unknown>) => rest;
+    for (const op of operations)
+      for (const [name, field] of Object.entries(op.input.shape)) {
+        const listed = props(op.toolName)[name] as Record<string, unknown>;
+        const own = z.toJSONSchema(field as z.ZodType, { io: 'input', target: 'draft-7' });
+        expect(strip(listed), `${op.toolName} ${name}`).toEqual(strip(own as Record<string, unknown>));
+      }
   });
 });
 
