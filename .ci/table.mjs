@@ -11,13 +11,16 @@ const sdkRuntime = (script) =>
       [ "$rc" -eq 77 ] && skip "$why"; exit "$rc"`;
 
 export default [
-  // The reference page's browser test needs Debian's Chromium, and the replicas' test HAProxy.
+  // Debian's packages the tasks need: Chromium (the reference page, the SDK in a browser), HAProxy
+  // (the replicas' test), podman, runc and mmdebstrap (the container image).
   {
     name: 'apt',
     cpus: 0,
-    run: `missing=(); [ -x /usr/bin/chromium ] || missing+=(chromium)
-      command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
-      [ "\${#missing[@]}" -eq 0 ] && skip "chromium and haproxy are installed"
+    run: `missing=()
+      for tool in chromium haproxy podman runc mmdebstrap; do
+        command -v "$tool" >/dev/null || [ -x "/usr/bin/$tool" ] || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
+      done
+      [ "\${#missing[@]}" -eq 0 ] && skip "chromium, haproxy, podman, runc and mmdebstrap are installed"
       command -v apt-get >/dev/null || skip "no apt-get"
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "\${missing[@]}"`,
   },
@@ -46,28 +49,6 @@ export default [
       [ -f "$spec" ] || skip "no spec file"
       MARKETPLACE_SPEC_PATH="$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")" \\
         pnpm exec vitest run --config packages/schemas/vitest.ci.config.ts ${vitestJson('spec')}`,
-  },
-  // Every package as users install it (README, "Install"): `pnpm pack:all` tarballs, installed with
-  // plain npm outside the workspace (Node 24 first on PATH) and used: SDK from ESM and CommonJS,
-  // the test kit in vitest, both bins, the server's bin answering /ready (scripts/check-packs.mjs).
-  {
-    name: 'install:packs',
-    after: ['build'],
-    run: `pnpm run pack:all --no-build
-      PATH="$PWD/node_modules/node/bin:$PATH" node scripts/check-packs.mjs .packs`,
-  },
-  // The server's container image (Containerfile, docs/deploy.md) built with podman on a local
-  // stand-in for node:24-bookworm-slim (Debian packages + the `node` npm package; no registry
-  // here), started, and checked: /ready, a non-root user, the health check.
-  {
-    name: 'container',
-    after: ['build'],
-    run: `command -v podman >/dev/null || skip "no podman (apt-get install podman mmdebstrap runc)"
-      command -v runc >/dev/null || [ -x /usr/sbin/runc ] || skip "no runc (apt-get install runc)"
-      podman image exists docker.io/library/node:24-bookworm-slim || command -v mmdebstrap >/dev/null ||
-        skip "no mmdebstrap to make the base image (apt-get install mmdebstrap)"
-      [ "$(id -u)" = 0 ] || skip "podman here needs root"
-      scripts/container/check.sh`,
   },
   // The published packages: publint and arethetypeswrong on the packed tarballs, installed and run.
   { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package' },
@@ -132,8 +113,32 @@ export default [
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
       BENCH_DATABASE_URL=$pg_url pnpm run bench:short`,
   },
-  // The built SDK on every runtime its users have, each against a real test server (last: short
-  // tasks that fill the cores the test runs leave free).
+  // Every package as users install it (README, "Install"): `pnpm pack:all` tarballs, installed with
+  // plain npm outside the workspace (Node 24 first on PATH) and used: SDK from ESM and CommonJS,
+  // the test kit in vitest, both bins, the server's bin answering /ready (scripts/check-packs.mjs).
+  {
+    name: 'install:packs',
+    after: ['build'],
+    run: `pnpm run pack:all --no-build
+      PATH="$PWD/node_modules/node/bin:$PATH" node scripts/check-packs.mjs .packs`,
+  },
+  // The server's container image (Containerfile, docs/deploy.md) built with podman on a local
+  // stand-in for node:24-bookworm-slim (Debian packages + the `node` npm package; no registry
+  // here), started, and checked: /ready, a non-root user, the health check.
+  {
+    name: 'container',
+    after: ['build', 'apt'],
+    run: `command -v podman >/dev/null || skip "no podman (apt-get install podman mmdebstrap runc)"
+      command -v runc >/dev/null || [ -x /usr/sbin/runc ] || skip "no runc (apt-get install runc)"
+      podman image exists docker.io/library/node:24-bookworm-slim || command -v mmdebstrap >/dev/null ||
+        skip "no mmdebstrap to make the base image (apt-get install mmdebstrap)"
+      [ "$(id -u)" = 0 ] || skip "podman here needs root"
+      scripts/container/check.sh`,
+  },
+  // The MCP Inspector's CLI mode against the MCP server on the test kit (downloads the Inspector).
+  { name: 'mcp:inspector', after: ['build'], run: 'pnpm --filter @app/mcp run check:inspector' },
+  // The built SDK on every runtime its users have, each against a real test server. These and the
+  // three above come last: short tasks that fill the cores the test runs leave free.
   { name: 'sdk:node22', after: ['build'], cpus: 1, run: sdkRuntime('node.mjs 22') },
   { name: 'sdk:node24', after: ['build'], cpus: 1, run: sdkRuntime('node.mjs 24') },
   { name: 'sdk:bun', after: ['build'], cpus: 1, run: sdkRuntime('bun.mjs') },

@@ -20,9 +20,9 @@ import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { registerCors } from './plugins/external/cors.js';
 import { registerMultipart } from './plugins/external/multipart.js';
-import { registerSwagger } from './plugins/external/swagger.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
 import { registerMetrics } from './plugins/metrics.js';
+import { registerOpenapi } from './plugins/openapi.js';
 import { registerRequestId, requestIdOptions } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : undefined,
   );
   await registerMetrics(app, { orm, config });
-  await registerSwagger(app, config);
+  await registerOpenapi(app, config);
   await registerMultipart(app, config);
 
   const random = options.random ?? Math.random;
