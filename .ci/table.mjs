@@ -3,15 +3,24 @@
 // mostly waits (a package download). Each command runs in bash with .ci/lib.sh sourced.
 const vitestJson = (name) =>
   `--reporter=default --reporter=json --outputFile.json="$CI_RESULTS/${name}.json"`;
+// The SDK's flow on one runtime (packages/sdk/README.md, "Runtimes"), driven from Node 24; exit
+// code 77 means the runtime cannot run on this machine, and its last line says why.
+const sdkRuntime = (script) =>
+  `out=$(mktemp); node_modules/node/bin/node packages/sdk/scripts/runtimes/${script} | tee "$out"
+      rc=\${PIPESTATUS[0]}; why=$(tail -n 1 "$out"); rm -f "$out"
+      [ "$rc" -eq 77 ] && skip "$why"; exit "$rc"`;
 
 export default [
-  // The reference page's browser test needs Debian's Chromium, and the replicas' test HAProxy.
+  // Debian's packages the tasks need: Chromium (the reference page, the SDK in a browser), HAProxy
+  // (the replicas' test), podman, runc and mmdebstrap (the container image).
   {
     name: 'apt',
     cpus: 0,
-    run: `missing=(); [ -x /usr/bin/chromium ] || missing+=(chromium)
-      command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
-      [ "\${#missing[@]}" -eq 0 ] && skip "chromium and haproxy are installed"
+    run: `missing=()
+      for tool in chromium haproxy podman runc mmdebstrap; do
+        command -v "$tool" >/dev/null || [ -x "/usr/bin/$tool" ] || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
+      done
+      [ "\${#missing[@]}" -eq 0 ] && skip "chromium, haproxy, podman, runc and mmdebstrap are installed"
       command -v apt-get >/dev/null || skip "no apt-get"
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "\${missing[@]}"`,
   },
@@ -25,17 +34,8 @@ export default [
       skip "PostgreSQL did not start"`,
   },
   { name: 'install', cpus: 2, run: 'pnpm install --frozen-lockfile' },
-  // The build writes the test kit's PGlite snapshot (WebAssembly, scripts/write-test-snapshot.ts);
-  // V8 itself aborted there once (`# Fatal error in … UnregisterWasmAllocation`, Node 24.21): only
-  // such an abort of the runtime runs it once more, and the task's line says so.
-  {
-    name: 'build',
-    after: ['install'],
-    run: `pnpm run build 2>&1 | tee "$CI_RESULTS/logs/build.first-try.log" && exit 0
-      grep -q '# Fatal error in' "$CI_RESULTS/logs/build.first-try.log" || exit 1
-      note "re-run: V8 aborted (# Fatal error in …) while the build ran"
-      pnpm run build`,
-  },
+  // Bundles and types only: no WebAssembly runs (the test kit makes its PGlite snapshot on first use).
+  { name: 'build', after: ['install'], run: 'pnpm run build' },
   { name: 'lint', after: ['install'], run: 'pnpm run lint' },
   { name: 'typecheck', after: ['install'], run: 'pnpm run typecheck' },
   { name: 'contract:lint', after: ['install'], run: 'pnpm run lint:openapi' },
@@ -52,10 +52,19 @@ export default [
   },
   // The published packages: publint and arethetypeswrong on the packed tarballs, installed and run.
   { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package' },
+  // The SDK's public API against its committed report (packages/sdk/etc/*.api.md, API Extractor):
+  // a change to it fails here until the report is updated (`pnpm --filter @app/sdk api:update`).
+  { name: 'api:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run api:check' },
   { name: 'package:mcp', after: ['build'], run: 'pnpm --filter @app/mcp run check:package' },
   { name: 'package:cli', after: ['build'], run: 'pnpm --filter @app/cli run check:package' },
-  // The test kit from the build (`@app/server/testing` by package name, the shipped snapshot).
-  { name: 'test-kit', after: ['build'], run: 'pnpm --filter @app/server run measure:test-kit 1 2' },
+  // The test kit from the build (`@app/testing` by package name): its first start in a fresh cache
+  // folder makes the snapshot, the next process boots from it.
+  {
+    name: 'test-kit',
+    after: ['build'],
+    run: `export MARKETPLACE_TEST_CACHE_DIR="$(mktemp -d)"; trap 'rm -rf "$MARKETPLACE_TEST_CACHE_DIR"' EXIT
+      pnpm --filter @app/testing run measure:start 2 2`,
+  },
   // The README's test command, on embedded PGlite: every project.
   { name: 'tests:pglite', after: ['build'], cpus: 2, report: 'pglite.json', run: 'run_tests pglite' },
   // The same server suites on PostgreSQL (the SDK's end-to-end tests embed PGlite). The fuzzing
@@ -112,4 +121,36 @@ export default [
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
       BENCH_DATABASE_URL=$pg_url pnpm run bench:short`,
   },
+  // Every package as users install it (README, "Install"): `pnpm pack:all` tarballs, installed with
+  // plain npm outside the workspace (Node 24 first on PATH) and used: SDK from ESM and CommonJS,
+  // the test kit in vitest, both bins, the server's bin answering /ready (scripts/check-packs.mjs).
+  {
+    name: 'install:packs',
+    after: ['build'],
+    run: `pnpm run pack:all --no-build
+      PATH="$PWD/node_modules/node/bin:$PATH" node scripts/check-packs.mjs .packs`,
+  },
+  // The server's container image (Containerfile, docs/deploy.md) built with podman on a local
+  // stand-in for node:24-bookworm-slim (Debian packages + the `node` npm package; no registry
+  // here), started, and checked: /ready, a non-root user, the health check.
+  {
+    name: 'container',
+    after: ['build', 'apt'],
+    run: `command -v podman >/dev/null || skip "no podman (apt-get install podman mmdebstrap runc)"
+      command -v runc >/dev/null || [ -x /usr/sbin/runc ] || skip "no runc (apt-get install runc)"
+      podman image exists docker.io/library/node:24-bookworm-slim || command -v mmdebstrap >/dev/null ||
+        skip "no mmdebstrap to make the base image (apt-get install mmdebstrap)"
+      [ "$(id -u)" = 0 ] || skip "podman here needs root"
+      scripts/container/check.sh`,
+  },
+  // The MCP Inspector's CLI mode against the MCP server on the test kit (downloads the Inspector).
+  { name: 'mcp:inspector', after: ['build'], run: 'pnpm --filter @app/mcp run check:inspector' },
+  // The built SDK on every runtime its users have, each against a real test server. These and the
+  // three above come last: short tasks that fill the cores the test runs leave free.
+  { name: 'sdk:node22', after: ['build'], cpus: 1, run: sdkRuntime('node.mjs 22') },
+  { name: 'sdk:node24', after: ['build'], cpus: 1, run: sdkRuntime('node.mjs 24') },
+  { name: 'sdk:bun', after: ['build'], cpus: 1, run: sdkRuntime('bun.mjs') },
+  { name: 'sdk:deno', after: ['build'], cpus: 1, run: sdkRuntime('deno.mjs') },
+  { name: 'sdk:browser', after: ['build', 'apt'], cpus: 1, run: sdkRuntime('browser.mjs') },
+  { name: 'sdk:workerd', after: ['build'], cpus: 1, run: sdkRuntime('workerd.mjs') },
 ];

@@ -2,7 +2,7 @@
  * Launches a campaign: a draft with a banner image, funded, then published.
  *
  *   MARKETPLACE_BASE_URL=http://127.0.0.1:3000 MARKETPLACE_TOKEN=mkt_… \
- *   MARKETPLACE_TEST_HELPERS_KEY=… pnpm --filter examples run campaign-launch
+ *   MARKETPLACE_TEST_HELPERS_KEY=… npx --yes pnpm@10.34.9 --filter examples run campaign-launch
  *
  * Funding is done in the marketplace's web app; against the reference server, its test helpers do
  * it (MARKETPLACE_TEST_HELPERS_KEY, the key the server was started with). The campaign goes to

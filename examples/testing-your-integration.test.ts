@@ -5,7 +5,7 @@
  * `node_modules/.bin/vitest run --project examples testing-your-integration`).
  */
 import { AuthenticationError, type Marketplace, type OrganizationId } from '@app/sdk';
-import { startTestServer, type TestServer } from '@app/server/testing';
+import { startTestServer, type TestServer } from '@app/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 // ---- your integration: the number of collabs in each state, over every page -------------------

@@ -1,6 +1,7 @@
 import { defineProject } from 'vitest/config';
 
-// The examples run as child processes against the real server (`@app/server`), in-process.
+// The examples run as child processes against the real server, started in-process by the test
+// kit (`@app/testing`).
 // `@app/source` resolves the workspace packages to their TypeScript source; the rest are Vite's
 // defaults for server code, which setting `conditions` would otherwise drop.
 // Not `module`: Node does not know it, and with it @opentelemetry/api (loaded by the server's

@@ -1,8 +1,9 @@
 import { defineProject } from 'vitest/config';
 
-// The MCP server against the real server (`@app/server`), started in-process by the SDK's e2e
-// harness. `@app/source` resolves the workspace packages to their TypeScript source; the rest are
-// Vite's defaults for server code, which setting `conditions` would otherwise drop.
+// The MCP server against the real server, started in-process by the test kit (`@app/testing`)
+// through the SDK's e2e harness. `@app/source` resolves the workspace packages to their TypeScript
+// source; the rest are Vite's defaults for server code, which setting `conditions` would otherwise
+// drop.
 // Not `module`: Node does not know it, and with it @opentelemetry/api (loaded by the server's
 // metrics) and the AWS SDK resolve to builds only a bundler can load.
 const conditions = ['@app/source', 'node', 'development|production'];

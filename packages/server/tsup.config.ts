@@ -4,12 +4,11 @@ import { defineConfig } from 'tsup';
 // dependencies stay external.
 export default defineConfig({
   // The brief renderer's worker thread is loaded by file name, next to the bundle.
-  // `testing` is the test kit (`@app/server/testing`); `build` then writes the migrated database
-  // it boots from next to it (scripts/write-test-snapshot.ts).
+  // `node-version` is the check the test kit (@app/testing) runs before it loads the server.
   entry: {
     index: 'src/index.ts',
     cli: 'src/cli.ts',
-    testing: 'src/testing.ts',
+    'node-version': 'src/node-version.ts',
     'brief.worker': 'src/modules/briefs/brief.worker.ts',
   },
   format: ['esm'],
@@ -17,8 +16,8 @@ export default defineConfig({
   platform: 'node',
   sourcemap: true,
   clean: true,
-  // Types for the test kit only: integrators import it; the rest is run, not imported.
-  dts: { entry: { testing: 'src/testing.ts' }, resolve: ['@app/schemas'] },
+  // No types: the server is run, not imported, but by the test kit (@app/testing), whose types
+  // name nothing of it.
   noExternal: ['@app/schemas'],
   // Read @app/schemas from its source, so the server builds without building the schemas first.
   esbuildOptions(options) {

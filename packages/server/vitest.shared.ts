@@ -41,9 +41,7 @@ export const mockingFiles = ['src/modules/collabs/website-prefill.ssrf.test.ts',
 
 /**
  * Test files that never read the database under test: the CLI suite runs the command in processes
- * of their own, on embedded PGlite (the zero-set-up path it proves), and the test kit's suite runs
- * the kit on its in-memory PGlite (as integrators get it). The PostgreSQL run (TEST_DATABASE_URL
- * set) leaves them out: they would run exactly as in the default run, with its slowest set-ups
- * (the kit from the TypeScript source migrates a new PGlite: over 60 s beside CI's contract checks).
+ * of their own, on embedded PGlite (the zero-set-up path it proves). The PostgreSQL run
+ * (TEST_DATABASE_URL set) leaves them out: they would run exactly as in the default run.
  */
-export const databaseIndependentFiles = ['test/cli.test.ts', 'test/testing.test.ts'];
+export const databaseIndependentFiles = ['test/cli.test.ts'];

@@ -91,7 +91,9 @@ function operationHelp(op: Operation): string {
   const lines = [
     `Usage: marketplace ${op.command.join(' ')}${ids ? ` ${ids}` : ''}${fields.length > 0 ? ' [--field value…]' : ''}${op.endpoint.body ? " [--body '{…}' | --body @file]" : ''}`,
     '',
-    op.description,
+    `${op.title}.`,
+    // The table's prose (endpointDescription): who may call, what the answer means.
+    wrap(op.description, 100).trimEnd(),
     '',
     `${op.endpoint.method} ${op.endpoint.path}.json`,
   ];
@@ -220,7 +222,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     else if (more) io.stderr(`marketplace: ${more}\n`);
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, Boolean(values.include));
+    return reportError(error, io, Boolean(values.include), new Set(Object.keys(op.input.shape)));
   }
 }
 

@@ -1,6 +1,6 @@
 /** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
 import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from '@app/sdk';
-import type { ListResult, Operation } from '@app/sdk/operations';
+import { describeError, type ListResult, type Operation } from '@app/sdk/operations';
 import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
 import { escapeControls } from './table.js';
 
@@ -88,11 +88,22 @@ export function pageNotice(op: Operation, result: ListResult, onePage: boolean):
   return `${result.data.length} of ${result.total_count} ${what} shown${where}; ${next}--all for every page`;
 }
 
-/** An API error: exit 1, its status and body on stderr. A payload refused before sending: exit 2. */
-export function reportError(error: unknown, io: IO, include: boolean): number {
+/**
+ * An API error: exit 1, its status, the hint of `describeError` (the one the MCP server gives) and
+ * the body on stderr. A payload refused before sending: exit 2. `settable`: the command's fields.
+ */
+export function reportError(
+  error: unknown,
+  io: IO,
+  include: boolean,
+  settable?: ReadonlySet<string>,
+): number {
+  const { hint } = describeError(error, settable);
+  const hintLine = hint ? `marketplace: hint: ${escapeControls(hint)}\n` : '';
   if (error instanceof APIError) {
     if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));
     else io.stderr(`marketplace: ${error.message}\n`); // the message starts with the status
+    io.stderr(hintLine);
     const body = error.body;
     // A text body the message already says (a 401's `HTTP Token: Access denied.`) is not said twice.
     const said = typeof body === 'string' && !include && error.message.includes(body.trim());
@@ -103,11 +114,13 @@ export function reportError(error: unknown, io: IO, include: boolean): number {
     return EXIT_API;
   }
   if (error instanceof RequestValidationError) {
-    io.stderr(`marketplace: ${error.message}\n${JSON.stringify({ errors: error.errors }, null, 2)}\n`);
+    io.stderr(
+      `marketplace: ${error.message}\n${hintLine}${JSON.stringify({ errors: error.errors }, null, 2)}\n`,
+    );
     return EXIT_USAGE;
   }
   if (error instanceof APIConnectionError || error instanceof MarketplaceError) {
-    io.stderr(`marketplace: ${error.message}\n`);
+    io.stderr(`marketplace: ${error.message}\n${hintLine}`);
     return EXIT_API;
   }
   throw error;

@@ -80,6 +80,10 @@ describe('help and usage', () => {
     expect(method.stdout).toContain('Create or update the shipping address');
     expect(method.stdout).toContain('--city <string>');
     expect(method.stdout).toContain('PATCH /me/address.json');
+    // The table's prose under the summary: who may call, what the answer is.
+    expect(method.stdout).toMatch(
+      /Needs a `write` token \(a read token gets `401`\)\. Any authenticated\s+user\./,
+    );
   });
 
   test('usage errors exit 2 with a message on stderr', async () => {
@@ -327,6 +331,10 @@ describe('output, errors and exit codes', () => {
     expect(missing.stderr).toContain('404');
     expect(missing.stderr).toContain('"error": "Not found"');
     expect(missing.stderr.split('\n')[0]).toBe('marketplace: 404 Not found'); // the status once
+    // The hint of describeError, the one the MCP server gives a model.
+    expect(missing.stderr.split('\n')[1]).toBe(
+      'marketplace: hint: The id is unknown or not visible to this user: list the collection to find a valid id.',
+    );
 
     // Ids are URL-safe base64: one may start with "-" and is still an id, not an option.
     const dashed = await run([

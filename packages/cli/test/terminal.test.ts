@@ -346,6 +346,9 @@ describe('errors', () => {
   test('a 401 prints its message once', async () => {
     const denied = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: 'mkt_not_a_real_token' });
     expect(denied.code).toBe(1);
-    expect(denied.stderr).toBe('marketplace: 401 HTTP Token: Access denied.\n');
+    expect(denied.stderr).toBe(
+      'marketplace: 401 HTTP Token: Access denied.\n' +
+        'marketplace: hint: The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).\n',
+    );
   });
 });

@@ -22,7 +22,10 @@ Options:
                       (default: the working directory)
   --read-only         expose only the read tools
   --tools a,b         expose only these groups (${[...new Set(operations.map((op) => op.sdkPath[0]))].join(', ')})
-  --yes               run deletes and transitions without asking the user to confirm
+  --yes               run deletes and transitions without asking the user to confirm (without it
+                      they ask through elicitation, and are refused when the host cannot ask)
+  --full-output-schemas  list each tool's whole output schema (default: compact, naming the
+                      resource's schema in the OpenAPI document; tools/list stays under 60 KB)
   -h, --help          this help
   -v, --version       the version
 
@@ -48,6 +51,7 @@ function parse() {
       'read-only': { type: 'boolean' },
       tools: { type: 'string' },
       yes: { type: 'boolean' },
+      'full-output-schemas': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -97,6 +101,7 @@ const make = () =>
     readOnly: values['read-only'] ?? false,
     ...(groups && { groups }),
     yes: values.yes ?? false,
+    outputSchemas: values['full-output-schemas'] ? 'full' : 'compact',
     allowDirs,
   });
 

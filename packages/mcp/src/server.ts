@@ -3,11 +3,26 @@
  * (no tool is written by hand), and the OpenAPI document as a resource.
  */
 import { createHash } from 'node:crypto';
-import { IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE } from '@app/schemas';
-import { APIConnectionError, APIError, Marketplace, RequestValidationError, VERSION } from '@app/sdk';
-import { callOperation, type ListResult, type Operation, operations } from '@app/sdk/operations';
+import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
+import { Marketplace, RequestValidationError, VERSION } from '@app/sdk';
+import {
+  callOperation,
+  describeError,
+  type ErrorDescription,
+  type ListResult,
+  type Operation,
+  operations,
+} from '@app/sdk/operations';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_FILE_BYTES, guardedFileReader } from './files.js';
 
@@ -20,8 +35,16 @@ export interface ServerOptions {
   readOnly?: boolean;
   /** Only these groups (the first word of a tool name: `collabs`, `campaigns`, `me`, …). */
   groups?: readonly string[];
-  /** Run deletes and transitions without asking the user to confirm. */
+  /**
+   * Run deletes and transitions without asking the user to confirm. Without it they ask through
+   * elicitation, and are refused when the host cannot ask.
+   */
   yes?: boolean;
+  /**
+   * `compact` (the default): each tool's output schema names the resource's schema in the OpenAPI
+   * document instead of repeating it; `full`: the whole schema.
+   */
+  outputSchemas?: 'compact' | 'full';
   /**
    * The directories file arguments (`logo`, `banner_image`) may be read from, symlinks resolved;
    * default: the working directory.
@@ -108,6 +131,95 @@ export function idempotencyKeyOf(
   return `mcp-${createHash('sha256').update(`${op.toolName}\n${id}`).digest('hex')}`;
 }
 
+type JsonSchema = Record<string, unknown>;
+
+/** The JSON Schema of a zod schema as tools list it (draft-07, as the MCP SDK writes them). */
+const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-7' }) as JsonSchema;
+  return rest;
+};
+
+/** The component a resource schema is published as (`Campaign`), for a compact output schema. */
+const componentOf = (schema: z.ZodType | undefined) =>
+  (schema && contractRegistry.get(schema)?.id) ?? undefined;
+
+/**
+ * The tool's output schema, compact: `data` names the resource's schema in the OpenAPI document
+ * (the `marketplace://openapi.json` resource) instead of repeating it — two thirds of the tool
+ * list were these schemas. `full`: the whole schema of the resource, as `outputSchemaOf` says.
+ */
+export function outputJsonSchemaOf(op: Operation, mode: 'compact' | 'full' = 'compact'): JsonSchema {
+  if (mode === 'full') return jsonSchemaOf(outputSchemaOf(op), 'output');
+  const see = (id: string | undefined) =>
+    id ? ` (schema \`${id}\` of the OpenAPI document, resource ${OPENAPI_URI})` : '';
+  const int = { type: 'integer' };
+  if (op.kind === 'list')
+    return {
+      type: 'object',
+      properties: {
+        data: {
+          type: 'array',
+          items: { type: 'object' },
+          description: `The items${see(componentOf(op.item))}`,
+        },
+        page: int,
+        total_pages: int,
+        total_count: int,
+        next_page: { anyOf: [int, { type: 'null' }] },
+        next_skip: int,
+      },
+      required: ['data', 'page', 'total_pages', 'total_count', 'next_page', 'next_skip'],
+    };
+  const data = !op.response
+    ? { type: 'null', description: 'Nothing (the API answered 204 No Content)' }
+    : {
+        // `anyOf`, not a list of types: some hosts map tool schemas onto a one-`type` dialect.
+        ...(op.endpoint.emptyNotFound
+          ? { anyOf: [{ type: 'object' }, { type: 'null' }] }
+          : { type: 'object' }),
+        description: `The ${op.kind === 'transition' ? 'resource read again after the change' : 'resource'}${see(componentOf(op.response))}${op.endpoint.emptyNotFound ? '; null when there is none' : ''}`,
+      };
+  return { type: 'object', properties: { data }, required: ['data'] };
+}
+
+/** What a tool gives back, said after the table's prose (which speaks of HTTP statuses). */
+function resultText(op: Operation): string {
+  switch (op.kind) {
+    case 'list':
+      return 'The tool returns one page as `data`, with `page`, `total_pages`, `total_count`, `next_page` and `next_skip`.';
+    case 'transition':
+      return 'The tool follows no redirect: it returns the resource read again after the change.';
+    case 'delete':
+      return 'The tool returns `{ "data": null }` once it is deleted.';
+    default:
+      return op.endpoint.emptyNotFound
+        ? 'The tool returns `{ "data": null }` when there is none.'
+        : 'The tool returns the resource as `data`.';
+  }
+}
+
+/** A tool as `tools/list` gives it: name, title, the table's prose, schemas and annotations. */
+export function toolOf(
+  op: Operation,
+  input: z.ZodObject,
+  outputSchemas: 'compact' | 'full' = 'compact',
+): Tool {
+  const asking = asks(op)
+    ? ' It asks the user to confirm first (elicitation), or is refused when the host cannot ask, unless the server runs with --yes.'
+    : '';
+  return {
+    name: op.toolName,
+    title: op.title,
+    description: `${op.description} ${resultText(op)}${asking}`,
+    inputSchema: jsonSchemaOf(input, 'input') as Tool['inputSchema'],
+    outputSchema: outputJsonSchemaOf(op, outputSchemas) as Tool['outputSchema'],
+    annotations: annotationsOf(op),
+  };
+}
+
+/** Deletes and transitions ask the user first. */
+export const asks = (op: Operation): boolean => op.kind === 'delete' || op.kind === 'transition';
+
 /** The tool's output: `{ data }`, with the page position on lists. */
 export function outputSchemaOf(op: Operation): z.ZodObject {
   if (op.kind === 'list')
@@ -124,75 +236,43 @@ export function outputSchemaOf(op: Operation): z.ZodObject {
 }
 
 /**
- * A one-line hint the model can act on, per status. `settable`: the tool's arguments; a `422` on
- * anything else (`base`, or a guard on a field no tool sets, such as a collab's `state`) is a
- * situation to change first, not an argument to fix.
- */
-function hintOf(
-  status: number | undefined,
-  errors: Record<string, string[]> | undefined,
-  settable: ReadonlySet<string> | undefined,
-): string {
-  switch (status) {
-    case 401:
-      return 'The token is missing, revoked or read-only: set MARKETPLACE_TOKEN to a valid token (a write token for changes).';
-    case 403:
-      return "Not allowed: this user's role (an admin or the owner may be needed) or the state of the resource (e.g. a collab that is no longer a draft cannot be deleted) does not permit it.";
-    case 404:
-      return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
-    case 422:
-    case undefined: {
-      const entries = Object.entries(errors ?? {});
-      const isArgument = ([field]: [string, string[]]) =>
-        field !== 'base' && (settable === undefined || settable.has(field));
-      const list = (items: [string, string[]][]) =>
-        items
-          .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
-          .join('; ');
-      const fields = entries.filter(isArgument);
-      const situation = entries.filter((entry) => !isArgument(entry));
-      const parts = [
-        fields.length > 0 && `Fix these fields and call again: ${list(fields)}.`,
-        situation.length > 0 && `Not possible as things are: ${list(situation)}.`,
-      ].filter(Boolean);
-      return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
-    }
-    case 503:
-      return 'The service is temporarily unavailable: try again in a moment.';
-    default:
-      return status >= 500
-        ? 'The server failed: try again later.'
-        : 'The request was refused; check the arguments.';
-  }
-}
-
-/**
- * An API failure as a tool result (never a protocol error): status, `errors`, hint. `settable`:
- * the arguments of the tool that failed.
+ * A failure as a tool result (never a protocol error): the JSON of `describeError` (status,
+ * `errors` or `error`, hint), the one the CLI prints too. `settable`: the arguments of the tool.
  */
 export function errorResult(error: unknown, settable?: ReadonlySet<string>): CallToolResult {
-  let detail: Record<string, unknown>;
-  if (error instanceof APIError) {
-    const body = error.body as { errors?: Record<string, string[]>; error?: string } | undefined;
-    const errors = typeof body === 'object' && body !== null ? body.errors : undefined;
-    detail = {
-      status: error.status,
-      ...(errors && { errors }),
-      ...(typeof body === 'object' && body?.error && { error: body.error }),
-      hint: hintOf(error.status, errors, settable),
-    };
-  } else if (error instanceof RequestValidationError) {
-    detail = { status: null, errors: error.errors, hint: hintOf(undefined, error.errors, settable) };
-  } else if (error instanceof APIConnectionError) {
-    detail = {
-      status: null,
-      error: error.message,
-      hint: 'Check MARKETPLACE_BASE_URL: the API did not answer.',
-    };
-  } else {
-    detail = { status: null, error: error instanceof Error ? error.message : String(error) };
-  }
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(detail) }] };
+  return failure(describeError(error, settable));
+}
+
+const failure = (detail: ErrorDescription): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: JSON.stringify(detail) }],
+});
+
+/**
+ * The arguments of a call checked against the tool's input schema: the parsed arguments, or the
+ * result to answer with, in the JSON of any other failure (an argument the tool does not take is
+ * refused too, not dropped).
+ */
+export function parseArguments(
+  schema: z.ZodObject,
+  given: Readonly<Record<string, unknown>> | undefined,
+): { args: Record<string, unknown> } | { refused: CallToolResult } {
+  const settable = new Set(Object.keys(schema.shape));
+  const parsed = schema.safeParse(given ?? {});
+  const unknown = Object.keys(given ?? {}).filter((name) => !settable.has(name));
+  if (parsed.success && unknown.length === 0) return { args: parsed.data };
+  // A required argument left out says so (zod's "expected string, received undefined" does not).
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) =>
+        issue.path.length === 1 && given?.[String(issue.path[0])] === undefined
+          ? { ...issue, message: 'is required' }
+          : issue,
+      );
+  const errors = toFieldErrors(issues);
+  for (const name of unknown)
+    errors[name] = [`is not an argument of this tool (it takes ${[...settable].join(', ')})`];
+  return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...unknown])) };
 }
 
 /** The question a delete or a transition asks first. */
@@ -202,7 +282,12 @@ function confirmation(op: Operation, args: Record<string, unknown>): string {
 }
 
 export function createServer(options: ServerOptions): McpServer {
-  const { yes = false, allowDirs = [process.cwd()], maxFileBytes = DEFAULT_MAX_FILE_BYTES } = options;
+  const {
+    yes = false,
+    allowDirs = [process.cwd()],
+    maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+    outputSchemas = 'compact',
+  } = options;
   const readFile = guardedFileReader({ allowDirs, maxBytes: maxFileBytes });
   // The SDK reads MARKETPLACE_TOKEN / MARKETPLACE_BASE_URL for what is not given (and throws without them).
   const client = new Marketplace({
@@ -220,43 +305,44 @@ export function createServer(options: ServerOptions): McpServer {
     },
   );
 
-  for (const op of selectOperations(options)) {
-    const inputSchema = inputSchemaOf(op);
-    const settable = new Set(Object.keys(inputSchema.shape));
-    server.registerTool(
-      op.toolName,
-      {
-        title: op.title,
-        description: op.description,
-        inputSchema,
-        outputSchema: outputSchemaOf(op),
-        annotations: annotationsOf(op),
-      },
-      async (input: Record<string, unknown>, extra): Promise<CallToolResult> => {
-        const { max_items, skip, idempotency_key, ...args } = input;
-        const key = op.endpoint.idempotent ? idempotencyKeyOf(op, idempotency_key, extra._meta) : undefined;
-        if (!yes && (op.kind === 'delete' || op.kind === 'transition')) {
-          const refused = await confirm(server, op, args);
-          if (refused) return refused;
-        }
-        try {
-          const result = await callOperation(client, op, args, {
-            readFile,
-            ...(typeof max_items === 'number' && { maxItems: max_items }),
-            ...(typeof skip === 'number' && { skip }),
-            ...(key !== undefined && { idempotencyKey: key }),
-          });
-          const { response: _response, ...structured } = result as ListResult;
-          return {
-            structuredContent: structured as unknown as Record<string, unknown>,
-            content: [{ type: 'text', text: JSON.stringify(structured) }],
-          };
-        } catch (error) {
-          return errorResult(error, settable);
-        }
-      },
-    );
-  }
+  const tools = new Map(
+    selectOperations(options).map((op) => [op.toolName, { op, input: inputSchemaOf(op) }] as const),
+  );
+  // The tools are listed and called here, not through `registerTool`: the list is made once, with
+  // compact output schemas, and argument errors are answered in the JSON of every other failure.
+  const listed = [...tools.values()].map(({ op, input }) => toolOf(op, input, outputSchemas));
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = tools.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    const { op, input } = tool;
+    const parsed = parseArguments(input, request.params.arguments);
+    if ('refused' in parsed) return parsed.refused;
+    const { max_items, skip, idempotency_key, ...args } = parsed.args;
+    const key = op.endpoint.idempotent
+      ? idempotencyKeyOf(op, idempotency_key, request.params._meta)
+      : undefined;
+    if (!yes && asks(op)) {
+      const refused = await confirm(server, op, args);
+      if (refused) return refused;
+    }
+    try {
+      const result = await callOperation(client, op, args, {
+        readFile,
+        ...(typeof max_items === 'number' && { maxItems: max_items }),
+        ...(typeof skip === 'number' && { skip }),
+        ...(key !== undefined && { idempotencyKey: key }),
+      });
+      const { response: _response, ...structured } = result as ListResult;
+      return {
+        structuredContent: structured as unknown as Record<string, unknown>,
+        content: [{ type: 'text', text: JSON.stringify(structured) }],
+      };
+    } catch (error) {
+      return errorResult(error, new Set(Object.keys(input.shape)));
+    }
+  });
 
   server.registerResource(
     'openapi',
@@ -277,15 +363,20 @@ export function createServer(options: ServerOptions): McpServer {
 }
 
 /**
- * Asks the user to confirm through elicitation when the client supports it. Resolves to the
- * result to return instead of running the call (declined), or undefined to go on.
+ * Asks the user to confirm through elicitation. Resolves to the result to return instead of
+ * running the call (declined, or a host that cannot ask), or undefined to go on.
  */
 async function confirm(
   server: McpServer,
   op: Operation,
   args: Record<string, unknown>,
 ): Promise<CallToolResult | undefined> {
-  if (!server.server.getClientCapabilities()?.elicitation) return undefined;
+  if (!server.server.getClientCapabilities()?.elicitation)
+    return failure({
+      status: null,
+      error: `${op.toolName} ${op.kind === 'delete' ? 'deletes' : 'changes the state of'} a resource and needs the user's confirmation, which this host cannot ask for (it does not support elicitation); nothing was changed.`,
+      hint: 'Ask the user to confirm in the conversation; the server must be started with --yes to run such tools without asking.',
+    });
   const answer = await server.server.elicitInput({
     message: confirmation(op, args),
     requestedSchema: {
@@ -295,13 +386,5 @@ async function confirm(
     },
   });
   if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
-  return {
-    isError: true,
-    content: [
-      {
-        type: 'text',
-        text: JSON.stringify({ status: null, error: 'The user did not confirm; nothing was changed.' }),
-      },
-    ],
-  };
+  return failure({ status: null, error: 'The user did not confirm; nothing was changed.' });
 }

@@ -258,11 +258,12 @@ const ACCESS_TEXT: Record<Access, string> = {
 };
 
 /**
- * What an endpoint does and who may call it, in prose, from its entry in the table: the
- * operation description of the OpenAPI document (and of any other generated surface).
+ * Who may call an endpoint and what it answers, in prose, from its entry in the table: the
+ * operation description of the OpenAPI document, of the MCP tools and of the CLI's help. It does
+ * not repeat the summary (each of them shows that as the title).
  */
 export function endpointDescription(e: Endpoint): string {
-  const parts = [`${e.summary}.`];
+  const parts: string[] = [];
   if (e.access !== 'test-helpers')
     parts.push(
       e.scope === 'read' ? 'Read or write token.' : 'Needs a `write` token (a read token gets `401`).',

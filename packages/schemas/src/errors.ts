@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { component } from './components.js';
 
 /** `WWW-Authenticate` header of every 401. */
 export const WWW_AUTHENTICATE = 'Token realm="Application"';
@@ -13,12 +14,24 @@ export const NOT_ACCEPTABLE_TEXT =
 /** `403`, most `404`, `400` and `503` bodies. */
 export const ErrorBody = z.object({ error: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+component(ErrorBody, {
+  // Not `Error`: a generated client declares each component as a type or class of its name,
+  // and one named `Error` shadows the global Error in its module (issue #29).
+  id: 'ErrorBody',
+  description: 'Error body of 400, 403, 404, 413, 415 and 503.',
+  examples: [{ error: 'Not found' }],
+});
 
 /** `422` body: every broken field with all of its messages. */
 export const ValidationErrorBody = z.object({
   errors: z.record(z.string(), z.array(z.string())),
 });
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
+component(ValidationErrorBody, {
+  id: 'ValidationErrors',
+  description: 'Error body of 422: every broken field with all of its messages (`base` for the object).',
+  examples: [{ errors: { name: ["can't be blank"], website: ['is invalid'] } }],
+});
 export type FieldErrors = ValidationErrorBody['errors'];
 
 /** What {@link toFieldErrors} needs of an issue (zod's issues have it). */

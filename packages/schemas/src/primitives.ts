@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { annotate } from './components.js';
 import { COUNTRY_CODES } from './countries.js';
-import { annotate } from './registry.js';
 
 export { COUNTRY_CODES };
 

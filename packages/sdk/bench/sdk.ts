@@ -1,10 +1,12 @@
 /**
- * `pnpm bench`, the SDK half: what the SDK costs over hand-written `fetch` code against the same
- * server (stub-server.ts, in its own process), in alternating rounds:
- *   - `retrieve` vs `fetch` + `JSON.parse` (no ETag on that resource, so every call is a 200);
- *   - ky alone with the SDK's retry and timeout options vs the same `fetch` code: the least a
- *     ky-based client can cost, whatever the SDK does around it; and ky with no retry and no
- *     timeout, what no ky option takes away;
+ * `pnpm bench`, the SDK half: what the SDK costs over hand-written code against the same server
+ * (stub-server.ts, in its own process), in alternating rounds. The targets (issue #27, decisions
+ * §6: the SDK stays on ky) are against ky alone configured as the SDK configures it (its retry
+ * policy and timeout), not against raw `fetch`:
+ *   - `retrieve` vs ky alone + `JSON.parse` (no ETag on that resource, so every call is a 200);
+ *   - iterating a list vs a hand-written page loop over ky alone, configured the same;
+ *   - for reference, ky alone vs raw `fetch` + `JSON.parse`, with the SDK's options and with none
+ *     (what no ky option takes away), and `retrieve` vs raw `fetch`;
  *   - a cached `304` (the SDK's ETag cache) vs a raw conditional `fetch` keeping its own copy;
  *   - iterating a list vs a hand-written page loop;
  *   - `concurrency: 4` vs sequential with 20 ms of latency per page;
@@ -94,23 +96,30 @@ try {
   const client = new Marketplace({ baseUrl: base, token, cache: false });
   const cached = new Marketplace({ baseUrl: base, token });
 
-  // retrieve vs raw fetch
+  // The baseline of a ky-based client: ky alone, with the SDK's retry policy and timeout, no SDK code.
   const plain = `${base}/organizations/OrgBench00000002.json`;
+  const retry = retryPolicy('GET', 3, Math.random);
+  const kyGet = (url: string) => ky(url, { headers, retry, timeout: 30_000 });
   const r1 = await compare(
+    CALLS,
+    async () => JSON.parse(await kyGet(plain).text()),
+    () => client.organizations.retrieve(PLAIN_ORG),
+  );
+  row("retrieve vs ky alone (the SDK's retry and timeout) + JSON.parse", r1, 'ms/call', '≤ 1.10');
+
+  const r1raw = await compare(
     CALLS,
     async () => JSON.parse(await (await fetch(plain, { headers })).text()),
     () => client.organizations.retrieve(PLAIN_ORG),
   );
-  row('retrieve vs fetch + JSON.parse', r1, 'ms/call', '≤ 1.05');
+  row('(reference) retrieve vs raw fetch + JSON.parse', r1raw, 'ms/call', '');
 
-  // The floor of a ky-based client: ky alone, with the SDK's retry policy and timeout, no SDK code.
-  const retry = retryPolicy('GET', 3, Math.random);
   const r1ky = await compare(
     CALLS,
     async () => JSON.parse(await (await fetch(plain, { headers })).text()),
-    async () => JSON.parse(await ky(plain, { headers, retry, timeout: 30_000 }).text()),
+    async () => JSON.parse(await kyGet(plain).text()),
   );
-  row("(floor) ky alone, the SDK's retry and timeout, vs fetch", r1ky, 'ms/call', '');
+  row("(reference) ky alone, the SDK's retry and timeout, vs fetch", r1ky, 'ms/call', '');
 
   // ky's own per-call work, with no retries and no timeout: what no ky options can take away.
   const r1bare = await compare(
@@ -118,7 +127,7 @@ try {
     async () => JSON.parse(await (await fetch(plain, { headers })).text()),
     async () => JSON.parse(await ky(plain, { headers, retry: 0, timeout: false }).text()),
   );
-  row('(floor) ky alone, no retry and no timeout, vs fetch', r1bare, 'ms/call', '');
+  row('(reference) ky alone, no retry and no timeout, vs fetch', r1bare, 'ms/call', '');
 
   // cached 304 vs raw conditional fetch
   const tagged = `${base}/organizations/OrgBench00000001.json`;
@@ -135,15 +144,15 @@ try {
     },
     () => cached.organizations.retrieve(ORG),
   );
-  row('cached 304 vs raw conditional fetch', r2, 'ms/call', '≤ 1.05');
+  row('(reference) cached 304 vs raw conditional fetch', r2, 'ms/call', '');
 
   // iterating vs a hand loop
   const listUrl = `${base}/organizations/OrgBench00000001/collabs.json`;
   const handLoop = async () => {
     let n = 0;
     for (let page = 1, pages = 1; page <= pages; page++) {
-      const res = await fetch(`${listUrl}?page=${page}`, { headers });
-      pages = Number(res.headers.get(PAGINATION_HEADERS.totalPages));
+      const res = kyGet(`${listUrl}?page=${page}`);
+      pages = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
       n += (JSON.parse(await res.text()) as unknown[]).length;
     }
     return n;
@@ -154,7 +163,7 @@ try {
     return n;
   };
   const r3 = await compare(short ? 2 : 5, handLoop, iterate);
-  row('iterating a list vs a hand loop', r3, 'ms/list', '≤ 1.05');
+  row('iterating a list vs a hand loop over ky alone (configured the same)', r3, 'ms/list', '≤ 1.10');
 
   // concurrency 4 vs sequential at 20 ms per page
   const slow = await stub({ BENCH_ITEMS: '400', BENCH_LATENCY_MS: '20' });
@@ -197,8 +206,10 @@ try {
     '< 30 MB',
   ]);
 
-  console.log(`\n## SDK (best of ${ROUNDS} rounds, raw / SDK)\n`);
-  console.log('| case | raw / SDK (wall) | ratio | client CPU per call, raw / SDK (ratio) | target |');
+  console.log(`\n## SDK (best of ${ROUNDS} rounds, baseline / SDK)\n`);
+  console.log(
+    '| case | baseline / SDK (wall) | ratio | client CPU per call, baseline / SDK (ratio) | target |',
+  );
   console.log('|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 } finally {

@@ -27,3 +27,13 @@ export async function serveOnce() {
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/**
+ * The real reference server from the test kit, for the checks on every runtime
+ * (scripts/runtimes). Imported on first use: the package check runs this file's `serveOnce`
+ * where the kit is not installed.
+ */
+export async function startRealServer(options) {
+  const { startTestServer } = await import('@app/testing');
+  return startTestServer(options);
+}

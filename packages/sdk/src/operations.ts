@@ -4,15 +4,24 @@
  * parameters, query and body fields in one object) and a call of the SDK method from flat
  * arguments. Nothing here is listed by hand: a new endpoint of the table is a new operation.
  */
-import { type Endpoint, type NamedEndpoint, publicEndpoints } from '@app/schemas';
+import {
+  type Endpoint,
+  endpointDescription,
+  FIELD_DESCRIPTIONS,
+  idDescription,
+  type NamedEndpoint,
+  publicEndpoints,
+  type TransitionEndpoint,
+} from '@app/schemas';
 import { z } from 'zod';
 import type { Marketplace } from './client.js';
-import type { APIPromise } from './core/api-promise.js';
-import type { Page, PagePromise } from './core/pagination.js';
+import { NotFoundError } from './core/error.js';
+import type { Page } from './core/pagination.js';
 import type { RequestOptions } from './internal/options.js';
 
 // The table's types an operation carries, for the declarations of this entry point.
 export type { Endpoint, NamedEndpoint } from '@app/schemas';
+export { describeError, type ErrorDescription } from './describe-error.js';
 
 /** What an operation does, from the table: it decides the annotations, confirmations and output. */
 export type OperationKind = 'list' | 'read' | 'create' | 'update' | 'delete' | 'transition';
@@ -21,7 +30,7 @@ export interface Operation {
   /** The table's `group.action`, e.g. `socialAccounts.list`. */
   readonly name: string;
   readonly endpoint: Endpoint;
-  /** Where the method lives on a `Marketplace` client: `['me', 'socialAccounts', 'list']`. */
+  /** The SDK's name of the method (decisions.md §5), which tools and commands are named after: `['me', 'socialAccounts', 'list']`. */
   readonly sdkPath: readonly string[];
   /** `me_social_accounts_list` */
   readonly toolName: string;
@@ -32,7 +41,7 @@ export interface Operation {
   readonly readOnly: boolean;
   /** The table's summary (one line). */
   readonly title: string;
-  /** The table's description when it has one, else its summary. */
+  /** The table's full description (`endpointDescription`): what it does, who may call, what it answers. */
   readonly description: string;
   /** Path parameters in path order (the SDK method's leading arguments). */
   readonly pathParams: readonly string[];
@@ -86,6 +95,19 @@ const fileField = z
   .min(1)
   .meta({ description: 'A file: a local path, or a data: URL (PNG, JPEG, WebP or GIF)' });
 
+/**
+ * An input field with a description: its schema's own, else the table's for that field name
+ * (`FIELD_DESCRIPTIONS`, `idDescription`). A `query_` field is described as its query parameter.
+ */
+function describedInput(e: Endpoint, name: string, schema: z.ZodType): z.ZodType {
+  const own = (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { description?: unknown })
+    .description;
+  if (typeof own === 'string' && own !== '') return schema;
+  const wire = name.replace(/^query_/, '');
+  const text = wire === 'id' ? idDescription(e.path) : FIELD_DESCRIPTIONS[wire];
+  return text === undefined ? schema : schema.meta({ description: text });
+}
+
 function operationOf(e: NamedEndpoint): Operation {
   const sdkPath = sdkPathOf(e);
   const pathParams = [...e.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
@@ -104,7 +126,6 @@ function operationOf(e: NamedEndpoint): Operation {
     queryNames[flat] = name;
     shape[flat] = schema;
   }
-  const described = (e as Endpoint & { description?: unknown }).description;
   const response = e.show ? e.show.response : e.response;
   const kind = kindOf(e);
   return {
@@ -116,13 +137,17 @@ function operationOf(e: NamedEndpoint): Operation {
     kind,
     readOnly: e.method === 'GET',
     title: e.summary,
-    description: typeof described === 'string' && described !== '' ? described : e.summary,
+    description: endpointDescription(e),
     pathParams,
     queryParams: Object.keys(queryNames),
     queryNames,
     bodyFields,
     fileFields: e.body?.files ?? [],
-    input: z.object(shape),
+    input: z.object(
+      Object.fromEntries(
+        Object.entries(shape).map(([name, schema]) => [name, describedInput(e, name, schema)]),
+      ),
+    ),
     response,
     item: kind === 'list' && response instanceof z.ZodArray ? (response.element as z.ZodType) : undefined,
   };
@@ -147,9 +172,14 @@ export const readFileValue: FileReader = async (value) => {
   return new Blob([new Uint8Array(bytes)], { type: types[extname(value).toLowerCase()] ?? '' });
 };
 
-/** The positional arguments of the SDK method: path params, then the body, then the query. */
-async function argumentsOf(op: Operation, args: FlatArgs, readFile: FileReader): Promise<unknown[]> {
-  const positional: unknown[] = op.pathParams.map((name) => args[name]);
+/** The request of an operation from flat arguments: `{ params, query, body }`, as `client.request` takes it. */
+export async function requestOf(
+  op: Operation,
+  args: FlatArgs,
+  readFile: FileReader = readFileValue,
+): Promise<OperationRequest> {
+  const params: Record<string, string> = {};
+  for (const name of op.pathParams) params[name] = String(args[name]);
   const body: Record<string, unknown> = {};
   for (const name of op.bodyFields) {
     const value = args[name];
@@ -160,22 +190,17 @@ async function argumentsOf(op: Operation, args: FlatArgs, readFile: FileReader):
   const query: Record<string, unknown> = {};
   for (const [flat, name] of Object.entries(op.queryNames))
     if (args[flat] !== undefined) query[name] = args[flat];
-  if (op.endpoint.body)
-    positional.push(Object.keys(body).length > 0 || op.endpoint.body.required ? body : undefined);
-  if (op.queryParams.length > 0) positional.push(Object.keys(query).length > 0 ? query : undefined);
-  return positional;
+  const request: OperationRequest = { params };
+  if (Object.keys(query).length > 0) request.query = query;
+  if (op.endpoint.body && (Object.keys(body).length > 0 || op.endpoint.body.required)) request.body = body;
+  return request;
 }
 
-/** The SDK method of an operation on a client (throws when the client has none: the surface drifted). */
-export function sdkMethod(client: Marketplace, op: Operation): (...args: unknown[]) => unknown {
-  let target: unknown = client;
-  let owner: unknown = client;
-  for (const key of op.sdkPath) {
-    owner = target;
-    target = (target as Record<string, unknown> | undefined)?.[key];
-  }
-  if (typeof target !== 'function') throw new TypeError(`The SDK has no method ${op.sdkPath.join('.')}`);
-  return (target as (...args: unknown[]) => unknown).bind(owner);
+/** What `client.request` takes: path parameters, query and payload, each by name. */
+export interface OperationRequest {
+  params: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: Record<string, unknown>;
 }
 
 /** One page of a list (or the pages `maxItems` walked), with where to go on. */
@@ -203,8 +228,11 @@ export interface CallOptions extends RequestOptions {
 }
 
 /**
- * Calls the SDK method of `op` with flat arguments. Lists give one page (`page` picks it), or every
- * page up to `maxItems`; other calls give their data and the response (status, headers).
+ * Calls the endpoint of `op` with flat arguments, through the client's `list`, `transition` or
+ * `request` (the table's endpoint and `{ params, query, body }`; no resource method is looked up).
+ * Lists give one page (`page` picks it), or every page up to `maxItems`; other calls give their
+ * data and the response (status, headers). An endpoint whose 404 is empty (`GET /me/address.json`
+ * without an address) gives `null`.
  */
 export async function callOperation(
   client: Marketplace,
@@ -212,17 +240,22 @@ export async function callOperation(
   args: FlatArgs,
   { readFile = readFileValue, maxItems, skip = 0, ...options }: CallOptions = {},
 ): Promise<{ data: unknown; response: Response | undefined } | ListResult> {
-  const method = sdkMethod(client, op);
-  const positional = await argumentsOf(op, args, readFile);
-  if (op.kind === 'list') {
-    const first = await (method(...positional, options) as PagePromise<unknown>);
-    return walk(first, maxItems, skip);
+  const endpoint = op.endpoint;
+  const request = await requestOf(op, args, readFile);
+  if (op.kind === 'list') return walk(await client.list(endpoint, request as never, options), maxItems, skip);
+  const pending =
+    op.kind === 'transition'
+      ? client.transition(endpoint as TransitionEndpoint, request.params as never, options)
+      : client.request(endpoint, request as never, options);
+  try {
+    const { data, response } = await pending.withResponse();
+    return { data: data ?? null, response };
+  } catch (error) {
+    // Only the empty 404 means "none": a JSON one is a wrong URL or route.
+    if (endpoint.emptyNotFound && error instanceof NotFoundError && (error.body ?? '') === '')
+      return { data: null, response: new Response(null, { status: 404, headers: error.headers }) };
+    throw error;
   }
-  // A method with a trailing optional body or query still takes `options` after them.
-  const arity = op.pathParams.length + (op.endpoint.body ? 1 : 0) + (op.queryParams.length > 0 ? 1 : 0);
-  while (positional.length < arity) positional.push(undefined);
-  const { data, response } = await (method(...positional, options) as APIPromise<unknown>).withResponse();
-  return { data: data ?? null, response };
 }
 
 /**

@@ -1,10 +1,9 @@
-import { publicEndpoints, testHelperEndpointList } from '@app/schemas';
+import { endpointDescription, publicEndpoints, testHelperEndpointList } from '@app/schemas';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Marketplace } from '../src/index.js';
-import { operations, sdkMethod } from '../src/operations.js';
-
-const client = new Marketplace({ token: 'mkt_test', baseUrl: 'http://127.0.0.1:1' });
+import { callOperation, operations } from '../src/operations.js';
+import { BASE, COLLAB_ID, collab, ORG_ID, pageOf, TOKEN } from './fixtures.js';
 
 describe('operations', () => {
   test('one operation per public endpoint, none for the test helpers', () => {
@@ -27,12 +26,69 @@ describe('operations', () => {
     expect(new Set(operations.map((op) => op.command.join(' '))).size).toBe(operations.length);
   });
 
-  test('every operation has its method on a client, taking ids, body, query, options in that order', () => {
+  test('a call goes through client.list/request/transition with { params, query, body }: no resource method is looked up', async () => {
+    const sent: string[] = [];
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      sent.push(
+        `${request.method} ${url.pathname}${url.search} ${request.method === 'GET' ? '' : await request.text()}`.trim(),
+      );
+      if (url.pathname.endsWith('/submit.json'))
+        return new Response(null, { status: 303, headers: { location: '/x' } });
+      if (request.method === 'DELETE') return new Response(null, { status: 204 });
+      if (url.pathname === '/me/address.json') return new Response(null, { status: 404 });
+      if (url.pathname.endsWith('/collabs.json') && request.method === 'GET') return pageOf([collab], 1);
+      return Response.json(collab, { status: request.method === 'POST' ? 201 : 200 });
+    };
+    // The resource groups are the SDK's own sugar: the operations need only the client's core.
+    const bare = new Marketplace({ token: TOKEN, baseUrl: BASE, fetch, maxRetries: 0 });
+    for (const group of ['organizations', 'collabs', 'campaigns', 'members', 'me'])
+      Object.defineProperty(bare, group, { value: undefined });
+    const op = (name: string) => operations.find((o) => o.name === name) as (typeof operations)[number];
+    const ids = { organization_id: ORG_ID, id: COLLAB_ID };
+    const listed = await callOperation(bare, op('collabs.list'), { organization_id: ORG_ID, page: 1 });
+    expect((listed.data as { id: string }[]).map((c) => c.id)).toEqual([COLLAB_ID]);
+    await callOperation(bare, op('collabs.create'), {
+      organization_id: ORG_ID,
+      name: 'Launch',
+      query_website: 'https://shop.example/p',
+    });
+    const submitted = await callOperation(bare, op('collabs.submit'), ids);
+    expect(submitted.data).toEqual(collab);
+    expect((await callOperation(bare, op('collabs.delete'), ids)).data).toBeNull();
+    // The table says this 404 is empty: it means "no address", not an error.
+    expect((await callOperation(bare, op('address.retrieve'), {})).data).toBeNull();
+    expect(sent).toEqual([
+      `GET /organizations/${ORG_ID}/collabs.json?page=1`,
+      `POST /organizations/${ORG_ID}/collabs.json?website=https%3A%2F%2Fshop.example%2Fp {"collab":{"name":"Launch"}}`,
+      `POST /organizations/${ORG_ID}/collabs/${COLLAB_ID}/submit.json`,
+      `GET /organizations/${ORG_ID}/collabs/${COLLAB_ID}.json`,
+      `DELETE /organizations/${ORG_ID}/collabs/${COLLAB_ID}.json`,
+      'GET /me/address.json',
+    ]);
+  });
+
+  test("descriptions are the table's prose (endpointDescription), not the summary again", () => {
     for (const op of operations) {
-      const method = sdkMethod(client, op);
-      const arity = op.pathParams.length + (op.endpoint.body ? 1 : 0) + (op.queryParams.length > 0 ? 1 : 0);
-      expect(method.length, op.name).toBe(arity + 1);
+      expect(op.description, op.name).toBe(endpointDescription(op.endpoint));
+      expect(op.description.startsWith(op.title), op.name).toBe(false);
     }
+    const del = operations.find((o) => o.name === 'collabs.delete');
+    expect(del?.description).toMatch(/`204`/);
+    expect(operations.find((o) => o.name === 'collabs.submit')?.description).toMatch(/`303 See Other`/);
+  });
+
+  test('every input is described; enums the schemas know are listed', () => {
+    for (const op of operations) {
+      const properties = (
+        z.toJSONSchema(op.input, { io: 'input' }) as { properties: Record<string, { description?: string }> }
+      ).properties;
+      for (const [name, schema] of Object.entries(properties))
+        expect(schema.description, `${op.name} ${name}`).toBeTruthy();
+    }
+    const role = operations.find((o) => o.name === 'members.update')?.input.shape.role as z.ZodType;
+    expect(z.toJSONSchema(role, { io: 'input' })).toMatchObject({ enum: ['member', 'admin'] });
   });
 
   test('flat inputs: path params, query and body fields; a query field named like a body field gets query_', () => {

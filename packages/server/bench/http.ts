@@ -11,11 +11,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { freePort } from '@app/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -47,16 +47,6 @@ function cpuMsOf(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Starts `node <args>` with `env` and waits until `GET url + probe` answers. */

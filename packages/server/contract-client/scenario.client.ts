@@ -3,20 +3,21 @@
  * by `pnpm test:client`) and openapi-fetch, as an integrator in another codebase would make it:
  * type-checked against the document, then run against the server.
  */
+
+import { startTestServer, type TestServer } from '@app/testing';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ListeningServer, startListeningServer } from '../test/listening-server.js';
 import type { components, paths } from './api.js';
 
 type Organization = components['schemas']['Organization'];
 
 const HELPERS_KEY = 'contract-client-helpers-key-0123456789';
-let server: ListeningServer;
+let server: TestServer;
 let url: string;
 let client: ReturnType<typeof createClient<paths>>;
 
 beforeAll(async () => {
-  server = await startListeningServer({ MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY });
+  server = await startTestServer({ helpersKey: HELPERS_KEY });
   url = server.url;
   // The test helpers are not in the published document: a plain request makes the user.
   const created = await fetch(`${url}/test_helpers/users.json`, {

@@ -4,8 +4,8 @@
  * a `304` — and a transition, whose `303` is not followed, then a bodiless delete. Each client
  * file gives the calls through its generated functions; the checks are written once, here.
  */
+import { startTestServer, type TestServer } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ListeningServer, startListeningServer } from '../test/listening-server.js';
 
 /** What a generated call answered: its status, its body as the client read it, a header. */
 export interface Answer {
@@ -30,11 +30,11 @@ const HELPERS_KEY = 'generated-clients-helpers-key-0123456789';
 
 /** Runs the flow with the client `connect` makes for the server's origin and a user's token. */
 export function describeFlow(name: string, connect: (baseUrl: string, token: string) => FlowClient): void {
-  let server: ListeningServer;
+  let server: TestServer;
   let client: FlowClient;
 
   beforeAll(async () => {
-    server = await startListeningServer({ MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY });
+    server = await startTestServer({ helpersKey: HELPERS_KEY });
     // The test helpers are not in the published document: a plain request makes the user.
     const created = await fetch(`${server.url}/test_helpers/users.json`, {
       method: 'POST',

@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
 import { databaseProbe } from './db/probe.js';
 import { registerHealthRoutes } from './http/health.js';
-import { logFormatFor, loggerOptions } from './http/logging.js';
+import { logFormatFor, loggerOptions, RequestLog } from './http/logging.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { registerRoute } from './http/routes.js';
 import { createUploadStore } from './modules/uploads/stores.js';
@@ -20,9 +20,9 @@ import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { registerCors } from './plugins/external/cors.js';
 import { registerMultipart } from './plugins/external/multipart.js';
-import { registerSwagger } from './plugins/external/swagger.js';
 import { stripJsonSuffix } from './plugins/json-selection.js';
 import { registerMetrics } from './plugins/metrics.js';
+import { registerOpenapi } from './plugins/openapi.js';
 import { registerRequestId, requestIdOptions } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
 import './http/request.js';
@@ -61,6 +61,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, orm } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel, logFormatFor(config.logFormat, process.stdout)),
+    // One line per request, none at `info` for the probes (instead of Fastify's two).
+    logController: new RequestLog(),
     rewriteUrl: (raw) => stripJsonSuffix(raw),
     bodyLimit: 1024 * 1024,
     // An over-long id is just an unknown id (404), not a 414.
@@ -108,11 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : undefined,
   );
   await registerMetrics(app, { orm, config });
-  await registerSwagger(app, config);
+  await registerOpenapi(app, config);
   await registerMultipart(app, config);
 
   const random = options.random ?? Math.random;
-  const uploads = createUploadStore(config.storage, app.log);
+  const uploads = await createUploadStore(config.storage, app.log);
   await app.register(async (api) => {
     api.setValidatorCompiler(validatorCompiler);
     // Answers are typed against the table's response schemas at compile time (`ResultOf`) and

@@ -13,7 +13,14 @@ if (tooOld) {
   process.exit(1);
 }
 const argv = process.argv.slice(2);
-const { startTracing } = await import('./tracing.js');
-const tracing = argv[0] === 'serve' ? await startTracing(process.env) : undefined;
+const { startTracing, TracingUnavailableError } = await import('./tracing.js');
+const tracing =
+  argv[0] === 'serve'
+    ? await startTracing(process.env).catch((error: unknown) => {
+        if (!(error instanceof TracingUnavailableError)) throw error;
+        process.stderr.write(`${error.message}\n`);
+        process.exit(1);
+      })
+    : undefined;
 const { run } = await import('./commands.js');
 await run(argv, tracing);

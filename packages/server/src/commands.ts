@@ -99,8 +99,11 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       }
       const { copyUploads, createUploadStore } = await import('./modules/uploads/stores.js');
       const log = { warn: (_details: object, message: string) => void process.stderr.write(`${message}\n`) };
-      const from = createUploadStore({ driver: 'directory', dir: join(config.dataDir, 'uploads') }, log);
-      const to = createUploadStore(target, log);
+      const from = await createUploadStore(
+        { driver: 'directory', dir: join(config.dataDir, 'uploads') },
+        log,
+      );
+      const to = await createUploadStore(target, log);
       const { copied, present } = await copyUploads(from, to);
       process.stdout.write(
         `Copied ${copied} upload${copied === 1 ? '' : 's'} from ${from.location} to ${to.location} (${present} already there)\n`,

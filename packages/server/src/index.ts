@@ -2,4 +2,5 @@
 export { type AppOptions, buildApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { type DatabaseOptions, migrate, type Orm, openDatabase } from './db/database.js';
+export { migrations } from './db/migrations/index.js';
 export { type RunningServer, startServer } from './server.js';

@@ -24,6 +24,20 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+/**
+ * The optional peer dependencies tracing loads (the server's package.json pins their versions):
+ * those who do not trace do not install them.
+ */
+export const TRACING_PACKAGES = [
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/api',
+  '@opentelemetry/instrumentation-pg',
+  '@fastify/otel',
+];
+
+/** Tracing was asked for, and its packages are not installed (one line, exit 1). */
+export class TracingUnavailableError extends Error {}
+
 /** Routes whose requests are not traced: scrapes and health checks, every few seconds. */
 const UNTRACED_ROUTES = new Set(['/metrics', '/health']);
 
@@ -48,7 +62,12 @@ export async function startTracing(
     import('@fastify/otel'),
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/api'),
-  ]);
+  ]).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new TracingUnavailableError(
+      `OTEL_EXPORTER_OTLP_ENDPOINT turns tracing on, which needs the optional packages ${TRACING_PACKAGES.join(' ')}, not all installed: npm install ${TRACING_PACKAGES.join(' ')}`,
+    );
+  });
   const serviceName = env.OTEL_SERVICE_NAME ?? 'marketplace-server';
   // Traces only: metrics are served at /metrics, logs go to stdout. The SDK would otherwise
   // start OTLP metric and log exporters too.

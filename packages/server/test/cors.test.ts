@@ -17,14 +17,15 @@ describe('with MARKETPLACE_CORS_ORIGINS set', () => {
       headers: {
         origin: ORIGIN,
         'access-control-request-method': 'PATCH',
-        'access-control-request-headers': 'authorization, content-type, if-none-match',
+        'access-control-request-headers': 'authorization, content-type, if-none-match, idempotency-key',
       },
     });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
     expect(String(res.headers['access-control-allow-methods'])).toContain('PATCH');
     const allowed = String(res.headers['access-control-allow-headers']).toLowerCase();
-    for (const header of ['authorization', 'content-type', 'if-none-match'])
+    // Idempotency-Key: the SDK sends one with every POST (a browser's create failed without it).
+    for (const header of ['authorization', 'content-type', 'if-none-match', 'idempotency-key'])
       expect(allowed).toContain(header);
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
   });
@@ -38,6 +39,10 @@ describe('with MARKETPLACE_CORS_ORIGINS set', () => {
     });
     expect(created.statusCode).toBe(201);
     expect(created.headers['access-control-allow-origin']).toBe(ORIGIN);
+    // A retried create tells the page it was answered from the first one.
+    expect(String(created.headers['access-control-expose-headers']).toLowerCase()).toContain(
+      'idempotent-replayed',
+    );
     const list = await server.get('/organizations.json', { token, headers: { origin: ORIGIN } });
     const one = await server.get(`/organizations/${created.json().id}.json`, {
       token,

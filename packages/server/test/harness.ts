@@ -184,7 +184,7 @@ export function useTestServer(
       ...(s3 && { storage: s3.location }),
       ...overrides,
     });
-    uploads = createUploadStore(config.storage, { warn: () => {} });
+    uploads = await createUploadStore(config.storage, { warn: () => {} });
     // No event-loop-delay 503s here: WASM start-up and parallel files would trip them at random.
     app = await buildApp({
       config,

@@ -1,4 +1,4 @@
-import { publicEndpoints, testHelperEndpointList } from '@app/schemas';
+import { endpointDescription, publicEndpoints, testHelperEndpointList } from '@app/schemas';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from './harness.js';
 
@@ -36,7 +36,10 @@ describe('GET /openapi.json', () => {
       expect(codes, e.name).toEqual(
         expect.arrayContaining([String(e.status), '400', '401', '404', '406', '503']),
       );
-      expect(op.description, e.name).toContain(e.summary);
+      // The summary is the operation's `summary`; the description is the prose under it.
+      expect(op.summary, e.name).toBe(e.summary);
+      expect(op.description, e.name).toBe(endpointDescription(e));
+      expect(op.description.startsWith(e.summary), e.name).toBe(false);
       expect(op.responses['503'].headers['Retry-After'], e.name).toBeDefined();
       expect(Object.keys(op.responses['401'].content), e.name).toEqual(['text/plain']);
       if (e.access !== 'test-helpers')

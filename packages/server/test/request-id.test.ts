@@ -51,19 +51,10 @@ describe('X-Request-Id', () => {
       expect(new Set(ids).size).toBe(3);
       const linesOf = (id: string) =>
         lines.filter((l) => l.reqId === id).map((l) => [l.msg, l.clientRequestId]);
-      expect(linesOf(ids[0] ?? '')).toEqual([
-        ['incoming request', 'trace-42'],
-        ['request completed', 'trace-42'],
-      ]);
-      expect(linesOf(ids[1] ?? '')).toEqual([
-        ['incoming request', 'trace-42'],
-        ['request completed', 'trace-42'],
-      ]);
+      expect(linesOf(ids[0] ?? '')).toEqual([['GET /organizations 401', 'trace-42']]);
+      expect(linesOf(ids[1] ?? '')).toEqual([['GET /organizations 401', 'trace-42']]);
       // An id that is not safe to log is not logged at all.
-      expect(linesOf(ids[2] ?? '')).toEqual([
-        ['incoming request', undefined],
-        ['request completed', undefined],
-      ]);
+      expect(linesOf(ids[2] ?? '')).toEqual([['GET /organizations 401', undefined]]);
       expect(JSON.stringify(lines)).not.toContain('<script>');
     } finally {
       await app.close();

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { idOf, text, timestamp, typeError } from '../primitives.js';
 
 export const AccessTokenId = idOf('AccessTokenId');
@@ -20,6 +22,11 @@ export const AccessToken = z.object({
   last_used_at: timestamp.nullable(),
 });
 export type AccessToken = z.infer<typeof AccessToken>;
+component(AccessToken, {
+  id: 'AccessToken',
+  description: 'Metadata of an access token (never its value).',
+  examples: [ex.accessToken],
+});
 
 /** The creation response: the only time the plaintext `token` is shown. */
 export const AccessTokenWithSecret = AccessToken.extend({
@@ -28,6 +35,11 @@ export const AccessTokenWithSecret = AccessToken.extend({
   token: z.string().regex(new RegExp(`^${ACCESS_TOKEN_PREFIX}`)),
 });
 export type AccessTokenWithSecret = z.infer<typeof AccessTokenWithSecret>;
+component(AccessTokenWithSecret, {
+  id: 'AccessTokenWithSecret',
+  description: 'A new access token with its value, shown this once.',
+  examples: [{ ...ex.accessToken, token: `mkt_${'A'.repeat(43)}000000` }],
+});
 
 /** `access_token` payload of `POST /me/access_tokens.json`. */
 export const AccessTokenCreate = z.object({
@@ -35,3 +47,8 @@ export const AccessTokenCreate = z.object({
   permission: Permission,
 });
 export type AccessTokenCreate = z.input<typeof AccessTokenCreate>;
+component(AccessTokenCreate, {
+  id: 'AccessTokenCreate',
+  description: 'A new access token: what it is for and what it may do.',
+  examples: [{ description: 'CI agent', permission: 'write' }],
+});

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { countryCodeInput, idOf, text, timestamp } from '../primitives.js';
 
 export const AddressId = idOf('AddressId');
@@ -16,6 +18,7 @@ export const Address = z.object({
   updated_at: timestamp,
 });
 export type Address = z.infer<typeof Address>;
+component(Address, { id: 'Address', description: "The caller's shipping address.", examples: [ex.address] });
 
 const addressTwo = z.union([z.null(), z.literal('').transform(() => null), text(200)]);
 
@@ -32,6 +35,19 @@ export const AddressUpdate = z.object({
   country_code: countryCodeInput.optional(),
 });
 export type AddressUpdate = z.input<typeof AddressUpdate>;
+component(AddressUpdate, {
+  id: 'AddressUpdate',
+  description: 'Address fields to set; merged into the stored address.',
+  examples: [
+    {
+      address_one: '1 Infinite Loop',
+      city: 'Cupertino',
+      state: 'CA',
+      postal_code: '95014',
+      country_code: 'US',
+    },
+  ],
+});
 
 /** The fields every stored address has: what a create, or a merged update, must satisfy. */
 export const AddressComplete = z.object({

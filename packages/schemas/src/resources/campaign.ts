@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { amountInput, briefInput, idOf, text, timestamp, typeError } from '../primitives.js';
 import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 import { PlatformId } from './platform.js';
@@ -34,10 +36,21 @@ export const CampaignSummary = z.object({
   ...pageFields,
 });
 export type CampaignSummary = z.infer<typeof CampaignSummary>;
+const { brief: _brief, ...campaignSummaryExample } = ex.campaign;
+component(CampaignSummary, {
+  id: 'CampaignSummary',
+  description: 'A campaign as listed (without its brief).',
+  examples: [campaignSummaryExample],
+});
 
 /** A campaign as shown: with `brief`, rendered and sanitized HTML. */
 export const Campaign = withBrief(CampaignSummary);
 export type Campaign = z.infer<typeof Campaign>;
+component(Campaign, {
+  id: 'Campaign',
+  description: 'A campaign with its brief, rendered to sanitized HTML. Amounts are integers in cents.',
+  examples: [ex.campaign],
+});
 
 /** Fields a published campaign no longer accepts on update (spec: "financial fields"). */
 export const CAMPAIGN_FINANCIAL_FIELDS = [
@@ -102,10 +115,20 @@ const withPayoutRule = <T extends z.ZodType<{ min_payout_amount?: number; max_pa
 /** `campaign` payload of `POST …/campaigns.json`; omitted fields take the form defaults. */
 export const CampaignCreate = withPayoutRule(z.object(campaignFields));
 export type CampaignCreate = z.input<typeof CampaignCreate>;
+component(CampaignCreate, {
+  id: 'CampaignCreate',
+  description: 'Fields of a new draft campaign (inside the `campaign` key).',
+  examples: [{ name: 'Autumn reels', currency: 'eur', countries: ['DE'], cpm_amount: 250 }],
+});
 
 /** `campaign` payload of `PATCH …/campaigns/:id.json`. */
 export const CampaignUpdate = withPayoutRule(z.object({ ...campaignFields, purge_banner_image }));
 export type CampaignUpdate = z.input<typeof CampaignUpdate>;
+component(CampaignUpdate, {
+  id: 'CampaignUpdate',
+  description: 'Fields to change on a campaign; financial fields are refused once it was published.',
+  examples: [{ name: 'Autumn reels 2027' }],
+});
 
 /** What a create leaves out becomes (decisions.md §2); `currency` is the column's default, `usd`. */
 export const CAMPAIGN_DEFAULTS = {

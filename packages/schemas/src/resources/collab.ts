@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { booleanInput, briefInput, idOf, timestamp, websiteQuery } from '../primitives.js';
 import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 
@@ -24,10 +26,21 @@ export const CollabSummary = z.object({
   ...pageFields,
 });
 export type CollabSummary = z.infer<typeof CollabSummary>;
+const { brief: _brief, ...collabSummaryExample } = ex.collab;
+component(CollabSummary, {
+  id: 'CollabSummary',
+  description: 'A collab as listed (without its brief).',
+  examples: [collabSummaryExample],
+});
 
 /** A collab as shown: with `brief`, rendered and sanitized HTML. */
 export const Collab = withBrief(CollabSummary);
 export type Collab = z.infer<typeof Collab>;
+component(Collab, {
+  id: 'Collab',
+  description: 'A collab with its brief, rendered to sanitized HTML.',
+  examples: [ex.collab],
+});
 
 /** `collab` payload of `POST …/collabs.json`; every field is optional (defaults apply). */
 export const CollabCreate = z.object({
@@ -40,14 +53,27 @@ export const CollabCreate = z.object({
   brief: briefInput.optional(),
 });
 export type CollabCreate = z.input<typeof CollabCreate>;
+component(CollabCreate, {
+  id: 'CollabCreate',
+  description: 'Fields of a new draft collab (inside the `collab` key); every field is optional.',
+  examples: [{ name: 'Summer launch', countries: ['US', 'CA'], brief: '## About the product' }],
+});
 
 /** `collab` payload of `PATCH …/collabs/:id.json`. */
 export const CollabUpdate = CollabCreate.extend({ purge_banner_image });
 export type CollabUpdate = z.input<typeof CollabUpdate>;
+component(CollabUpdate, {
+  id: 'CollabUpdate',
+  description: 'Fields to change on a collab; `purge_banner_image: "1"` removes the banner.',
+  examples: [{ name: 'Summer launch 2027' }],
+});
 
 /** Query of `POST …/collabs.json`: `website` prefills the draft from a product page. */
 export const CollabCreateQuery = z.object({
-  website: websiteQuery.optional(),
+  website: websiteQuery.optional().meta({
+    description:
+      'A product page (http/https) to prefill the draft from: its title, description and image; the draft is still made when it cannot be read',
+  }),
 });
 
 /** What a create leaves out becomes (decisions.md §2); `currency` is the column's default, `usd`. */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
 import { User } from './user.js';
 
@@ -18,7 +20,17 @@ export const Membership = z.object({
   user: User,
 });
 export type Membership = z.infer<typeof Membership>;
+component(Membership, {
+  id: 'Membership',
+  description: "A user's membership of an organization, with the user.",
+  examples: [ex.membership],
+});
 
 /** `membership` payload of `PATCH /organizations/:organization_id/members/:id.json`. */
 export const MembershipUpdate = z.object({ role: Role });
 export type MembershipUpdate = z.input<typeof MembershipUpdate>;
+component(MembershipUpdate, {
+  id: 'MembershipUpdate',
+  description: "A member's new role.",
+  examples: [{ role: 'admin' }],
+});

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
 
 export const NotificationId = idOf('NotificationId');
@@ -22,6 +24,11 @@ export const Notification = z.object({
   created_at: timestamp,
 });
 export type Notification = z.infer<typeof Notification>;
+component(Notification, {
+  id: 'Notification',
+  description: "A notification in the caller's inbox.",
+  examples: [ex.notification],
+});
 
 export const NotificationSettings = z.object({
   /** When false, delivery is suppressed but device subscriptions stay registered. */
@@ -30,9 +37,19 @@ export const NotificationSettings = z.object({
   push_subscription_count: z.int().nonnegative(),
 });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
+component(NotificationSettings, {
+  id: 'NotificationSettings',
+  description: "The caller's notification settings.",
+  examples: [ex.notificationSettings],
+});
 
 /** Flat body of `PATCH /me/notification_settings.json` (the one payload with no wrapper). */
 export const NotificationSettingsUpdate = z.object({
   push_notifications_enabled: z.boolean({ error: typeError('must be true or false') }),
 });
 export type NotificationSettingsUpdate = z.input<typeof NotificationSettingsUpdate>;
+component(NotificationSettingsUpdate, {
+  id: 'NotificationSettingsUpdate',
+  description: 'Turns push notifications on or off.',
+  examples: [{ push_notifications_enabled: false }],
+});

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { absoluteUrl, idOf, purgeFlag, text, timestamp, typeError, websiteInput } from '../primitives.js';
 
 export const OrganizationId = idOf('OrganizationId');
@@ -22,6 +24,11 @@ export const Organization = z.object({
   logo_url: absoluteUrl.optional(),
 });
 export type Organization = z.infer<typeof Organization>;
+component(Organization, {
+  id: 'Organization',
+  description: 'An organization (brand or agency). `logo_url` is present only when a logo was uploaded.',
+  examples: [ex.organization],
+});
 
 /** `organization` payload of `POST /organizations.json`. A logo needs multipart (`logo`). */
 export const OrganizationCreate = z.object({
@@ -30,6 +37,11 @@ export const OrganizationCreate = z.object({
   website: websiteInput.optional(),
 });
 export type OrganizationCreate = z.input<typeof OrganizationCreate>;
+component(OrganizationCreate, {
+  id: 'OrganizationCreate',
+  description: 'Fields of a new organization (inside the `organization` key).',
+  examples: [{ name: 'Acme Studios', privacy_setting: 'private', website: 'https://acme.example' }],
+});
 
 /** `organization` payload of `PATCH /organizations/:id.json`. */
 export const OrganizationUpdate = z.object({
@@ -39,3 +51,8 @@ export const OrganizationUpdate = z.object({
   purge_logo: purgeFlag.optional(),
 });
 export type OrganizationUpdate = z.input<typeof OrganizationUpdate>;
+component(OrganizationUpdate, {
+  id: 'OrganizationUpdate',
+  description: 'Fields to change on an organization; `purge_logo: "1"` removes the logo.',
+  examples: [{ name: 'Acme Studios GmbH' }],
+});

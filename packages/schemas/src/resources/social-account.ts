@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { annotate, component } from '../components.js';
+import * as ex from '../examples.js';
 import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
-import { annotate } from '../registry.js';
 import { accountUrlProblem, PlatformId, parseAccountUrl, URL_PLATFORMS } from './platform.js';
 
 export const SocialAccountId = idOf('SocialAccountId');
@@ -30,6 +31,11 @@ export const SocialAccount = z.object({
   url: absoluteUrl,
 });
 export type SocialAccount = z.infer<typeof SocialAccount>;
+component(SocialAccount, {
+  id: 'SocialAccount',
+  description: "One of the caller's social accounts; stats are null until the first sync.",
+  examples: [ex.socialAccount],
+});
 
 /**
  * `social_account` payload of `POST /me/social_accounts.json`. Only URL platforms (youtube, x,
@@ -63,3 +69,8 @@ export const SocialAccountCreate = z
     };
   });
 export type SocialAccountCreate = z.input<typeof SocialAccountCreate>;
+component(SocialAccountCreate, {
+  id: 'SocialAccountCreate',
+  description: 'A social account to connect by URL (YouTube, X, Twitch).',
+  examples: [{ platform_id: 'youtube', account_url: 'https://youtube.com/@acme' }],
+});

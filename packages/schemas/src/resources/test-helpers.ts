@@ -3,6 +3,8 @@
  * set-up API that makes what the real service makes through its web app.
  */
 import { z } from 'zod';
+import { component } from '../components.js';
+import * as ex from '../examples.js';
 import { amountInput, idOf, text, timestamp } from '../primitives.js';
 import { AccessTokenWithSecret, Permission } from './access-token.js';
 import { CampaignStatus } from './campaign.js';
@@ -21,31 +23,61 @@ export const TestUserCreate = z.object({
     .object({ description: text(200).optional(), permission: Permission.default('write') })
     .default({ permission: 'write' }),
 });
-export const TestUserCreated = z.object({ user: User, access_token: AccessTokenWithSecret });
+export const TestUserCreated = component(z.object({ user: User, access_token: AccessTokenWithSecret }), {
+  id: 'TestUserCreated',
+  description: 'A user made by the test helpers, with an access token (its value shown this once).',
+  examples: [
+    {
+      user: ex.membership.user,
+      access_token: { ...ex.accessToken, token: `mkt_${'A'.repeat(43)}000000` },
+    },
+  ],
+});
 export type TestUserCreated = z.infer<typeof TestUserCreated>;
 
 export const TestMemberCreate = z.object({ user_id: z.string().min(1), role: Role });
 
 export const JoinRequestId = idOf('JoinRequestId');
 export const TestJoinRequestCreate = z.object({ user_id: z.string().min(1) });
-export const TestJoinRequest = z.object({
-  id: JoinRequestId,
-  user_id: UserId,
-  organization_id: OrganizationId,
-  created_at: timestamp,
-});
+export const TestJoinRequest = component(
+  z.object({ id: JoinRequestId, user_id: UserId, organization_id: OrganizationId, created_at: timestamp }),
+  {
+    id: 'TestJoinRequest',
+    description: 'A join request made by the test helpers.',
+    examples: [
+      {
+        id: 'Jr5Kd8Wq2Lm1',
+        user_id: ex.membership.user.id,
+        organization_id: ex.organization.id,
+        created_at: '2026-11-21T10:00:00.000Z',
+      },
+    ],
+  },
+);
 
 export const TestSubscriptionSet = z.object({ active: z.boolean() });
-export const TestSubscription = z.object({ active: z.boolean() });
+export const TestSubscription = component(z.object({ active: z.boolean() }), {
+  id: 'TestSubscription',
+  description: "An organization's subscription as the test helpers set it.",
+  examples: [{ active: true }],
+});
 
-export const TestSubmission = z.object({ id: z.string(), created_at: timestamp });
+export const TestSubmission = component(z.object({ id: z.string(), created_at: timestamp }), {
+  id: 'TestSubmission',
+  description: 'A submission added to a collab by the test helpers.',
+  examples: [{ id: 'Sb7Hn3Qe9Vx4', created_at: '2026-11-21T10:00:00.000Z' }],
+});
 
 export const TestCollabStateSet = z.object({ state: CollabState });
 
 export const TestFundingCreate = z.object({
   amount: amountInput.refine((n) => n > 0, { error: 'must be greater than 0' }),
 });
-export const TestFunding = z.object({ id: z.string(), amount: z.int(), created_at: timestamp });
+export const TestFunding = component(z.object({ id: z.string(), amount: z.int(), created_at: timestamp }), {
+  id: 'TestFunding',
+  description: 'A funding of a campaign made by the test helpers (amount in cents).',
+  examples: [{ id: 'Fd2Mw6Yt8Kp3', amount: 10000, created_at: '2026-11-21T10:00:00.000Z' }],
+});
 
 export const TestCampaignStatusSet = z.object({ status: CampaignStatus });
 
@@ -69,4 +101,8 @@ export const TestNotificationCreate = z.object({
   record_id: text(200),
 });
 
-export const TestPushSubscription = z.object({ id: z.string() });
+export const TestPushSubscription = component(z.object({ id: z.string() }), {
+  id: 'TestPushSubscription',
+  description: 'A push device registered for a user by the test helpers.',
+  examples: [{ id: 'Ps4Rz1Nc7Gb5' }],
+});

@@ -14,11 +14,11 @@ import { APIResource } from './resource.js';
 const e = endpoints.campaigns;
 
 /** Query of `client.campaigns.list()`: `{ page }`. */
-export type CampaignListParams = Query<typeof e.list>;
+export type CampaignListParams = Query<typeof endpoints.campaigns.list>;
 /** Body of `client.campaigns.create()`; a `banner_image` makes it multipart. */
-export type CampaignCreateParams = Payload<typeof e.create>;
+export type CampaignCreateParams = Payload<typeof endpoints.campaigns.create>;
 /** Body of `client.campaigns.update()`; financial fields are refused once it was published. */
-export type CampaignUpdateParams = Payload<typeof e.update>;
+export type CampaignUpdateParams = Payload<typeof endpoints.campaigns.update>;
 
 export class Campaigns extends APIResource {
   /** Newest first; list items have no `brief`. */

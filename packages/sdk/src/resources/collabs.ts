@@ -8,13 +8,13 @@ import { APIResource } from './resource.js';
 const e = endpoints.collabs;
 
 /** Query of `client.collabs.list()`: `{ page }`. */
-export type CollabListParams = Query<typeof e.list>;
+export type CollabListParams = Query<typeof endpoints.collabs.list>;
 /** Body of `client.collabs.create()`; every field optional, a `banner_image` makes it multipart. */
-export type CollabCreateParams = Payload<typeof e.create>;
+export type CollabCreateParams = Payload<typeof endpoints.collabs.create>;
 /** Query of `client.collabs.create()`: `{ website }`, a product page to prefill the draft from. */
-export type CollabCreateQueryParams = Query<typeof e.create>;
+export type CollabCreateQueryParams = Query<typeof endpoints.collabs.create>;
 /** Body of `client.collabs.update()`; `purge_banner_image: '1'` removes the banner. */
-export type CollabUpdateParams = Payload<typeof e.update>;
+export type CollabUpdateParams = Payload<typeof endpoints.collabs.update>;
 
 export class Collabs extends APIResource {
   /** Newest first; list items have no `brief`. */

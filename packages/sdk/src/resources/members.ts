@@ -8,9 +8,9 @@ import { APIResource } from './resource.js';
 const e = endpoints.members;
 
 /** Query of `client.members.list()`: `{ page }`. */
-export type MemberListParams = Query<typeof e.list>;
+export type MemberListParams = Query<typeof endpoints.members.list>;
 /** Body of `client.members.update()`: `{ role }`. */
-export type MemberUpdateParams = Payload<typeof e.update>;
+export type MemberUpdateParams = Payload<typeof endpoints.members.update>;
 
 export class Members extends APIResource {
   /** Admins first, then by join date. */

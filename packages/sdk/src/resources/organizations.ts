@@ -8,11 +8,11 @@ import { APIResource } from './resource.js';
 const e = endpoints.organizations;
 
 /** Query of `client.organizations.list()`: `{ page }`. */
-export type OrganizationListParams = Query<typeof e.list>;
+export type OrganizationListParams = Query<typeof endpoints.organizations.list>;
 /** Body of `client.organizations.create()`; a `logo` Blob/File makes it multipart. */
-export type OrganizationCreateParams = Payload<typeof e.create>;
+export type OrganizationCreateParams = Payload<typeof endpoints.organizations.create>;
 /** Body of `client.organizations.update()`; `purge_logo: '1'` removes the logo. */
-export type OrganizationUpdateParams = Payload<typeof e.update>;
+export type OrganizationUpdateParams = Payload<typeof endpoints.organizations.update>;
 
 export class Organizations extends APIResource {
   /** The caller's organizations, oldest first. */

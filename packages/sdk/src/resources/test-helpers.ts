@@ -4,6 +4,7 @@ import {
   testHelperEndpoints as h,
   type OrganizationId,
   type SocialAccountId,
+  type testHelperEndpoints,
   type UserId,
 } from '@app/schemas';
 import type { APIPromise } from '../core/api-promise.js';
@@ -12,26 +13,24 @@ import type { TestHelperOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
 type Helpers = typeof h;
-/** The body test helper `K` takes. */
-type Body<K extends keyof Helpers> = Payload<Helpers[K]>;
 /** Body of `client.testHelpers.createUser()`: `{ user: { name, email }, access_token? }`. */
-export type TestUserCreateParams = Body<'createUser'>;
+export type TestUserCreateParams = Payload<typeof testHelperEndpoints.createUser>;
 /** Body of `client.testHelpers.addMember()`: `{ user_id, role }`. */
-export type TestMemberCreateParams = Body<'addMember'>;
+export type TestMemberCreateParams = Payload<typeof testHelperEndpoints.addMember>;
 /** Body of `client.testHelpers.createJoinRequest()`: `{ user_id }`. */
-export type TestJoinRequestCreateParams = Body<'createJoinRequest'>;
+export type TestJoinRequestCreateParams = Payload<typeof testHelperEndpoints.createJoinRequest>;
 /** Body of `client.testHelpers.setSubscription()`: `{ active }`. */
-export type TestSubscriptionSetParams = Body<'setSubscription'>;
+export type TestSubscriptionSetParams = Payload<typeof testHelperEndpoints.setSubscription>;
 /** Body of `client.testHelpers.setCollabState()`: `{ state }`. */
-export type TestCollabStateSetParams = Body<'setCollabState'>;
+export type TestCollabStateSetParams = Payload<typeof testHelperEndpoints.setCollabState>;
 /** Body of `client.testHelpers.createFunding()`: `{ amount }`. */
-export type TestFundingCreateParams = Body<'createFunding'>;
+export type TestFundingCreateParams = Payload<typeof testHelperEndpoints.createFunding>;
 /** Body of `client.testHelpers.setCampaignStatus()`: `{ status }`. */
-export type TestCampaignStatusSetParams = Body<'setCampaignStatus'>;
+export type TestCampaignStatusSetParams = Payload<typeof testHelperEndpoints.setCampaignStatus>;
 /** Body of `client.testHelpers.syncSocialAccount()`: the stats snapshot. */
-export type TestSocialAccountSyncParams = Body<'syncSocialAccount'>;
+export type TestSocialAccountSyncParams = Payload<typeof testHelperEndpoints.syncSocialAccount>;
 /** Body of `client.testHelpers.createNotification()`: `{ type, params, record_type, record_id }`. */
-export type TestNotificationCreateParams = Body<'createNotification'>;
+export type TestNotificationCreateParams = Payload<typeof testHelperEndpoints.createNotification>;
 
 /** What test helper `K` resolves to. */
 type Reply<K extends keyof Helpers> = APIPromise<Result<Helpers[K]>>;

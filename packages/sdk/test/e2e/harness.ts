@@ -1,21 +1,20 @@
 /**
- * End-to-end harness: the real reference server (`@app/server`), started in-process on a loopback
- * port over a fresh in-memory PGlite, and SDK clients that talk to it over real HTTP. Every
- * exchange is recorded with the endpoint of the table it belongs to.
+ * End-to-end harness: the test kit we ship (`@app/testing`: the real reference server, in-process
+ * on a loopback port over an in-memory PGlite), and SDK clients that talk to it over real HTTP.
+ * Every exchange is recorded with the endpoint of the table it belongs to; in a contract run
+ * (`pnpm test:contract`) the clients talk to a Prism proxy in front of the kit's server.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Endpoint, type NamedEndpoint, publicEndpoints, testHelperEndpointList } from '@app/schemas';
-import { buildApp, loadConfig, migrate, type Orm, openDatabase } from '@app/server';
+import { freePort, startTestServer, type TestServer } from '@app/testing';
 import { afterAll, beforeAll } from 'vitest';
-import { type ClientOptions, type Fetch, Marketplace, type User } from '../../src/index.js';
+import type { ClientOptions, Fetch, Marketplace, User } from '../../src/index.js';
 
 export const HELPERS_KEY = 'e2e-test-helpers-key-0123456789abcdef';
 
@@ -114,15 +113,6 @@ export interface ServerOptions {
   random?: () => number;
 }
 
-/** A free loopback port, so that `MARKETPLACE_BASE_URL` (the `url` fields) is known before listening. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /**
  * With `MARKETPLACE_E2E_PRISM_LOG_DIR` set (`pnpm test:contract`), the clients talk to a Prism
  * validation proxy in front of the server, loaded with the server's own `/openapi.json`; Prism's
@@ -166,70 +156,41 @@ async function stopPrism(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts the server for the calling test file, as `marketplace-server serve` does (settings read
- * by `loadConfig`, migrations applied, then listen), with the test helpers on and the collab
- * prefill refusing private addresses.
+ * Starts the kit's server for the calling test file (`beforeAll`, closed in `afterAll`), with the
+ * test helpers on under {@link HELPERS_KEY} and the collab prefill refusing private addresses.
  */
 export function useServer(options: ServerOptions = {}): E2EServer {
   const traffic: Exchange[] = [];
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-  let orm: Orm | undefined;
-  let url = '';
+  let kit: TestServer | undefined;
   let prism: ChildProcess | undefined;
-  let dataDir = '';
   let admin: Marketplace | undefined;
+  const started = () => {
+    if (!kit) throw new Error('the server starts in beforeAll');
+    return kit;
+  };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'mkt-sdk-e2e-'));
-    const port = await freePort();
-    const config = loadConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: 'pglite://memory',
-      MARKETPLACE_DATA_DIR: dataDir,
-      MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY,
-      MARKETPLACE_PREFILL_ALLOW_PRIVATE: '0',
-      LOG_LEVEL: 'silent',
-      ...options.env,
-    });
-    orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-    await migrate(orm);
-    // No event-loop-delay 503s: the WASM database and parallel test files would trip them at
-    // random. The chaos 503s, when asked for, come from `MARKETPLACE_CHAOS_503_RATE`.
-    app = await buildApp({
-      config,
-      orm,
-      logger: false,
-      overload: { maxEventLoopDelay: 0 },
+    kit = await startTestServer({
+      helpersKey: HELPERS_KEY,
+      env: { MARKETPLACE_PREFILL_ALLOW_PRIVATE: '0', ...options.env },
       ...(options.random && { random: options.random }),
     });
-    await app.listen({ port: config.port, host: config.host });
-    url = config.baseUrl;
     const prismLogDir = process.env.MARKETPLACE_E2E_PRISM_LOG_DIR;
-    if (prismLogDir) ({ url: prismUrl, child: prism } = await startPrism(url, prismLogDir));
+    if (prismLogDir) ({ url: prismUrl, child: prism } = await startPrism(kit.url, prismLogDir));
   });
 
   afterAll(async () => {
     if (prism) await stopPrism(prism);
-    await app?.close();
-    await orm?.close(true);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await kit?.close();
   });
 
   const server: E2EServer = {
     get url() {
-      return url;
+      return started().url;
     },
     traffic,
     client: (token, clientOptions = {}) =>
-      new Marketplace({
-        token,
-        baseUrl: url,
-        random: () => 0,
-        fetch: recordingFetch(traffic),
-        testHelpersKey: HELPERS_KEY,
-        ...clientOptions,
-      }),
+      started().client(token, { random: () => 0, fetch: recordingFetch(traffic), ...clientOptions }),
     get admin() {
       admin ??= server.client('mkt_unused_the_test_helpers_use_their_key');
       return admin;
@@ -239,7 +200,7 @@ export function useServer(options: ServerOptions = {}): E2EServer {
       const { user, access_token } = await server.admin.testHelpers.createUser({ user: { name, email } });
       return { user, token: access_token.token, client: server.client(access_token.token, clientOptions) };
     },
-    sql: (query, params = []) => (orm as Orm).em.fork().execute(query, params as never[]),
+    sql: (query, params = []) => started().sql(query, params),
   };
   return server;
 }

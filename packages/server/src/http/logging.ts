@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import PinoPretty from 'pino-pretty';
 
 /**
@@ -104,4 +104,43 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
       stream: PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
     }),
   };
+}
+
+/** Probes that load balancers and scrapers call every few seconds: logged only at `debug`. */
+const PROBE_ROUTES = new Set(['/health', '/ready', '/metrics']);
+
+/**
+ * The server's request log (Fastify's `logController`): one line per request, when its answer
+ * has been sent, with the method, the route template (`(unmatched)` for an unknown path), the
+ * status, the time in milliseconds (`responseTime`), the request id (`reqId`, from the
+ * request's logger) and the URL without secrets. At `info`, except for `/health`, `/ready` and
+ * `/metrics`, which load balancers and scrapers call every few seconds: those are logged at
+ * `debug` (seen with `LOG_LEVEL=debug`). Fastify's own "incoming request" line is written at
+ * `debug` only; its "request completed" and "Route … not found" lines are not written.
+ */
+export class RequestLog extends LogController {
+  /** At `debug` only: the line that says a request has arrived, before it is answered. */
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override routeNotFound(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const route = request.is404 ? '(unmatched)' : (request.routeOptions.url ?? '(unmatched)');
+    const fields = {
+      req: request,
+      route,
+      statusCode: reply.statusCode,
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    const message = `${request.method} ${route} ${reply.statusCode}`;
+    if (error) reply.log.error({ ...fields, err: error }, message);
+    else if (PROBE_ROUTES.has(route)) reply.log.debug(fields, message);
+    else reply.log.info(fields, message);
+  }
 }

@@ -1,10 +1,13 @@
 /**
  * The published contract (`GET /openapi.json`, committed as `openapi.json`): OpenAPI 3.1 built
- * from the endpoint table and the zod schemas. Fastify's swagger plugin lays out the paths and
- * the request schemas; this module adds what the plugin cannot know from a route — every status
- * an operation can answer, the headers, the named components — all from the same table.
+ * from the endpoint table and the zod schemas alone — no app is built or booted. Each endpoint
+ * becomes an operation (its parameters and body from its zod schemas, through the same zod →
+ * JSON Schema conversion the server's validation uses), with every status it can answer, the
+ * headers and the named components (`contractRegistry`, each schema's description and example
+ * beside it), all from the same table.
  */
 import {
+  componentById,
   contractRegistry,
   type Endpoint,
   endpointDescription,
@@ -17,9 +20,9 @@ import {
   UNAUTHORIZED_TEXT,
   WWW_AUTHENTICATE,
 } from '@app/schemas';
-import type { SwaggerOptions } from '@fastify/swagger';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import type { Config } from '../config.js';
+import { z } from 'zod';
+import { bodySchemaOf } from './routes.js';
 
 type Json = Record<string, unknown>;
 
@@ -229,10 +232,6 @@ function multipartOf(
   };
 }
 
-const byName = new Map([...publicEndpoints, ...testHelperEndpointList].map((e) => [e.name, e]));
-
-const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const;
-
 /** Keeps the components the document refers to; `XInput` becomes `X` where there is no output `X`. */
 function tidyComponents(doc: Json): Json {
   const components = (doc.components as { schemas: Record<string, Json> }).schemas;
@@ -251,11 +250,10 @@ function tidyComponents(doc: Json): Json {
   const renames: [string, string][] = [];
   for (const id of [...used].sort()) {
     const plain = id.endsWith('Input') ? id.slice(0, -'Input'.length) : id;
-    const name = plain !== id && !used.has(plain) && contractRegistry._idmap.has(plain) ? plain : id;
+    const name = plain !== id && !used.has(plain) && componentById(plain) !== undefined ? plain : id;
     if (name !== id) renames.push([id, name]);
     // zod leaves `examples` out of input schemas: the payload examples come from the registry.
-    const registered = contractRegistry._idmap.get(name);
-    const meta = registered && contractRegistry.get(registered);
+    const meta = componentById(name)?.meta;
     schemas[name] = { ...(components[id] as Json), ...(meta && { examples: meta.examples }) };
   }
   text = JSON.stringify({ ...doc, components: { ...(doc.components as Json), schemas } });
@@ -271,94 +269,163 @@ function tidyComponents(doc: Json): Json {
   return out;
 }
 
-/** Options of `@fastify/swagger` for this server. */
-export function openapiOptions(config: Config): SwaggerOptions {
-  const withHelpers = Boolean(config.testHelpersKey);
-  const toObject = createJsonSchemaTransformObject({ schemaRegistry: contractRegistry });
-  const toSchema = createJsonSchemaTransform({ skipList: [], schemaRegistry: contractRegistry });
+/**
+ * The zod → JSON Schema settings: the converter reads the contract's registry for names, so a
+ * field's own description (`.meta({ description })`, zod's global registry: what the MCP tools and
+ * the CLI show) is added here. The rest is what the converter does by default for OpenAPI 3.1:
+ * a union loses its empty branches.
+ */
+const zodToJsonConfig = {
+  override: (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
+    const def = (ctx.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def;
+    if (def?.type === 'union' && Array.isArray(ctx.jsonSchema.anyOf))
+      ctx.jsonSchema.anyOf = (ctx.jsonSchema.anyOf as Json[]).filter(
+        (branch) => Object.keys(branch).length > 0,
+      );
+    const own = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
+    if (typeof own === 'string' && ctx.jsonSchema.description === undefined) ctx.jsonSchema.description = own;
+  },
+};
+
+/** The document's settings: where the server is, and whether the test helpers are part of it. */
+export interface OpenapiSettings {
+  baseUrl: string;
+  testHelpers: boolean;
+}
+
+/** A parameter of an operation, from one property of its params or query JSON Schema. */
+function parametersOf(where: 'path' | 'query', schema: Json | undefined): Json[] {
+  if (!schema) return [];
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      schema: rest,
+      in: where,
+      name,
+      required: where === 'path' || required.has(name),
+      ...(typeof description === 'string' && { description }),
+    };
+  });
+}
+
+/** A JSON Schema as an OpenAPI Schema Object: no `$schema`, and a `$ref` stands alone. */
+function schemaObject(schema: Json): Json {
+  const { $schema: _dialect, ...rest } = schema;
+  return typeof rest.$ref === 'string' ? { $ref: rest.$ref } : rest;
+}
+
+/** The operation of an endpoint, before the statuses and headers of the table are added. */
+function operationOf(
+  e: NamedEndpoint,
+  transform: ReturnType<typeof createJsonSchemaTransform>,
+  openapiObject: Json,
+): Json {
+  const url = `${e.path.replace(/:([a-z_]+)/g, '{$1}')}.json`;
+  const { schema } = transform({
+    schema: {
+      ...(Object.keys(e.params.shape).length > 0 && { params: e.params }),
+      ...(Object.keys(e.query.shape).length > 0 && { querystring: e.query }),
+      ...(e.body && { body: bodySchemaOf(e.body) }),
+    },
+    url,
+    route: undefined as never,
+    openapiObject: openapiObject as never,
+  } as never) as { schema: { params?: Json; querystring?: Json; body?: Json } };
+  const parameters = [...parametersOf('query', schema.querystring), ...parametersOf('path', schema.params)];
   return {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Creator Marketplace API',
-        version: '1.0.0',
-        description:
-          'JSON REST interface for collabs, campaigns, organizations, memberships and the authenticated ' +
-          "user's own resources. Every path answers with the `.json` suffix, as documented here (or " +
-          'with `Accept: application/json`). Authenticate with `Authorization: Bearer <token>`. Lists ' +
-          'are paginated by `page` (20 items a page, headers `Current-Page`, `Page-Items`, ' +
-          '`Total-Count`, `Total-Pages`). Shows send a weak `ETag` and answer `304` to `If-None-Match`.',
-        license: { name: 'MIT', identifier: 'MIT' },
-        contact: { name: 'Creator Marketplace API maintainers' },
-      },
-      servers: [{ url: config.baseUrl, description: 'This server' }],
-      tags: Object.entries(TAGS)
-        .filter(([name]) => withHelpers || name !== 'testHelpers')
-        .map(([name, description]) => ({ name, description })),
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token (`mkt_…`)' },
-          ...(withHelpers && {
-            testHelpersKey: {
-              type: 'http',
-              scheme: 'bearer',
-              description: 'The sandbox key, `MARKETPLACE_TEST_HELPERS_KEY`',
-            },
-          }),
-        },
-      },
-    },
-    transform: (input) => {
-      const out = toSchema(input);
-      const schema = { ...(out.schema as Json) };
-      delete schema.response; // written by transformObject, from the endpoint table
-      return { schema, url: `${input.url.replace(/:([a-z_]+)/g, '{$1}')}.json` } as typeof out;
-    },
-    transformObject: (input) => {
-      const doc = toObject(input) as unknown as Json;
-      const components = ((doc.components as Json).schemas ?? {}) as Record<string, Json>;
-      for (const item of Object.values(doc.paths as Record<string, Json>)) {
-        for (const method of METHODS) {
-          const op = item[method] as Json | undefined;
-          const e = op && byName.get(op.operationId as string);
-          if (!op || !e) continue;
-          op.description = endpointDescription(e);
-          op.responses = responsesOf(e);
-          const parameters = (op.parameters ?? []) as Json[];
-          for (const p of parameters)
-            if (p.in === 'query' && p.name === 'page')
-              p.description = 'Page to return, from 1 (default 1); a page past the last is an empty list';
-          if (e.etag)
-            parameters.push({
-              in: 'header',
-              name: 'If-None-Match',
-              required: false,
-              description: 'ETags of copies the client holds (a list, or `*`): a match gives `304`',
-              schema: { type: 'string' },
-            });
-          if (e.idempotent)
-            parameters.push({
-              in: 'header',
-              name: 'Idempotency-Key',
-              required: false,
-              description:
-                'Makes the request safe to send again (1 to 255 printable ASCII characters, e.g. a UUID), ' +
-                "scoped to the token's user and kept 24 hours: the same key with the same method, path and " +
-                'payload answers the stored answer with `Idempotent-Replayed: true` and does nothing again; ' +
-                'with another request it is `422`; while the first is running, `409`. 5xx answers are not stored.',
-              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
-            });
-          if (parameters.length > 0) op.parameters = parameters;
-          const body = op.requestBody as { content: Record<string, { schema: Json }> } | undefined;
-          const jsonBody = body?.content['application/json'];
-          if (body && e.body && !e.body.required) (body as Json).required = false;
-          if (body && jsonBody) {
-            const multipart = multipartOf(e, jsonBody.schema, components);
-            if (multipart) body.content['multipart/form-data'] = multipart;
-          }
-        }
-      }
-      return tidyComponents(doc) as never;
-    },
+    operationId: e.name,
+    summary: e.summary,
+    tags: [e.name.split('.')[0] as string],
+    ...(schema.body && {
+      requestBody: { required: true, content: { 'application/json': { schema: schemaObject(schema.body) } } },
+    }),
+    ...(parameters.length > 0 && { parameters }),
+    security: [e.access === 'test-helpers' ? { testHelpersKey: [] } : { bearerAuth: [] }],
   };
+}
+
+/** The OpenAPI document of a server with these settings, from the table and the zod schemas. */
+export function buildOpenapiDocument({ baseUrl, testHelpers }: OpenapiSettings): Json {
+  const openapiObject: Json = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Creator Marketplace API',
+      version: '1.0.0',
+      description:
+        'JSON REST interface for collabs, campaigns, organizations, memberships and the authenticated ' +
+        "user's own resources. Every path answers with the `.json` suffix, as documented here (or " +
+        'with `Accept: application/json`). Authenticate with `Authorization: Bearer <token>`. Lists ' +
+        'are paginated by `page` (20 items a page, headers `Current-Page`, `Page-Items`, ' +
+        '`Total-Count`, `Total-Pages`). Shows send a weak `ETag` and answer `304` to `If-None-Match`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'Creator Marketplace API maintainers' },
+    },
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token (`mkt_…`)' },
+        ...(testHelpers && {
+          testHelpersKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The sandbox key, `MARKETPLACE_TEST_HELPERS_KEY`',
+          },
+        }),
+      },
+    },
+    paths: {},
+    servers: [{ url: baseUrl, description: 'This server' }],
+    tags: Object.entries(TAGS)
+      .filter(([name]) => testHelpers || name !== 'testHelpers')
+      .map(([name, description]) => ({ name, description })),
+  };
+  const toObject = createJsonSchemaTransformObject({ schemaRegistry: contractRegistry, zodToJsonConfig });
+  const toSchema = createJsonSchemaTransform({
+    skipList: [],
+    schemaRegistry: contractRegistry,
+    zodToJsonConfig,
+  });
+  const doc = toObject({ openapiObject } as never) as unknown as Json;
+  const components = ((doc.components as Json).schemas ?? {}) as Record<string, Json>;
+  const paths: Record<string, Json> = {};
+  for (const e of [...publicEndpoints, ...(testHelpers ? testHelperEndpointList : [])]) {
+    const url = `${e.path.replace(/:([a-z_]+)/g, '{$1}')}.json`;
+    const op = operationOf(e, toSchema, openapiObject);
+    op.responses = responsesOf(e);
+    op.description = endpointDescription(e);
+    const parameters = (op.parameters ?? []) as Json[];
+    for (const p of parameters)
+      if (p.in === 'query' && p.name === 'page')
+        p.description = 'Page to return, from 1 (default 1); a page past the last is an empty list';
+    if (e.etag)
+      parameters.push({
+        in: 'header',
+        name: 'If-None-Match',
+        required: false,
+        description: 'ETags of copies the client holds (a list, or `*`): a match gives `304`',
+        schema: { type: 'string' },
+      });
+    if (e.idempotent)
+      parameters.push({
+        in: 'header',
+        name: 'Idempotency-Key',
+        required: false,
+        description:
+          'Makes the request safe to send again (1 to 255 printable ASCII characters, e.g. a UUID), ' +
+          "scoped to the token's user and kept 24 hours: the same key with the same method, path and " +
+          'payload answers the stored answer with `Idempotent-Replayed: true` and does nothing again; ' +
+          'with another request it is `422`; while the first is running, `409`. 5xx answers are not stored.',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+      });
+    if (parameters.length > 0) op.parameters = parameters;
+    const body = op.requestBody as { content: Record<string, { schema: Json }> } | undefined;
+    const jsonBody = body?.content['application/json'];
+    if (body && e.body && !e.body.required) (body as Json).required = false;
+    if (body && jsonBody) {
+      const multipart = multipartOf(e, jsonBody.schema, components);
+      if (multipart) body.content['multipart/form-data'] = multipart;
+    }
+    paths[url] = { ...paths[url], [e.method.toLowerCase()]: op };
+  }
+  return tidyComponents({ ...doc, paths });
 }

@@ -221,7 +221,7 @@ function readOf(
 const wrapperError = (issue: { input?: unknown }) => wrapperMessage(issue.input);
 
 /** The request-body schema: the payload inside its wrapper key (decisions.md: "is missing"). */
-function bodySchemaOf(spec: BodySpec): z.ZodType {
+export function bodySchemaOf(spec: BodySpec): z.ZodType {
   // Bare fields (no wrapper key): no body is `{}`, so its fields are named ("can't be blank").
   if (spec.key === null) return z.preprocess((value) => value ?? {}, spec.schema);
   const inner = spec.required ? spec.schema : spec.schema.optional();

@@ -1,19 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
+import { startTestServer, type TestServer } from '@app/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ListeningServer, startListeningServer } from '../listening-server.js';
 
 /** Where the screenshot for the reviewer goes (gitignored). */
 const SCREENSHOT_DIR = resolve(import.meta.dirname, 'output');
 
-let server: ListeningServer;
+let server: TestServer;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  server = await startListeningServer();
+  server = await startTestServer();
   url = server.url;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

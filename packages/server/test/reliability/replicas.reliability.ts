@@ -12,11 +12,11 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Marketplace } from '@app/sdk';
+import { freePort } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { S3RVER_CREDENTIALS, startS3, type TestS3 } from '../s3-store.js';
@@ -37,14 +37,6 @@ const MIN_CALLS = 1_000;
 const sha = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 const png = () => Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(1_500)]);
 const nameOf = (url: string | null | undefined) => (url ? url.slice(url.lastIndexOf('/') + 1) : null);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Calls `onLine` for each line the process writes, on stdout and stderr. */
 function lines(child: ChildProcess, onLine: (line: string) => void) {

@@ -8,9 +8,9 @@ import { APIResource } from '../resource.js';
 const e = endpoints.accessTokens;
 
 /** Query of `client.me.accessTokens.list()`: `{ page }`. */
-export type AccessTokenListParams = Query<typeof e.list>;
+export type AccessTokenListParams = Query<typeof endpoints.accessTokens.list>;
 /** Body of `client.me.accessTokens.create()`: `{ description, permission }`. */
-export type AccessTokenCreateParams = Payload<typeof e.create>;
+export type AccessTokenCreateParams = Payload<typeof endpoints.accessTokens.create>;
 
 export class AccessTokens extends APIResource {
   /** Metadata only: token values are never shown again. */

@@ -8,7 +8,7 @@ import { APIResource } from '../resource.js';
 const e = endpoints.address;
 
 /** Body of `client.me.address.update()`: the fields to set, merged into the stored address. */
-export type AddressUpdateParams = Payload<typeof e.update>;
+export type AddressUpdateParams = Payload<typeof endpoints.address.update>;
 
 /** The shipping address for product samples; a user has at most one. */
 export class Address extends APIResource {

@@ -7,7 +7,7 @@ import { APIResource } from '../resource.js';
 const e = endpoints.notificationSettings;
 
 /** Body of `client.me.notificationSettings.update()`: `{ push_notifications_enabled }`. */
-export type NotificationSettingsUpdateParams = Payload<typeof e.update>;
+export type NotificationSettingsUpdateParams = Payload<typeof endpoints.notificationSettings.update>;
 
 export class NotificationSettings extends APIResource {
   retrieve(options?: RequestOptions): APIPromise<Settings> {

@@ -7,7 +7,7 @@ import { APIResource } from '../resource.js';
 const e = endpoints.notifications;
 
 /** Query of `client.me.notifications.list()`: `{ page }`. */
-export type NotificationListParams = Query<typeof e.list>;
+export type NotificationListParams = Query<typeof endpoints.notifications.list>;
 
 export class Notifications extends APIResource {
   /** The inbox, newest first. Listing does not mark anything as seen or read. */

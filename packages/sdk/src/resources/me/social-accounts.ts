@@ -8,9 +8,9 @@ import { APIResource } from '../resource.js';
 const e = endpoints.socialAccounts;
 
 /** Query of `client.me.socialAccounts.list()`: `{ page }`. */
-export type SocialAccountListParams = Query<typeof e.list>;
+export type SocialAccountListParams = Query<typeof endpoints.socialAccounts.list>;
 /** Body of `client.me.socialAccounts.create()`: `{ platform_id, account_url }`. */
-export type SocialAccountCreateParams = Payload<typeof e.create>;
+export type SocialAccountCreateParams = Payload<typeof endpoints.socialAccounts.create>;
 
 export class SocialAccounts extends APIResource {
   list(params?: SocialAccountListParams, options?: ListOptions): PagePromise<SocialAccount> {

@@ -1,11 +1,25 @@
-import type { StorageLocation } from '../../config.js';
+import { ConfigError, type StorageLocation } from '../../config.js';
 import { DirectoryStore } from './directory-store.js';
-import { S3Store } from './s3-store.js';
 import type { StoreLogger, UploadStore } from './uploads.js';
 
-/** The store `location` names (`MARKETPLACE_STORAGE_URL`, or the data directory's `uploads`). */
-export function createUploadStore(location: StorageLocation, log: StoreLogger): UploadStore {
-  return location.driver === 's3' ? new S3Store(location, log) : new DirectoryStore(location.dir, log);
+/** The AWS SDK's S3 client, an optional peer dependency of the server: installed by those who use S3. */
+const S3_CLIENT = '@aws-sdk/client-s3';
+
+/**
+ * The store `location` names (`MARKETPLACE_STORAGE_URL`, or the data directory's `uploads`). The
+ * S3 driver, and with it the AWS SDK, is loaded only for an `s3://` location; without the
+ * package the set-up stops with one line that says what to install.
+ */
+export async function createUploadStore(location: StorageLocation, log: StoreLogger): Promise<UploadStore> {
+  if (location.driver !== 's3') return new DirectoryStore(location.dir, log);
+  const { S3Store } = await import('./s3-store.js').catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(S3_CLIENT))
+      throw new ConfigError(
+        `an s3:// store needs the optional package ${S3_CLIENT}, which is not installed: npm install ${S3_CLIENT}@3`,
+      );
+    throw error;
+  });
+  return new S3Store(location, log);
 }
 
 /**

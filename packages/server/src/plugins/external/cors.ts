@@ -1,4 +1,9 @@
-import { PAGINATION_HEADERS, REQUEST_ID_HEADER } from '@app/schemas';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  PAGINATION_HEADERS,
+  REQUEST_ID_HEADER,
+} from '@app/schemas';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
@@ -9,10 +14,20 @@ export const EXPOSED_HEADERS = [
   'X-Request-Id',
   'Retry-After',
   'Location',
+  IDEMPOTENT_REPLAYED_HEADER,
 ] as const;
 
-/** Request headers a browser script may send: the token, JSON bodies, revalidation, its request id. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match', REQUEST_ID_HEADER];
+/**
+ * Request headers a browser script may send: the token, JSON bodies, revalidation, its request id,
+ * and the Idempotency-Key the SDK puts on every POST.
+ */
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-None-Match',
+  REQUEST_ID_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+];
 
 /**
  * CORS for browser integrations, off unless origins are configured (`MARKETPLACE_CORS_ORIGINS`):

@@ -1,9 +1,11 @@
 /**
- * The test kit, imported the way an integrator imports it (`@app/server/testing`; in this
+ * The test kit, imported the way an integrator imports it (`@app/testing`; in this
  * workspace the `@app/source` condition resolves it to the TypeScript source).
  */
+
+import { createServer } from 'node:net';
 import { AuthenticationError, Marketplace } from '@app/sdk';
-import { startTestServer, type TestServer } from '@app/server/testing';
+import { freePort, startTestServer, type TestServer } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let server: TestServer;
@@ -60,6 +62,14 @@ describe('startTestServer()', () => {
     expect(await client.organizations.retrieve(org.id)).toMatchObject({ id: org.id });
   });
 
+  it('sql() reads what the server stored, with ? placeholders', async () => {
+    const client = server.client(await server.createUser());
+    const org = await client.organizations.create({ name: 'Stored Co' });
+    expect(await server.sql('select name from organizations where id = ?', [org.id])).toEqual([
+      { name: 'Stored Co' },
+    ]);
+  });
+
   it('reset() empties the sandbox: earlier tokens are refused and lists are empty', async () => {
     const before = await server.createUser();
     await server.client(before).organizations.create({ name: 'Gone' });
@@ -96,6 +106,16 @@ describe('startTestServer()', () => {
     }
   });
 
+  it('takes the random source of its chaos 503s', async () => {
+    const other = await startTestServer({ env: { MARKETPLACE_CHAOS_503_RATE: '0.5' }, random: () => 0 });
+    try {
+      const client = other.client('mkt_unused', { maxRetries: 0 });
+      await expect(client.organizations.list()).rejects.toMatchObject({ status: 503 });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('close() stops the server for good, and may be called again', async () => {
     const other = await startTestServer();
     const token = await other.createUser();
@@ -103,5 +123,17 @@ describe('startTestServer()', () => {
     await expect(fetch(`${other.url}/health`)).rejects.toThrow();
     await expect(other.client(token, { maxRetries: 0 }).organizations.list()).rejects.toThrow();
     await other.close();
+  });
+});
+
+describe('freePort()', () => {
+  it('is a loopback port nothing listens on', async () => {
+    const port = await freePort();
+    const listener = createServer();
+    await new Promise<void>((resolve, reject) =>
+      listener.once('error', reject).listen(port, '127.0.0.1', resolve),
+    );
+    await new Promise((resolve) => listener.close(resolve));
+    expect(port).toBeGreaterThan(0);
   });
 });

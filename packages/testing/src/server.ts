@@ -1,52 +1,52 @@
 /**
- * The test kit's server (`@app/server/testing`, see `testing.ts`): loaded only once the Node.js
- * version is known to be new enough.
+ * The kit's server (see `index.ts`): loaded only once the Node.js version is known to be new
+ * enough, since the server's dependencies would crash on an older one.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClientOptions, Marketplace } from '@app/sdk';
+import { buildApp, loadConfig, type Orm, openDatabase } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
-import { type Orm, openDatabase } from './db/database.js';
-import { migratedSnapshot } from './test-snapshot.js';
+import { freePort } from './free-port.js';
+import type { TestServer, TestServerOptions } from './index.js';
+import { discardSnapshot, migratedSnapshot } from './snapshot.js';
 
-import type { TestServer, TestServerOptions } from './testing.js';
+type App = Awaited<ReturnType<typeof buildApp>>;
 
-/** A free loopback port, so that the base URL (the `url` fields) is known before listening. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+/** A PGlite loaded from the cached dump; a dump it cannot load is made again, once. */
+async function bootFromSnapshot(): Promise<PGlite> {
+  const load = async () =>
+    PGlite.create({ loadDataDir: new Blob([(await migratedSnapshot()) as Uint8Array<ArrayBuffer>]) });
+  try {
+    return await load();
+  } catch {
+    discardSnapshot();
+    return load();
+  }
 }
 
-/** Starts a test server: see {@link startTestServer} in `testing.ts`. */
+/** Starts a test server: see {@link startTestServer} in `index.ts`. */
 export async function start(options: TestServerOptions = {}): Promise<TestServer> {
   const helpersKey = options.helpersKey ?? `test-helpers-${randomBytes(24).toString('base64url')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-test-server-'));
   let pglite: PGlite | undefined;
   let orm: Orm | undefined;
-  let app: FastifyInstance | undefined;
+  let app: App | undefined;
   let url = '';
   const shutDown = async () => {
     await app?.close();
     await orm?.close(true);
     // The ORM does not close a PGlite it was handed; an in-memory one it opened itself would
-    // reconnect, empty, on the next query. This one is closed here, for good.
+    // reconnect, empty, on the next query. This one is closed here, for good (and its WebAssembly
+    // memory released now, not whenever the garbage collector gets to it).
     if (pglite && !pglite.closed) await pglite.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    pglite = await PGlite.create({
-      loadDataDir: new Blob([(await migratedSnapshot()) as Uint8Array<ArrayBuffer>]),
-    });
-    // Already migrated: the snapshot is made by the same build (or, from source, by this process).
+    pglite = await bootFromSnapshot();
+    // Already migrated: the snapshot is made from this server's migrations (snapshot.ts).
     orm = await openDatabase({ url: undefined, dataDir, pglite });
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
@@ -61,7 +61,12 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
         MARKETPLACE_TEST_HELPERS_KEY: helpersKey,
       });
       // No event-loop-delay 503s: a test runner's own work must not make the server refuse requests.
-      app = await buildApp({ config, orm, overload: { maxEventLoopDelay: 0 } });
+      app = await buildApp({
+        config,
+        orm,
+        overload: { maxEventLoopDelay: 0 },
+        ...(options.random && { random: options.random }),
+      });
       try {
         await app.listen({ port, host: config.host });
         url = config.baseUrl;
@@ -83,6 +88,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
     new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...clientOptions });
   // The test helpers take the key, not a token; the client insists on one all the same.
   const admin = client('mkt_unused_the_test_helpers_send_their_key');
+  const database = orm;
   let users = 0;
 
   return {
@@ -98,6 +104,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
       return access_token.token;
     },
     client,
+    sql: (query, params = []) => database.em.fork().execute(query, params as never[]),
     async reset() {
       await admin.testHelpers.reset();
     },

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { startTestServer } from '@app/server/testing';
+ * import { startTestServer } from '@app/testing';
  *
  * const server = await startTestServer();
  * const client = server.client(await server.createUser());
@@ -14,17 +14,24 @@
  * ```
  */
 import type { ClientOptions, Marketplace } from '@app/sdk';
-import { nodeTooOld } from './node-version.js';
+import { nodeTooOld } from '@app/server/node-version';
+
+export { freePort } from './free-port.js';
 
 export interface TestServerOptions {
   /** The test-helpers key (at least 32 characters); a random one by default. */
   helpersKey?: string;
   /**
    * More settings, as the server's environment variables (e.g. `MARKETPLACE_LIMIT_COLLABS`,
-   * `LOG_LEVEL`); `PORT`, `HOST`, `DATABASE_URL`, `MARKETPLACE_BASE_URL` and the data directory
-   * are the kit's.
+   * `MARKETPLACE_CHAOS_503_RATE`, `LOG_LEVEL`); `PORT`, `HOST`, `DATABASE_URL`,
+   * `MARKETPLACE_BASE_URL` and the data directory are the kit's.
    */
   env?: Record<string, string>;
+  /**
+   * The random source of the server's chaos 503s (`MARKETPLACE_CHAOS_503_RATE`), for a run that
+   * is the same every time; `Math.random` by default.
+   */
+  random?: () => number;
 }
 
 export interface CreateUserOptions {
@@ -44,6 +51,11 @@ export interface TestServer {
   createUser(options?: CreateUserOptions): Promise<string>;
   /** An `@app/sdk` client of this server for `token`, with the test-helpers key set. */
   client(token: string, options?: Partial<ClientOptions>): Marketplace;
+  /**
+   * Runs SQL on the server's database (`?` placeholders) and resolves to its rows: to check what
+   * your code stored.
+   */
+  sql<T = Record<string, unknown>>(query: string, params?: readonly unknown[]): Promise<T[]>;
   /** Empties the sandbox (`POST /test_helpers/reset.json`): users, tokens, everything, uploads. */
   reset(): Promise<void>;
   /** Stops listening, then closes the database for good. Safe to call twice. */
@@ -55,8 +67,8 @@ export interface TestServer {
  * server needs, it rejects with one line that says so (the server's dependencies would crash).
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const tooOld = nodeTooOld('@app/server/testing');
+  const tooOld = nodeTooOld('@app/testing');
   if (tooOld) throw new Error(tooOld);
-  const { start } = await import('./test-server.js');
+  const { start } = await import('./server.js');
   return start(options);
 }

@@ -1,0 +1,168 @@
+/**
+ * The tool list and the answers a model reads, in process (no API behind the server unless a test
+ * starts its own): the size of `tools/list`, descriptions and inputs, argument errors, and the
+ * deletes and transitions a host that cannot ask does not run.
+ */
+import { once } from 'node:events';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { publicEndpoints } from '@app/schemas';
+import { operations } from '@app/sdk/operations';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { createServer, type ServerOptions } from '../src/index.js';
+
+/** A stand-in API that counts the requests it gets and answers every one `204`. */
+let api: Server;
+let apiUrl: string;
+const received: string[] = [];
+beforeAll(async () => {
+  api = createHttpServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.writeHead(204).end();
+  });
+  api.listen(0, '127.0.0.1');
+  await once(api, 'listening');
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => api.close(() => resolve())));
+
+async function connect(options: Partial<ServerOptions> = {}, capabilities = {}): Promise<Client> {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await createServer({ token: 'mkt_test', baseUrl: apiUrl, ...options }).connect(a);
+  const client = new Client({ name: 'tools-test', version: '1.0.0' }, { capabilities });
+  await client.connect(b);
+  return client;
+}
+
+const detail = (result: CallToolResult) =>
+  JSON.parse((result.content[0] as { text: string }).text) as {
+    status: number | null;
+    errors?: Record<string, string[]>;
+    error?: string;
+    hint?: string;
+  };
+
+describe('tools/list', () => {
+  let listed: ListToolsResult;
+  beforeAll(async () => {
+    listed = await (await connect()).listTools();
+  });
+
+  test('is under 60 KB serialized (output schemas name the OpenAPI component instead of repeating it)', async () => {
+    const size = Buffer.byteLength(JSON.stringify(listed));
+    expect(size).toBeLessThan(60 * 1024);
+    // The whole schemas are still there for hosts that want them.
+    const full = await (await connect({ outputSchemas: 'full' })).listTools();
+    expect(Buffer.byteLength(JSON.stringify(full))).toBeGreaterThan(size);
+    const show = listed.tools.find((t) => t.name === 'campaigns_retrieve');
+    expect(show?.outputSchema).toMatchObject({
+      properties: { data: { type: 'object', description: expect.stringContaining('`Campaign`') } },
+    });
+  });
+
+  test("descriptions are the table's prose: who may call, what the answer means; not the title again", () => {
+    for (const [i, e] of publicEndpoints.entries()) {
+      const tool = listed.tools[i];
+      expect(tool?.title).toBe(e.summary);
+      expect(tool?.description?.startsWith(e.summary), tool?.name).toBe(false);
+      expect(tool?.description, tool?.name).toMatch(/token/);
+    }
+    const submit = listed.tools.find((t) => t.name === 'collabs_submit')?.description;
+    expect(submit).toMatch(/Admins of the organization/);
+    expect(submit).toMatch(/303 See Other/);
+    expect(submit).toMatch(/returns the resource read again/);
+    expect(listed.tools.find((t) => t.name === 'collabs_delete')?.description).toMatch(/`204`.*data": null/);
+  });
+
+  test('every input is described, with the enums and formats of the schemas', () => {
+    let inputs = 0;
+    for (const tool of listed.tools)
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        inputs++;
+        expect((schema as { description?: string }).description, `${tool.name} ${name}`).toBeTruthy();
+      }
+    expect(inputs).toBeGreaterThan(120);
+    const props = (name: string) =>
+      listed.tools.find((t) => t.name === name)?.inputSchema.properties as Record<
+        string,
+        Record<string, unknown>
+      >;
+    expect(props('members_update').role).toMatchObject({ enum: ['member', 'admin'] });
+    expect(props('me_access_tokens_create').permission).toMatchObject({ enum: ['read', 'write'] });
+    expect(props('organizations_create').privacy_setting).toMatchObject({
+      enum: ['public', 'private', 'restricted'],
+    });
+    expect(props('collabs_list').organization_id?.description).toMatch(/organization's id/);
+    // Whatever the schemas say of a field (enums, formats, patterns, limits) is the input's schema.
+    const strip = ({ description: _d, $schema: _s, ...rest }: Record<string, unknown>) => rest;
+    for (const op of operations)
+      for (const [name, field] of Object.entries(op.input.shape)) {
+        const listed = props(op.toolName)[name] as Record<string, unknown>;
+        const own = z.toJSONSchema(field as z.ZodType, { io: 'input', target: 'draft-7' });
+        expect(strip(listed), `${op.toolName} ${name}`).toEqual(strip(own as Record<string, unknown>));
+      }
+  });
+});
+
+describe('tools/call', () => {
+  test('argument errors are the JSON of every failure, with a hint; nothing is sent', async () => {
+    const client = await connect();
+    const before = received.length;
+    const missing = (await client.callTool({ name: 'collabs_list', arguments: {} })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+    expect(detail(missing)).toMatchObject({
+      status: null,
+      errors: { organization_id: ['is required'] },
+      hint: 'Fix these fields and call again: organization_id is required.',
+    });
+    const wrong = (await client.callTool({
+      name: 'members_update',
+      arguments: { organization_id: 'o1', id: 'm1', role: 'owner', rloe: 'admin' },
+    })) as CallToolResult;
+    const { errors, hint } = detail(wrong);
+    expect(Object.keys(errors ?? {}).sort()).toEqual(['rloe', 'role']);
+    expect(errors?.rloe?.[0]).toMatch(
+      /is not an argument of this tool \(it takes organization_id, id, role\)/,
+    );
+    expect(hint).toMatch(/^Fix these fields and call again: /);
+    expect(received.length).toBe(before);
+  });
+
+  test('a delete or a transition on a host that cannot ask is refused unless --yes; nothing is sent', async () => {
+    const client = await connect();
+    const before = received.length;
+    for (const [name, args] of [
+      ['collabs_delete', { organization_id: 'o1', id: 'c1' }],
+      ['campaigns_publish', { organization_id: 'o1', id: 'c1' }],
+      ['me_address_delete', {}],
+    ] as const) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      expect(result.isError, name).toBe(true);
+      expect(detail(result)).toMatchObject({
+        status: null,
+        error: expect.stringMatching(/needs the user's confirmation, which this host cannot ask for/),
+        hint: expect.stringMatching(/--yes/),
+      });
+    }
+    expect(received.length).toBe(before);
+    // With --yes it runs.
+    const yes = await connect({ yes: true });
+    const deleted = (await yes.callTool({
+      name: 'collabs_delete',
+      arguments: { organization_id: 'o1', id: 'c1' },
+    })) as CallToolResult;
+    expect(deleted.structuredContent).toEqual({ data: null });
+    expect(received.slice(before)).toEqual(['DELETE /organizations/o1/collabs/c1.json']);
+  });
+
+  test('an unknown tool is a protocol error (the MCP spec)', async () => {
+    const client = await connect();
+    await expect(client.callTool({ name: 'collabs_explode', arguments: {} })).rejects.toThrow(
+      /Tool collabs_explode not found/,
+    );
+  });
+});

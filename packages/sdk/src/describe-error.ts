@@ -1,0 +1,91 @@
+/**
+ * What went wrong in a call of an operation, as the CLI and the MCP server both report it: the
+ * status, the API's `errors` or `error`, and a one-line hint a person or a model can act on.
+ */
+import { toFieldErrors } from '@app/schemas';
+import { z } from 'zod';
+import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from './core/error.js';
+
+export interface ErrorDescription {
+  /** The HTTP status, or null when no answer came (arguments refused first, no connection). */
+  status: number | null;
+  /** Field → messages, as a `422` carries them (also for arguments refused before sending). */
+  errors?: Record<string, string[]>;
+  /** The API's `error` text, or what failed when there was no answer. */
+  error?: string;
+  hint?: string;
+}
+
+/**
+ * The hint of a status. `settable`: the arguments of the operation that failed; a `422` on
+ * anything else (`base`, or a guard on a field no argument sets, such as a collab's `state`) is a
+ * situation to change first, not an argument to fix.
+ */
+function hintOf(
+  status: number | null,
+  errors: Record<string, string[]> | undefined,
+  settable: ReadonlySet<string> | undefined,
+): string {
+  switch (status) {
+    case 401:
+      return 'The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).';
+    case 403:
+      return "Not allowed: this user's role (an admin or the owner may be needed) or the state of the resource (e.g. a collab that is no longer a draft cannot be deleted) does not permit it.";
+    case 404:
+      return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
+    case 422:
+    case null: {
+      const entries = Object.entries(errors ?? {});
+      const isArgument = ([field]: [string, string[]]) =>
+        field !== 'base' && (settable === undefined || settable.has(field));
+      const list = (items: [string, string[]][]) =>
+        items
+          .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
+          .join('; ');
+      const fields = entries.filter(isArgument);
+      const situation = entries.filter((entry) => !isArgument(entry));
+      const parts = [
+        fields.length > 0 && `Fix these fields and call again: ${list(fields)}.`,
+        situation.length > 0 && `Not possible as things are: ${list(situation)}.`,
+      ].filter(Boolean);
+      return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
+    }
+    case 503:
+      return 'The service is temporarily unavailable: try again in a moment.';
+    default:
+      return status >= 500
+        ? 'The server failed: try again later.'
+        : 'The request was refused; check the arguments.';
+  }
+}
+
+/**
+ * Describes a failed call: an `APIError` (its status and body), arguments refused before sending
+ * (a `RequestValidationError`, or the `ZodError` of an operation's input), no connection, or any
+ * other error (its message, no hint). `settable`: the arguments the caller can change.
+ */
+export function describeError(error: unknown, settable?: ReadonlySet<string>): ErrorDescription {
+  if (error instanceof APIError) {
+    const body = error.body as { errors?: Record<string, string[]>; error?: unknown } | undefined;
+    const errors = typeof body === 'object' && body !== null ? body.errors : undefined;
+    const text = typeof body === 'object' && body !== null ? body.error : undefined;
+    return {
+      status: error.status,
+      ...(errors && { errors }),
+      ...(typeof text === 'string' && { error: text }),
+      hint: hintOf(error.status, errors, settable),
+    };
+  }
+  if (error instanceof RequestValidationError || error instanceof z.ZodError) {
+    const errors = error instanceof z.ZodError ? toFieldErrors(error.issues) : error.errors;
+    return { status: null, errors, hint: hintOf(null, errors, settable) };
+  }
+  if (error instanceof APIConnectionError)
+    return {
+      status: null,
+      error: error.message,
+      hint: 'Check MARKETPLACE_BASE_URL: the API did not answer.',
+    };
+  if (error instanceof MarketplaceError) return { status: null, error: error.message };
+  return { status: null, error: error instanceof Error ? error.message : String(error) };
+}

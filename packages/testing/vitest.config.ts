@@ -1,0 +1,20 @@
+import { defineProject } from 'vitest/config';
+
+// The kit against the real server, resolved to the workspace's TypeScript sources (`@app/source`);
+// the rest are Vite's defaults for server code, which setting `conditions` would otherwise drop.
+// Not `module`: Node does not know it, and with it @opentelemetry/api (loaded by the server's
+// metrics) and the AWS SDK resolve to builds only a bundler can load.
+const conditions = ['@app/source', 'node', 'development|production'];
+
+export default defineProject({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    name: 'testing',
+    include: ['test/**/*.test.ts'],
+    // What the server's project gives: a first start in a process imports the whole server, and
+    // the snapshot tests migrate a fresh database (seconds of WebAssembly work).
+    hookTimeout: 60_000,
+    testTimeout: 30_000,
+  },
+});
