@@ -51,12 +51,12 @@ export default [
         pnpm exec vitest run --config packages/schemas/vitest.ci.config.ts ${vitestJson('spec')}`,
   },
   // The published packages: publint and arethetypeswrong on the packed tarballs, installed and run.
-  { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package' },
+  { name: 'package:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run check:package --no-build' },
   // The SDK's public API against its committed report (packages/sdk/etc/*.api.md, API Extractor):
   // a change to it fails here until the report is updated (`pnpm --filter @app/sdk api:update`).
   { name: 'api:sdk', after: ['build'], run: 'pnpm --filter @app/sdk run api:check' },
-  { name: 'package:mcp', after: ['build'], run: 'pnpm --filter @app/mcp run check:package' },
-  { name: 'package:cli', after: ['build'], run: 'pnpm --filter @app/cli run check:package' },
+  { name: 'package:mcp', after: ['build'], run: 'pnpm --filter @app/mcp run check:package --no-build' },
+  { name: 'package:cli', after: ['build'], run: 'pnpm --filter @app/cli run check:package --no-build' },
   // The test kit from the build (`@app/testing` by package name): its first start in a fresh cache
   // folder makes the snapshot, the next process boots from it.
   {
@@ -119,7 +119,7 @@ export default [
     after: ['build', 'postgres'],
     cpus: 2,
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
-      BENCH_DATABASE_URL=$pg_url pnpm run bench:short`,
+      BENCH_DATABASE_URL=$pg_url pnpm run bench:short:built`,
   },
   // Every package as users install it (README, "Install"): `pnpm pack:all` tarballs, installed with
   // plain npm outside the workspace (Node 24 first on PATH) and used: SDK from ESM and CommonJS,

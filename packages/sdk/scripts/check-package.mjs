@@ -19,7 +19,9 @@ const pnpm = spawnSync('pnpm', ['--version']).status === 0 ? ['pnpm'] : ['npx', 
 
 const scratch = mkdtempSync(join(tmpdir(), 'sdk-package-'));
 try {
-  run(pnpm[0], [...pnpm.slice(1), 'run', 'build']);
+  // CI builds once before every task (`--no-build`): a second build here would empty dist/ under
+  // the tasks that read it meanwhile (API Extractor found a chunk gone).
+  if (!process.argv.includes('--no-build')) run(pnpm[0], [...pnpm.slice(1), 'run', 'build']);
   run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', scratch]);
   const tarball = join(
     scratch,

@@ -45,8 +45,12 @@ interface Answer {
  * once those bytes are written; `answer` with the status line as soon as the server answers
  * (rejects after `within` ms without an answer).
  */
-function trickle(head: string, within = 2_000): { sent: Promise<void>; answer: Promise<Answer> } {
-  const socket = connect(port, '127.0.0.1');
+function trickle(
+  head: string,
+  within = 2_000,
+  to = port,
+): { sent: Promise<void>; answer: Promise<Answer>; socket: Socket } {
+  const socket = connect(to, '127.0.0.1');
   sockets.add(socket);
   socket.on('error', () => undefined);
   const closed = new Promise<void>((done) => socket.once('close', () => done()));
@@ -58,6 +62,10 @@ function trickle(head: string, within = 2_000): { sent: Promise<void>; answer: P
   const answer = new Promise<Answer>((resolve, reject) => {
     let received = '';
     const timer = setTimeout(() => reject(new Error(`no answer within ${within} ms`)), within);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      reject(new Error('closed without an answer'));
+    });
     socket.on('data', (chunk) => {
       received += chunk.toString('latin1');
       const end = received.indexOf('\r\n\r\n');
@@ -66,7 +74,7 @@ function trickle(head: string, within = 2_000): { sent: Promise<void>; answer: P
       resolve({ status: Number(received.slice(9, 12)), head: received.slice(0, end), closed });
     });
   });
-  return { sent, answer };
+  return { sent, answer, socket };
 }
 
 const json = 'content-type: application/json';
@@ -204,31 +212,55 @@ describe('a body that does not arrive', () => {
 });
 
 describe('200 connections trickling bodies', () => {
+  // A receive timeout longer than the test: every trickling request is still waiting for its body
+  // when the slots are counted. (With the file's 600 ms, 408s would give the slots back on their
+  // own and hide a slot held while a body arrives; and on a busy machine the tokens of the flood
+  // were still being checked, each holding its slot for that work, when the gauge was read.)
+  const patient = useTestServer(
+    { receiveTimeoutMs: 10 * 60_000 },
+    { overload: { maxEventLoopDelay: 0, maxConcurrentRequests: 64 } },
+  );
+
   it('hold no slot that an honest, authenticated reader needs', async () => {
-    // Unknown routes, and a known route with a valid token: the latter's bodies are awaited.
+    await patient.app.listen({ port: 0, host: '127.0.0.1' });
+    const to = (patient.app.server.address() as AddressInfo).port;
+    const reader = await patient.createUser();
+    const created = await patient.post('/organizations.json', {
+      token: reader.token,
+      body: { organization: { name: 'Acme' } },
+    });
+    // Unknown routes, and a known route with a valid token (more of them than there are slots):
+    // the latter's bodies are awaited.
     const flood = Array.from({ length: 200 }, (_, i) =>
       trickle(
         i % 2 === 0
           ? `POST /nowhere/${i}.json HTTP/1.1\r\n${json}`
-          : `POST /organizations.json HTTP/1.1\r\n${json}\r\nauthorization: Bearer ${token}`,
-        RECEIVE_TIMEOUT_MS * 4,
+          : `POST /organizations.json HTTP/1.1\r\n${json}\r\nauthorization: Bearer ${reader.token}`,
+        10 * 60_000,
+        to,
       ),
     );
-    // Their answers (404s, and 408s once the receive timeout passes) are not the test's subject.
-    const answered = flood.map((t) => t.answer.catch(() => undefined));
+    for (const t of flood) t.answer.catch(() => undefined);
     await Promise.all(flood.map((t) => t.sent));
+    // The unknown routes are answered at once (404); the others give their slots back once their
+    // tokens are checked, while their bodies arrive: then nothing is in progress. (A slot held
+    // while a body arrives never comes back, and the test fails at its timeout.)
+    const unknown = flood.filter((_, i) => i % 2 === 0);
+    const statusesOfUnknown = await Promise.all(unknown.map(async (t) => (await t.answer).status));
+    expect(new Set(statusesOfUnknown)).toEqual(new Set([404]));
+    while (patient.app.requestsInProgress() > 0) await new Promise((done) => setTimeout(done, 10));
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await fetch(`http://127.0.0.1:${port}/organizations/${orgId}.json`, {
-        headers: { authorization: `Bearer ${token}` },
+      const res = await fetch(`http://127.0.0.1:${to}/organizations/${created.json().id}.json`, {
+        headers: { authorization: `Bearer ${reader.token}` },
       });
       await res.arrayBuffer();
       statuses.push(res.status);
     }
     expect(statuses).toEqual(Array(20).fill(200));
-    // The bodies still arriving hold no slot: the one request in progress is the scrape itself.
-    const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+    // The 100 bodies still arriving hold no slot: the one request in progress is the scrape itself.
+    const metrics = await fetch(`http://127.0.0.1:${to}/metrics`);
     expect(sample(await metrics.text(), 'http_requests_in_progress')).toBe(1);
-    await Promise.all(answered);
+    for (const t of flood) t.socket.destroy();
   });
 });
