@@ -1,7 +1,7 @@
 /**
  * `pnpm --filter @app/mcp run check:inspector` (CI task `mcp:inspector`): the MCP Inspector's CLI
  * mode, as a host developer runs it, against `marketplace-mcp` over stdio backed by the test
- * server (`@app/server/testing`): `tools/list` (with `--strict`: the schemas' portability), its
+ * server (`@app/testing`): `tools/list` (with `--strict`: the schemas' portability), its
  * size, a create and a list through `tools/call`, an argument error and a delete the host cannot
  * confirm. Needs `pnpm run build` first; with `--conditions=@app/source --import tsx` it runs the
  * sources instead.
@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startTestServer } from '@app/server/testing';
+import { startTestServer } from '@app/testing';
 
 /** The Inspector release this was written against (its CLI flags change between majors). */
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
