@@ -97,6 +97,14 @@ describe('tools/list', () => {
       enum: ['public', 'private', 'restricted'],
     });
     expect(props('collabs_list').organization_id?.description).toMatch(/organization's id/);
+    // Short sets inline; currencies and countries by the form of their codes (issue #29).
+    expect(props('me_social_accounts_create').platform_id).toMatchObject({
+      enum: ['youtube', 'x', 'twitch'],
+    });
+    expect(props('campaigns_create').currency).toMatchObject({ type: 'string', pattern: '^[A-Za-z]{3}$' });
+    expect(props('collabs_create').countries).toMatchObject({
+      items: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+    });
     // Whatever the schemas say of a field (enums, formats, patterns, limits) is the input's schema.
     const strip = ({ description: _d, $schema: _s, ...rest }: Record<string, unknown>) => rest;
     for (const op of operations)

@@ -48,15 +48,28 @@ export function componentById(id: string): { schema: z.ZodType; meta: ComponentM
   return schema && meta?.id !== undefined ? { schema, meta: meta as ComponentMeta } : undefined;
 }
 
+/** Sets up to this size are listed inline everywhere; longer ones only in the OpenAPI document. */
+const INLINE_ENUM_MAX = 16;
+
 /**
  * Annotates a field's schema for the published JSON Schema: the OpenAPI document reads
  * {@link contractRegistry}. Its description also goes to zod's global registry, which a plain
- * `z.toJSONSchema` reads (the CLI's flags, the MCP tools' inputs); its `enum` does not, as those
- * surfaces print an enum inline (162 currencies in a flag's help): they take the sets from
- * `CURRENCY_CODES` and `COUNTRY_CODES` where they want them. Returns the same schema.
+ * `z.toJSONSchema` reads (the CLI's flags, the MCP tools' inputs), with its `enum` when the set is
+ * short (a platform); a long set (162 currencies, 249 countries) would fill a flag's help and a
+ * tool listing, so those surfaces get `inlinePattern` instead (the form of a code, which a model
+ * or a shell user knows) and take the sets from `CURRENCY_CODES` and `COUNTRY_CODES` where they
+ * want them. Returns the same schema.
  */
-export function annotate<Schema extends z.ZodType>(schema: Schema, meta: FieldMeta): Schema {
+export function annotate<Schema extends z.ZodType>(
+  schema: Schema,
+  { inlinePattern, ...meta }: FieldMeta & { inlinePattern?: string },
+): Schema {
   contractRegistry.add(schema, meta);
-  z.globalRegistry.add(schema, { description: meta.description });
+  const short = meta.enum && meta.enum.length <= INLINE_ENUM_MAX;
+  z.globalRegistry.add(schema, {
+    description: meta.description,
+    ...(short ? { enum: meta.enum } : {}),
+    ...(!short && inlinePattern ? { pattern: inlinePattern } : {}),
+  });
   return schema;
 }

@@ -160,6 +160,7 @@ export const currencyInput = z
 annotate(currencyInput, {
   description: 'ISO 4217 currency code, lowercase (capitals are accepted and lowercased)',
   enum: [...CURRENCY_CODES].sort(),
+  inlinePattern: '^[A-Za-z]{3}$',
 });
 
 /** Whether `code` (uppercase) is an assigned ISO 3166-1 alpha-2 code. */
@@ -174,6 +175,7 @@ export const countryCodeInput = z
 annotate(countryCodeInput, {
   description: 'ISO 3166-1 alpha-2 country code, uppercase (lowercase is accepted and uppercased)',
   enum: [...COUNTRY_CODES].sort(),
+  inlinePattern: '^[A-Za-z]{2}$',
 });
 
 export const countriesInput = z
