@@ -13,9 +13,15 @@ export interface NewNotification {
   recordId: string;
 }
 
-/** Puts a notification in the inbox of each recipient (in the caller's unit of work; flushes). */
+/**
+ * Puts a notification in the inbox of each recipient (in the caller's unit of work; flushes).
+ * Inserted in the order of the recipients' ids: each insert locks its recipient's count in
+ * `row_counts` to the commit, and two transactions that lock them in one order cannot deadlock.
+ */
 export async function notify(em: Em, recipientIds: readonly string[], notification: NewNotification) {
-  const created = recipientIds.map((recipient) => em.create(Notification, { recipient, ...notification }));
+  const created = [...recipientIds]
+    .sort()
+    .map((recipient) => em.create(Notification, { recipient, ...notification }));
   await em.flush();
   return created;
 }
