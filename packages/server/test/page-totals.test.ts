@@ -148,19 +148,57 @@ describe('pages read through the index', () => {
     await server.sql(
       `update collabs set created_at = '2025-01-01T00:00:00Z' where id in (select id from collabs order by id limit 30)`,
     );
-    const stored = await server.sql<{ id: string }>(
-      'select id from collabs where organization_id = ? order by created_at desc, id desc',
-      [org.id],
-    );
-    const listed: string[] = [];
-    for (let page = 1; page <= 4; page++) {
-      const res = await server.get(`/organizations/${org.id}/collabs.json?page=${page}`, {
-        token: owner.token,
-      });
-      expect(res.headers).toMatchObject({ 'total-count': '65', 'total-pages': '4' });
-      listed.push(...res.json().map((c: { id: string }) => c.id));
+    // Pages past the middle are read from the other end of the index: every size around a page.
+    for (const size of [65, 60, 50, 41, 40, 39, 21, 1]) {
+      await server.sql(
+        'delete from collabs where id in (select id from collabs order by md5(id) limit (select count(*) - ? from collabs))',
+        [size],
+      );
+      const stored = await server.sql<{ id: string }>(
+        'select id from collabs where organization_id = ? order by created_at desc, id desc',
+        [org.id],
+      );
+      const pages = Math.max(1, Math.ceil(size / 20));
+      const listed: string[] = [];
+      for (let page = 1; page <= pages + 1; page++) {
+        const res = await server.get(`/organizations/${org.id}/collabs.json?page=${page}`, {
+          token: owner.token,
+        });
+        expect(res.headers).toMatchObject({ 'total-count': String(size), 'total-pages': String(pages) });
+        listed.push(...res.json().map((c: { id: string }) => c.id));
+      }
+      expect(listed).toEqual(stored.map((row) => row.id));
     }
-    expect(listed).toEqual(stored.map((row) => row.id));
+  });
+
+  it('are the notifications in the list order on every page, the hidden kinds left out', async () => {
+    const { token, user } = await server.createUser();
+    for (let i = 0; i < 47; i++)
+      await server.post(`/test_helpers/users/${user.id}/notifications.json`, {
+        token: TEST_HELPERS_KEY,
+        body: {
+          notification: {
+            type: i % 4 === 0 ? 'Submission::MessageReceivedNotifier' : 'Kind',
+            params: {},
+            record_type: 'X',
+            record_id: String(i),
+          },
+        },
+      });
+    await server.sql(
+      "update notifications set created_at = '2025-01-01T00:00:00Z' where id in (select id from notifications order by id limit 20)",
+    );
+    const stored = await server.sql<{ id: string }>(
+      "select id from notifications where type not like 'Submission::Message%' order by created_at desc, id desc",
+    );
+    expect(stored).toHaveLength(35);
+    const pages = await Promise.all(
+      [1, 2, 3].map((page) => server.get(`/me/notifications.json?page=${page}`, { token })),
+    );
+    for (const res of pages) expect(res.headers).toMatchObject({ 'total-count': '35', 'total-pages': '2' });
+    expect(pages.flatMap((res) => res.json().map((n: { id: string }) => n.id))).toEqual(
+      stored.map((row) => row.id),
+    );
   });
 
   it('lists members admins first, then oldest first, on every page', async () => {

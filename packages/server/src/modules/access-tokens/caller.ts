@@ -90,15 +90,19 @@ function statementOf(metadata: MetadataStorage, read: CallerRead): Statement {
         omit: read.omit ?? [],
         limit: `$${first}`,
         offset: `$${first + 1}`,
+        total: 't.total_count',
       });
-      total = `,\n       case when m.id is not null then ${totalOf(read.counted, '$2')} end as total_count`;
+      total = `
+left join lateral (
+  select case when m.id is not null then ${totalOf(read.counted, '$2')} end as total_count
+) t on true`;
     } else {
       rows = `select ${columnsOf(meta, read.omit).join(', ')} from "${meta.tableName}"
   where ${where}${read.orderBy ? ` order by ${read.orderBy}` : ''}`;
     }
     found = {
       name: `caller+${read.name}`,
-      text: `${CALLER_SQL}${total}, r.*${CALLER_FROM}
+      text: `${CALLER_SQL}${total ? ', t.total_count' : ''}, r.*${CALLER_FROM}${total}
 left join lateral (
   ${rows}
 ) r on true${CALLER_WHERE}`,

@@ -11,8 +11,9 @@ import type { Em } from '../../db/database.js';
  *   transaction that inserts or deletes the row, so the statement that reads a page and its count
  *   sees both as of one snapshot, and `Total-Count` is exact under concurrent writes;
  * - the ids of the page, from the index that matches the list's order (`created_at desc, id desc`
- *   within the owner): `offset` skips index entries, never the rows (a deferred join);
- * - the page's rows, joined by id.
+ *   within the owner): `offset` skips index entries, never the rows (a deferred join), and a page
+ *   past the middle is read from the other end of the index;
+ * - the page's rows, by those ids.
  */
 
 /** A list kept in `row_counts`: its name there and the column of its owner. */
@@ -58,19 +59,50 @@ export function columnsOf(meta: EntityMetadata, omit: readonly string[] = [], al
     .map((column) => `${alias}"${column}"`);
 }
 
+/** `created_at desc, id desc` → `created_at asc, id asc`. */
+const reversed = (orderBy: string) =>
+  orderBy
+    .split(',')
+    .map((term) => {
+      const [column, direction] = term.trim().split(/\s+/);
+      return `${column} ${direction?.toLowerCase() === 'desc' ? 'asc' : 'desc'}`;
+    })
+    .join(', ');
+
 /**
  * The SQL of one page of a list, in `orderBy` order: the ids of the page selected by `where`
  * (with `limit` and `offset`, SQL placeholders) through the index that matches the order, then
  * their rows. `orderBy` names columns of the table only (`created_at desc, id desc`).
+ *
+ * With `total` (the list's count, an SQL expression), a page in the second half of the list is
+ * read from the other end of the index, in the reverse order, skipping the `total - offset -
+ * limit` entries after it: the last page costs what the first does, and no page skips more than
+ * half the list. `where` must then select exactly the rows `total` counts.
  */
 export function pageSql(
   meta: EntityMetadata,
-  page: { where: string; orderBy: string; omit?: readonly string[]; limit: string; offset: string },
+  page: {
+    where: string;
+    orderBy: string;
+    omit?: readonly string[];
+    limit: string;
+    offset: string;
+    total?: string;
+  },
 ): string {
   const table = `"${meta.tableName}"`;
+  const { where, orderBy, limit, offset, total } = page;
+  const ids = total
+    ? `(select id from ${table} where ${where} and 2 * ${offset} < ${total} order by ${orderBy} limit ${limit} offset ${offset})
+  union all
+  (select id from ${table} where ${where} and 2 * ${offset} >= ${total} order by ${reversed(orderBy)}
+   limit greatest(least(${limit}, ${total} - ${offset}), 0) offset greatest(${total} - ${offset} - ${limit}, 0))`
+    : `select id from ${table} where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
+  // The rows by their ids as an array: a join would let the planner guess the ids' number (a
+  // limit it cannot read in a prepared statement) and hash the whole table.
   return `select ${columnsOf(meta, page.omit, 'r.').join(', ')}
-  from (select id from ${table} where ${page.where} order by ${page.orderBy} limit ${page.limit} offset ${page.offset}) p
-  join ${table} r on r.id = p.id order by ${page.orderBy
+  from ${table} r where r.id = any(array(${ids}))
+  order by ${orderBy
     .split(',')
     .map((term) => `r.${term.trim()}`)
     .join(', ')}`;
@@ -88,10 +120,18 @@ export async function readCountedPage<T extends object>(
   page: { orderBy: string; limit: number; offset: number },
 ): Promise<{ entities: T[]; total: number }> {
   const meta = em.getMetadata().getByClassName(entity);
-  const where = `${list.owner} = ?${list.shown ? ` and ${list.shown(`"${meta.tableName}"`)}` : ''}`;
-  const sql = `select ${totalOf(list, '?')} as total_count, r.* from (select 1) one
-left join lateral (${pageSql(meta, { where, orderBy: page.orderBy, limit: '?', offset: '?' })}) r on true`;
-  const rows = await em.execute<Record<string, unknown>[]>(sql, [ownerId, ownerId, page.limit, page.offset]);
+  const shown = list.shown ? ` and ${list.shown(`"${meta.tableName}"`)}` : '';
+  const pageRows = pageSql(meta, {
+    where: `${list.owner} = a.owner${shown}`,
+    orderBy: page.orderBy,
+    limit: 'a.lim',
+    offset: 'a.off',
+    total: 't.total_count',
+  });
+  const sql = `select t.total_count, r.* from (select ?::text as owner, ?::int as lim, ?::int as off) a
+cross join lateral (select ${totalOf(list, 'a.owner')} as total_count) t
+left join lateral (${pageRows}) r on true`;
+  const rows = await em.execute<Record<string, unknown>[]>(sql, [ownerId, page.limit, page.offset]);
   const total = Number(rows[0]?.total_count ?? 0);
   const entities = rows
     .filter((row) => row.id != null)
