@@ -185,7 +185,12 @@ async function seedLarge(serverUrl: string, databaseUrl: string, headers: Record
     await db.end();
   }
   const path = `/organizations/${org.id}/collabs.json`;
-  return { firstPath: path, lastPath: `${path}?page=${Math.ceil(LARGE_LIST / 20)}` };
+  const pages = Math.ceil(LARGE_LIST / 20);
+  return {
+    firstPath: path,
+    middlePath: `${path}?page=${pages / 2}`,
+    lastPath: `${path}?page=${pages}`,
+  };
 }
 
 /**
@@ -321,6 +326,10 @@ async function onPostgres() {
         run: () => drive(server, large.firstPath, auth, 200),
       },
       {
+        name: `…/collabs.json, ${LARGE_LIST} collabs, middle page`,
+        run: () => drive(server, large.middlePath, auth, 200),
+      },
+      {
         name: `…/collabs.json, ${LARGE_LIST} collabs, last page`,
         run: () => drive(server, large.lastPath, auth, 200),
       },
@@ -355,6 +364,12 @@ async function onPostgres() {
         rps(`…/collabs.json, ${LARGE_LIST} collabs, page 1`) /
           rps(`…/collabs.json, ${SMALL_LIST} collabs, page 1`),
         '≥ 0.7',
+      ],
+      [
+        `${LARGE_LIST} collabs middle page / ${SMALL_LIST} collabs page 1`,
+        rps(`…/collabs.json, ${LARGE_LIST} collabs, middle page`) /
+          rps(`…/collabs.json, ${SMALL_LIST} collabs, page 1`),
+        '',
       ],
       [
         `${LARGE_LIST} collabs last page / ${SMALL_LIST} collabs page 1`,
