@@ -3,7 +3,8 @@
  *   1. bare Fastify serving the show's body from memory (targets/bare.ts),
  *   2. the hand-written Fastify + node-postgres anchor (targets/anchor.ts), on the same database:
  *      the show, and a page of collabs twice (rows decoded in Node, and JSON built by PostgreSQL),
- *   3. the server itself (the built `dist/cli.js serve`, `LOG_LEVEL=warn`),
+ *   3. the server itself (the built `dist/cli.js serve`, `LOG_LEVEL=warn`), with pages of an
+ *      organization of 45 collabs and of one of 10 000 (PostgreSQL only: seeded in SQL),
  * then drives each with autocannon (10 connections) in alternating rounds, so drift hits all
  * alike, and prints req/s, p50/p99 and the ratios of docs/performance.md. It runs on PostgreSQL
  * (`BENCH_DATABASE_URL`, default the local one; a fresh database is created and dropped) and on
@@ -89,7 +90,7 @@ async function json(res: Response) {
   return res.json();
 }
 
-/** A user with a token, an organization and 40 collabs (two pages) on the server. */
+/** A user with a token, an organization and 45 collabs (three pages) on the server, made through the API. */
 async function seed(url: string) {
   const created = await json(
     await fetch(`${url}/test_helpers/users.json`, {
@@ -107,7 +108,7 @@ async function seed(url: string) {
       body: JSON.stringify({ organization: { name: 'Bench' } }),
     }),
   );
-  for (let i = 0; i < 40; i++)
+  for (let i = 0; i < SMALL_LIST; i++)
     await json(
       await fetch(`${url}/organizations/${org.id}/collabs.json`, {
         method: 'POST',
@@ -120,10 +121,65 @@ async function seed(url: string) {
   const body = await show.text();
   return {
     token,
+    headers,
     showPath,
     listPath: `/organizations/${org.id}/collabs.json?page=2`,
+    smallListPath: `/organizations/${org.id}/collabs.json`,
     body,
     etag: show.headers.get('etag') as string,
+  };
+}
+
+/** Collabs of the small organization (made through the API) and of the large one (the default limit). */
+const SMALL_LIST = 45;
+const LARGE_LIST = 10_000;
+
+/**
+ * An organization with {@link LARGE_LIST} collabs: one made through the API, the others copied
+ * from it in SQL (one second apart, newest first as made), then `vacuum analyze` (what autovacuum
+ * does after such an insert), so that the pages are read as on a server that has been running.
+ * Returns the paths of its first and last pages.
+ */
+async function seedLarge(serverUrl: string, databaseUrl: string, headers: Record<string, string>) {
+  const org = await json(
+    await fetch(`${serverUrl}/organizations.json`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ organization: { name: 'Bench, large' } }),
+    }),
+  );
+  const collab = await json(
+    await fetch(`${serverUrl}/organizations/${org.id}/collabs.json`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ collab: { name: 'Collab', brief: '# Collab\n\nA **brief**.' } }),
+    }),
+  );
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ column_name: string }>(
+      `select column_name from information_schema.columns
+       where table_name = 'collabs' and column_name not in ('id', 'name', 'created_at', 'updated_at')`,
+    );
+    const columns = rows.map((row) => `"${row.column_name}"`).join(', ');
+    await db.query(
+      `insert into collabs (id, name, created_at, updated_at, ${columns})
+       select substr(md5(random()::text || g::text), 1, 16), 'Collab ' || g,
+              created_at - g * interval '1 second', created_at - g * interval '1 second', ${columns}
+       from collabs, generate_series(1, $2::int) g where id = $1`,
+      [collab.id, LARGE_LIST - 1],
+    );
+    await db.query('vacuum analyze collabs');
+  } finally {
+    await db.end();
+  }
+  const path = `/organizations/${org.id}/collabs.json`;
+  const pages = Math.ceil(LARGE_LIST / 20);
+  return {
+    firstPath: path,
+    middlePath: `${path}?page=${pages / 2}`,
+    lastPath: `${path}?page=${pages}`,
   };
 }
 
@@ -229,6 +285,7 @@ async function onPostgres() {
     );
     targets.push(server);
     const data = await seed(server.url);
+    const large = await seedLarge(server.url, url.href, data.headers);
     const bare = await start([...tsx, join(here, 'targets', 'bare.ts')], { BENCH_BODY: data.body }, '/');
     targets.push(bare);
     const anchor = await start(
@@ -249,6 +306,22 @@ async function onPostgres() {
       {
         name: 'anchor: the page, JSON built by PostgreSQL',
         run: () => drive(anchor, builtListPath, auth, 200),
+      },
+      {
+        name: `…/collabs.json, ${SMALL_LIST} collabs, page 1`,
+        run: () => drive(server, data.smallListPath, auth, 200),
+      },
+      {
+        name: `…/collabs.json, ${LARGE_LIST} collabs, page 1`,
+        run: () => drive(server, large.firstPath, auth, 200),
+      },
+      {
+        name: `…/collabs.json, ${LARGE_LIST} collabs, middle page`,
+        run: () => drive(server, large.middlePath, auth, 200),
+      },
+      {
+        name: `…/collabs.json, ${LARGE_LIST} collabs, last page`,
+        run: () => drive(server, large.lastPath, auth, 200),
       },
       {
         name: 'the same show answered 304',
@@ -276,6 +349,24 @@ async function onPostgres() {
         '',
       ],
       ['304 / our 200 show', rps('the same show answered 304') / showRps, '≥ 1.3'],
+      [
+        `${LARGE_LIST} collabs page 1 / ${SMALL_LIST} collabs page 1`,
+        rps(`…/collabs.json, ${LARGE_LIST} collabs, page 1`) /
+          rps(`…/collabs.json, ${SMALL_LIST} collabs, page 1`),
+        '≥ 0.7',
+      ],
+      [
+        `${LARGE_LIST} collabs middle page / ${SMALL_LIST} collabs page 1`,
+        rps(`…/collabs.json, ${LARGE_LIST} collabs, middle page`) /
+          rps(`…/collabs.json, ${SMALL_LIST} collabs, page 1`),
+        '',
+      ],
+      [
+        `${LARGE_LIST} collabs last page / ${SMALL_LIST} collabs page 1`,
+        rps(`…/collabs.json, ${LARGE_LIST} collabs, last page`) /
+          rps(`…/collabs.json, ${SMALL_LIST} collabs, page 1`),
+        '≥ 0.5',
+      ],
     ]);
   } finally {
     for (const t of targets) await t.stop();

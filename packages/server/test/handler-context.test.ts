@@ -62,7 +62,7 @@ describe("handlers' context", () => {
     expect(context.em).not.toBe(server.orm.em);
   });
 
-  it('forks no EntityManager for what the prepared statements answer alone, one to count past the last page', async () => {
+  it('forks no EntityManager for what the prepared statements answer alone, past the last page too', async () => {
     const { token } = await server.createUser();
     const org = (
       await server.post('/organizations.json', { token, body: { organization: { name: 'Acme' } } })
@@ -84,7 +84,8 @@ describe("handlers' context", () => {
 
       const past = await server.get(`/organizations/${org.id}/collabs.json?page=3`, { token });
       expect([past.statusCode, past.json(), past.headers['total-count']]).toEqual([200, [], '1']);
-      expect(fork).toHaveBeenCalledTimes(1);
+      // The total is read with the page (row_counts), not counted by a second statement.
+      expect(fork).not.toHaveBeenCalled();
     } finally {
       fork.mockRestore();
     }

@@ -4,6 +4,7 @@ import { Campaign } from '../modules/campaigns/campaign.entity.js';
 import { Funding } from '../modules/campaigns/funding.entity.js';
 import { Collab } from '../modules/collabs/collab.entity.js';
 import { Submission } from '../modules/collabs/submission.entity.js';
+import { RowCount } from '../modules/common/row-count.entity.js';
 import { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity.js';
 import { JoinRequest } from '../modules/members/join-request.entity.js';
 import { Membership } from '../modules/members/membership.entity.js';
@@ -29,4 +30,5 @@ export const entities = [
   Campaign,
   Funding,
   IdempotencyKey,
+  RowCount,
 ];

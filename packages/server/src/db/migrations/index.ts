@@ -4,6 +4,7 @@ import { Migration20261123062600 } from './Migration20261123062600.js';
 import { Migration20261123064000 } from './Migration20261123064000.js';
 import { Migration20261124111832 } from './Migration20261124111832.js';
 import { Migration20261126024441 } from './Migration20261126024441.js';
+import { Migration20261126063000 } from './Migration20261126063000.js';
 
 /**
  * Every migration, oldest first. Listed here (not discovered from disk) so that the built server
@@ -15,4 +16,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123064000', class: Migration20261123064000 },
   { name: 'Migration20261124111832', class: Migration20261124111832 },
   { name: 'Migration20261126024441', class: Migration20261126024441 },
+  { name: 'Migration20261126063000', class: Migration20261126063000 },
 ];

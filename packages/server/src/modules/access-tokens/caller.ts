@@ -1,6 +1,7 @@
 import type { Role } from '@app/schemas';
 import type { MetadataStorage } from '@mikro-orm/core';
 import type { Row, Statement, Statements } from '../../db/statements.js';
+import { type CountedList, columnsOf, pageSql, totalOf } from '../common/pages.js';
 import { digestOf, isWellFormedToken } from './token.js';
 
 /** The token of a request, its user, and that user's membership in the organization of the URL. */
@@ -20,8 +21,9 @@ export interface CallerRow {
  * `where` selects, in `orderBy` order, which may use `$2` (the organization of the URL) and `$3`…
  * (its own `values`). It runs only for a member of that organization. Its
  * columns are the entity's, named, so a column added by a migration cannot break a prepared
- * statement of a running instance. With `page`, it selects one page and each row carries the
- * total of the selection as `total_count`.
+ * statement of a running instance. With `page`, it selects one page through the index of its
+ * order (common/pages.ts), and the statement carries the total of the list `counted` (whose owner
+ * is the organization, `$2`) as kept in `row_counts`, also past the last page.
  */
 export interface CallerRead {
   name: string;
@@ -33,11 +35,13 @@ export interface CallerRead {
   omit?: readonly string[];
   values: unknown[];
   page?: { limit: number; offset: number };
+  /** The list a page belongs to, whose total it reads (required with `page`). */
+  counted?: CountedList;
 }
 
 /**
  * What a {@link CallerRead} selected: entity-shaped objects and, for a page, the total of all
- * pages (null when the page is empty: past the last page it is not known).
+ * pages (null for a read that is not a page, and for a caller who is not a member).
  */
 export interface ReadResult {
   entities: object[];
@@ -74,18 +78,33 @@ function statementOf(metadata: MetadataStorage, read: CallerRead): Statement {
   let found = withRead.get(read.name);
   if (!found) {
     const meta = metadata.getByClassName(read.entity);
-    const columns = meta.props
-      .filter((prop) => !read.omit?.includes(prop.name as string))
-      .flatMap((prop) => prop.fieldNames ?? [])
-      .map((c) => `"${c}"`);
-    const limit = read.page ? ` limit $${3 + read.values.length} offset $${4 + read.values.length}` : '';
-    const total = read.page ? ', count(*) over () as total_count' : '';
+    const where = `m.id is not null and (${read.where})`;
+    let rows: string;
+    let total = '';
+    if (read.page) {
+      if (!read.counted) throw new Error(`the page read ${read.name} names no counted list`);
+      const first = 3 + read.values.length;
+      rows = pageSql(meta, {
+        where,
+        orderBy: read.orderBy ?? 'id',
+        omit: read.omit ?? [],
+        limit: `$${first}`,
+        offset: `$${first + 1}`,
+        total: 't.total_count',
+      });
+      total = `
+left join lateral (
+  select case when m.id is not null then ${totalOf(read.counted, '$2')} end as total_count
+) t on true`;
+    } else {
+      rows = `select ${columnsOf(meta, read.omit).join(', ')} from "${meta.tableName}"
+  where ${where}${read.orderBy ? ` order by ${read.orderBy}` : ''}`;
+    }
     found = {
       name: `caller+${read.name}`,
-      text: `${CALLER_SQL}, r.*${CALLER_FROM}
+      text: `${CALLER_SQL}${total ? ', t.total_count' : ''}, r.*${CALLER_FROM}${total}
 left join lateral (
-  select ${columns.join(', ')}${total} from "${meta.tableName}"
-  where m.id is not null and (${read.where})${read.orderBy ? ` order by ${read.orderBy}` : ''}${limit}
+  ${rows}
 ) r on true${CALLER_WHERE}`,
     };
     withRead.set(read.name, found);
@@ -132,7 +151,7 @@ export async function findCaller(
     caller: callerOf(first),
     read: {
       entities: read ? statements.toEntities(read.entity, selected) : [],
-      total: selected[0] ? Number(selected[0].total_count) : null,
+      total: read?.page && first.caller_membership_id ? Number(first.total_count) : null,
     },
   };
 }

@@ -2,7 +2,11 @@ import { CampaignStatus } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
 import { briefColumns, marketColumns } from '../common/organization-resource.columns.js';
+import { type CountedList, countedBy } from '../common/pages.js';
 import { Organization } from '../organizations/organization.entity.js';
+
+/** An organization's campaigns, counted in `row_counts` (common/pages.ts). */
+export const CAMPAIGNS_LIST: CountedList = { list: 'campaigns', owner: 'organization_id' };
 
 export const Campaign = defineEntity({
   name: 'Campaign',
@@ -30,6 +34,7 @@ export const Campaign = defineEntity({
     pausedAt: p.datetime(3).nullable(),
     ...timestampColumns(),
   },
-  indexes: [{ properties: ['organization', 'createdAt'] }],
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  triggers: countedBy(CAMPAIGNS_LIST),
 });
 export type Campaign = InferEntity<typeof Campaign>;

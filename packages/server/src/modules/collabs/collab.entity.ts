@@ -2,7 +2,11 @@ import { CollabState } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
 import { briefColumns, marketColumns } from '../common/organization-resource.columns.js';
+import { type CountedList, countedBy } from '../common/pages.js';
 import { Organization } from '../organizations/organization.entity.js';
+
+/** An organization's collabs, counted in `row_counts` (common/pages.ts). */
+export const COLLABS_LIST: CountedList = { list: 'collabs', owner: 'organization_id' };
 
 export const Collab = defineEntity({
   name: 'Collab',
@@ -21,6 +25,7 @@ export const Collab = defineEntity({
     publishedAt: p.datetime(3).nullable(),
     ...timestampColumns(),
   },
-  indexes: [{ properties: ['organization', 'createdAt'] }],
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  triggers: countedBy(COLLABS_LIST),
 });
 export type Collab = InferEntity<typeof Collab>;

@@ -2,6 +2,7 @@ import { type EntityName, LockMode } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
+import type { CountedList } from './pages.js';
 
 /**
  * A row of an organization by its id, or `404`: another organization's id is answered like an
@@ -34,19 +35,6 @@ export function readOneOrNotFound<T>(read: ReadResult): T {
 }
 
 /**
- * The page a route read with its caller, and the total of all pages (read with the page; past the
- * last page, `countAll` counts).
- */
-export async function readPage<T>(
-  read: ReadResult,
-  page: { offset: number },
-  countAll: () => Promise<number>,
-): Promise<{ entities: T[]; total: number }> {
-  const total = read.total ?? (page.offset === 0 ? 0 : await countAll());
-  return { entities: read.entities as T[], total };
-}
-
-/**
  * The hot reads of a resource that lives in an organization (collabs, campaigns): the list,
  * newest first, and the show, each read with the caller in one statement (http/routes.ts,
  * `RouteRead`), and the presenting of what they read.
@@ -54,6 +42,8 @@ export async function readPage<T>(
 export function organizationReads<T extends { id: string }, Summary, Shown>(
   entity: EntityName<T> & { meta: { className: string } },
   present: { summary: (row: T, baseUrl: string) => Summary; show: (row: T, baseUrl: string) => Shown },
+  /** The list of the organization's rows of `entity`, as counted in `row_counts`. */
+  counted: CountedList,
   /** Properties the list does not show, so does not read (large text columns). */
   listOmits: ReadonlyArray<keyof T & string> = [],
 ) {
@@ -67,6 +57,7 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
       omit: listOmits,
       values: [],
       page,
+      counted,
     }),
     showRead: (params: { id: string }): CallerRead => ({
       name: `${name}.show`,
@@ -74,18 +65,10 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
       where: 'organization_id = $2 and id = $3',
       values: [params.id],
     }),
-    /** A page as read with the caller, and the total (counted past the last page, with `em()`). */
-    async list(
-      em: () => Em,
-      read: ReadResult,
-      organizationId: string,
-      page: { offset: number },
-      baseUrl: string,
-    ) {
-      const { entities, total } = await readPage<T>(read, page, () =>
-        em().count(entity, { organization: organizationId } as never),
-      );
-      return { items: entities.map((row) => present.summary(row, baseUrl)), total };
+    /** A page as read with the caller, and the total of the list (read with it). */
+    async list(read: ReadResult, baseUrl: string) {
+      const items = (read.entities as T[]).map((row) => present.summary(row, baseUrl));
+      return { items, total: read.total ?? 0 };
     },
     /** The resource as read with the caller; another organization's id is a 404. */
     async show(read: ReadResult, baseUrl: string) {

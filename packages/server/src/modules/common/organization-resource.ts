@@ -14,6 +14,7 @@ import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } fr
 import { assignDefined, type FieldMap } from './assign.js';
 import { findInOrganization, organizationReads } from './find.js';
 import { checkBriefBytes, flushWithinLimit, type RowLimit } from './limits.js';
+import type { CountedList } from './pages.js';
 import { requestEnded } from './request-ended.js';
 
 /*
@@ -122,6 +123,8 @@ export function organizationResource<
   entity: EntityName<T> & { meta: { className: string } };
   /** The summary as listed; shown, it has the brief too. */
   present: (row: T, baseUrl: string) => Summary;
+  /** The organization's rows of `entity` as counted in `row_counts` (the list's total). */
+  counted: CountedList;
   /** Properties the list does not show, so does not read (large text columns). */
   listOmits?: ReadonlyArray<keyof T & string>;
   /** The organization's limit a create counts against. */
@@ -146,7 +149,7 @@ export function organizationResource<
     summary: resource.present,
     show: (row: T, baseUrl: string) => ({ ...resource.present(row, baseUrl), brief: briefHtmlOf(row) }),
   };
-  const reads = organizationReads(entity, present, resource.listOmits);
+  const reads = organizationReads(entity, present, resource.counted, resource.listOmits);
   // Filters and data on a generic entity: MikroORM cannot check them against `T`, the callers' types do.
   const where = (filter: object) => filter as FilterQuery<T>;
   const data = (values: object) => values as EntityData<T>;
@@ -269,15 +272,7 @@ export function organizationResource<
     reads: { list: reads.listRead, retrieve: reads.showRead },
     /** A handler for each endpoint of the resource's group of the endpoint table. */
     handlers: {
-      list: (request: ResourceRequest<InOrganization> & { read: ReadResult; page: { offset: number } }) =>
-        reads.list(
-          // Only a page past the last needs the EntityManager (to count), so it is forked only then.
-          () => request.em,
-          request.read,
-          request.params.organization_id,
-          request.page,
-          request.config.baseUrl,
-        ),
+      list: ({ read, config }: { read: ReadResult; config: Config }) => reads.list(read, config.baseUrl),
       retrieve: ({ read, config }: { read: ReadResult; config: Config }) => reads.show(read, config.baseUrl),
       create,
       update,

@@ -3,11 +3,12 @@ import { ForeignKeyConstraintViolationException, UniqueConstraintViolationExcept
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, unavailable, unprocessable } from '../../http/errors.js';
 import { iso } from '../../http/present.js';
+import { readCountedPage } from '../common/pages.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Organization } from '../organizations/organization.entity.js';
 import { presentUser } from '../users/users.service.js';
 import { JoinRequest } from './join-request.entity.js';
-import { Membership } from './membership.entity.js';
+import { MEMBERS_LIST, Membership } from './membership.entity.js';
 
 const OWNER_DEMOTION_MESSAGE = 'cannot be changed for the organization owner';
 const LAST_ADMIN_DEMOTION_MESSAGE = 'cannot be changed for the only remaining admin';
@@ -110,15 +111,24 @@ async function flushNewRow(em: Em, ids: { organizationId: string; userId: string
   }
 }
 
-/** Members, admins first, then oldest first (then by id). */
+/**
+ * Members, admins first, then oldest first (then by id): the page and its total in one statement
+ * (common/pages.ts), then their users.
+ */
 export async function listMembers(em: Em, organizationId: string, window: { limit: number; offset: number }) {
-  const [memberships, total] = await em.findAndCount(
-    Membership,
-    { organization: organizationId },
-    // `role` is stored as text: 'admin' sorts before 'member'.
-    { populate: ['user'], orderBy: { role: 'asc', createdAt: 'asc', id: 'asc' }, ...window },
+  const { entities, total } = await readCountedPage<Membership>(
+    em,
+    'Membership',
+    MEMBERS_LIST,
+    organizationId,
+    {
+      // `role` is stored as text: 'admin' sorts before 'member'.
+      orderBy: 'role asc, created_at asc, id asc',
+      ...window,
+    },
   );
-  return { items: memberships.map(presentMembership), total };
+  await em.populate(entities, ['user']);
+  return { items: entities.map(presentMembership), total };
 }
 
 /** Lock namespace of {@link withMembershipsLocked} (first key of the two-key advisory lock). */

@@ -1,8 +1,12 @@
 import { Role } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
+import { type CountedList, countedBy } from '../common/pages.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { User } from '../users/user.entity.js';
+
+/** An organization's members, counted in `row_counts` (common/pages.ts). */
+export const MEMBERS_LIST: CountedList = { list: 'members', owner: 'organization_id' };
 
 export const Membership = defineEntity({
   name: 'Membership',
@@ -16,6 +20,7 @@ export const Membership = defineEntity({
     ...timestampColumns(),
   },
   uniques: [{ properties: ['organization', 'user'] }],
-  indexes: [{ properties: ['user'] }],
+  indexes: [{ properties: ['user'] }, { properties: ['organization', 'role', 'createdAt', 'id'] }],
+  triggers: countedBy(MEMBERS_LIST),
 });
 export type Membership = InferEntity<typeof Membership>;

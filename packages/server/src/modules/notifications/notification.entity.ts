@@ -1,6 +1,16 @@
+import { SUBMISSION_MESSAGE_PREFIX } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn } from '../../db/columns.js';
+import { type CountedList, countedBy } from '../common/pages.js';
 import { User } from '../users/user.entity.js';
+
+/** A user's inbox, counted in `row_counts` (common/pages.ts). */
+export const NOTIFICATIONS_LIST: CountedList = {
+  list: 'notifications',
+  owner: 'recipient_id',
+  // Submission-message kinds never appear in the list (spec): not counted either.
+  shown: (row) => `${row}.type not like '${SUBMISSION_MESSAGE_PREFIX}%'`,
+};
 
 /** An inbox item of one user. */
 export const Notification = defineEntity({
@@ -17,6 +27,7 @@ export const Notification = defineEntity({
     readAt: p.datetime(3).nullable(),
     createdAt: createdAtColumn(),
   },
-  indexes: [{ properties: ['recipient', 'createdAt'] }],
+  indexes: [{ properties: ['recipient', 'createdAt', 'id', 'type'] }],
+  triggers: countedBy(NOTIFICATIONS_LIST),
 });
 export type Notification = InferEntity<typeof Notification>;

@@ -4,7 +4,7 @@ import { listNotifications, presentNotification } from './notifications.service.
 
 export const notificationRoutes = defineRoutes('notifications', endpoints.notifications, {
   list: async ({ em, caller, page }) => {
-    const [notifications, total] = await listNotifications(em, caller.user.id, page);
-    return { items: notifications.map(presentNotification), total };
+    const { entities, total } = await listNotifications(em, caller.user.id, page);
+    return { items: entities.map(presentNotification), total };
   },
 });

@@ -1,9 +1,9 @@
-import { SUBMISSION_MESSAGE_PREFIX } from '@app/schemas';
 import type { Em } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import { iso, isoOrNull } from '../../http/present.js';
+import { readCountedPage } from '../common/pages.js';
 import { setPushNotificationsEnabled } from '../users/users.service.js';
-import { Notification } from './notification.entity.js';
+import { NOTIFICATIONS_LIST, Notification } from './notification.entity.js';
 import { PushSubscription } from './push-subscription.entity.js';
 
 export interface NewNotification {
@@ -13,9 +13,15 @@ export interface NewNotification {
   recordId: string;
 }
 
-/** Puts a notification in the inbox of each recipient (in the caller's unit of work; flushes). */
+/**
+ * Puts a notification in the inbox of each recipient (in the caller's unit of work; flushes).
+ * Inserted in the order of the recipients' ids: each insert locks its recipient's count in
+ * `row_counts` to the commit, and two transactions that lock them in one order cannot deadlock.
+ */
 export async function notify(em: Em, recipientIds: readonly string[], notification: NewNotification) {
-  const created = recipientIds.map((recipient) => em.create(Notification, { recipient, ...notification }));
+  const created = [...recipientIds]
+    .sort()
+    .map((recipient) => em.create(Notification, { recipient, ...notification }));
   await em.flush();
   return created;
 }
@@ -34,15 +40,15 @@ export function presentNotification(notification: Notification) {
 }
 
 /**
- * The inbox, newest first. Submission-message kinds are filtered in SQL so that the page totals
- * count only what is listed. Listing marks nothing as seen or read.
+ * The inbox, newest first, and its total, in one statement (common/pages.ts). Submission-message
+ * kinds are left out in SQL and not counted, so that the page totals count only what is listed.
+ * Listing marks nothing as seen or read.
  */
 export async function listNotifications(em: Em, userId: string, window: { limit: number; offset: number }) {
-  return em.findAndCount(
-    Notification,
-    { recipient: userId, $not: { type: { $like: `${SUBMISSION_MESSAGE_PREFIX}%` } } },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, ...window },
-  );
+  return readCountedPage<Notification>(em, 'Notification', NOTIFICATIONS_LIST, userId, {
+    orderBy: 'created_at desc, id desc',
+    ...window,
+  });
 }
 
 /*

@@ -1,0 +1,140 @@
+import type { EntityMetadata, TriggerDef } from '@mikro-orm/core';
+import type { Em } from '../../db/database.js';
+
+/*
+ * Pages that cost the same at any size (issue #27, item 4). A list that can grow without bound
+ * (an organization's collabs, campaigns and members, a user's notifications) is read in three
+ * parts, in one statement:
+ *
+ * - its total from `row_counts` (common/row-count.entity.ts), one row per list and owner, kept by
+ *   the triggers {@link countedBy} declares on the listed entity: the count changes in the
+ *   transaction that inserts or deletes the row, so the statement that reads a page and its count
+ *   sees both as of one snapshot, and `Total-Count` is exact under concurrent writes;
+ * - the ids of the page, from the index that matches the list's order (`created_at desc, id desc`
+ *   within the owner): `offset` skips index entries, never the rows (a deferred join), and a page
+ *   past the middle is read from the other end of the index;
+ * - the page's rows, by those ids.
+ */
+
+/** A list kept in `row_counts`: its name there and the column of its owner. */
+export interface CountedList {
+  /** The name of the list in `row_counts` (`collabs`). */
+  list: string;
+  /** The column of the owner the list is counted by (`organization_id`). */
+  owner: string;
+  /** A fixed condition on the rows the list shows (SQL on the row, `new`/`old`, or the table). */
+  shown?: (row: string) => string;
+}
+
+/**
+ * The trigger that keeps a list's count in `row_counts` (an entity's `triggers`): one more on
+ * insert, one less on delete, the owner's count removed when it reaches 0. The owner column and
+ * what `shown` reads are never updated, so updates need no tracking.
+ */
+export function countedBy({ list, owner, shown }: CountedList): TriggerDef[] {
+  const when = (row: string, sql: string) => (shown ? `if ${shown(row)} then ${sql} end if;` : sql);
+  const key = (row: string) => `list = '${list}' and owner_id = ${row}.${owner}`;
+  const insert = `insert into row_counts (list, owner_id, count) values ('${list}', new.${owner}, 1) on conflict (list, owner_id) do update set count = row_counts.count + 1;`;
+  const remove = `update row_counts set count = count - 1 where ${key('old')}; delete from row_counts where ${key('old')} and count = 0;`;
+  return [
+    {
+      name: `${list}_count`,
+      timing: 'after',
+      events: ['insert', 'delete'],
+      forEach: 'row',
+      body: `if TG_OP = 'INSERT' then ${when('new', insert)} return new; end if; ${when('old', remove)} return old;`,
+    },
+  ];
+}
+
+/** A list's total as an SQL expression: its count in `row_counts` for the owner `ownerSql`. */
+export const totalOf = (list: CountedList, ownerSql: string) =>
+  `coalesce((select count from row_counts where list = '${list.list}' and owner_id = ${ownerSql}), 0)`;
+
+/** The quoted columns of an entity, less the properties a list does not show. */
+export function columnsOf(meta: EntityMetadata, omit: readonly string[] = [], alias = ''): string[] {
+  return meta.props
+    .filter((prop) => !omit.includes(prop.name as string))
+    .flatMap((prop) => prop.fieldNames ?? [])
+    .map((column) => `${alias}"${column}"`);
+}
+
+/** `created_at desc, id desc` → `created_at asc, id asc`. */
+const reversed = (orderBy: string) =>
+  orderBy
+    .split(',')
+    .map((term) => {
+      const [column, direction] = term.trim().split(/\s+/);
+      return `${column} ${direction?.toLowerCase() === 'desc' ? 'asc' : 'desc'}`;
+    })
+    .join(', ');
+
+/**
+ * The SQL of one page of a list, in `orderBy` order: the ids of the page selected by `where`
+ * (with `limit` and `offset`, SQL placeholders) through the index that matches the order, then
+ * their rows. `orderBy` names columns of the table only (`created_at desc, id desc`).
+ *
+ * With `total` (the list's count, an SQL expression), a page in the second half of the list is
+ * read from the other end of the index, in the reverse order, skipping the `total - offset -
+ * limit` entries after it: the last page costs what the first does, and no page skips more than
+ * half the list. `where` must then select exactly the rows `total` counts.
+ */
+export function pageSql(
+  meta: EntityMetadata,
+  page: {
+    where: string;
+    orderBy: string;
+    omit?: readonly string[];
+    limit: string;
+    offset: string;
+    total?: string;
+  },
+): string {
+  const table = `"${meta.tableName}"`;
+  const { where, orderBy, limit, offset, total } = page;
+  const ids = total
+    ? `(select id from ${table} where ${where} and 2 * ${offset} < ${total} order by ${orderBy} limit ${limit} offset ${offset})
+  union all
+  (select id from ${table} where ${where} and 2 * ${offset} >= ${total} order by ${reversed(orderBy)}
+   limit greatest(least(${limit}, ${total} - ${offset}), 0) offset greatest(${total} - ${offset} - ${limit}, 0))`
+    : `select id from ${table} where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
+  // The rows by their ids as an array: a join would let the planner guess the ids' number (a
+  // limit it cannot read in a prepared statement) and hash the whole table.
+  return `select ${columnsOf(meta, page.omit, 'r.').join(', ')}
+  from ${table} r where r.id = any(array(${ids}))
+  order by ${orderBy
+    .split(',')
+    .map((term) => `r.${term.trim()}`)
+    .join(', ')}`;
+}
+
+/**
+ * One page of a counted list through the ORM, with its total, in one statement (lists not read
+ * with the caller: members, notifications).
+ */
+export async function readCountedPage<T extends object>(
+  em: Em,
+  entity: string,
+  list: CountedList,
+  ownerId: string,
+  page: { orderBy: string; limit: number; offset: number },
+): Promise<{ entities: T[]; total: number }> {
+  const meta = em.getMetadata().getByClassName(entity);
+  const shown = list.shown ? ` and ${list.shown(`"${meta.tableName}"`)}` : '';
+  const pageRows = pageSql(meta, {
+    where: `${list.owner} = a.owner${shown}`,
+    orderBy: page.orderBy,
+    limit: 'a.lim',
+    offset: 'a.off',
+    total: 't.total_count',
+  });
+  const sql = `select t.total_count, r.* from (select ?::text as owner, ?::int as lim, ?::int as off) a
+cross join lateral (select ${totalOf(list, 'a.owner')} as total_count) t
+left join lateral (${pageRows}) r on true`;
+  const rows = await em.execute<Record<string, unknown>[]>(sql, [ownerId, page.limit, page.offset]);
+  const total = Number(rows[0]?.total_count ?? 0);
+  const entities = rows
+    .filter((row) => row.id != null)
+    .map(({ total_count: _, ...row }) => em.map(meta.class, row) as T);
+  return { entities, total };
+}

@@ -1,0 +1,19 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/**
+ * How many rows a list has, per list and owner (`collabs` of an organization, `notifications` of
+ * a user…): a page's `Total-Count` is read here instead of counting the rows on every page. Kept
+ * by triggers on the listed tables (migration `Migration20261126063000`), in the transaction that
+ * inserts or deletes the rows, so a statement that reads a page and its count sees both as of the
+ * same snapshot. See common/pages.ts for the lists.
+ */
+export const RowCount = defineEntity({
+  name: 'RowCount',
+  tableName: 'row_counts',
+  properties: {
+    list: p.string().length(40).primary(),
+    ownerId: p.string().length(16).primary(),
+    count: p.integer(),
+  },
+});
+export type RowCount = InferEntity<typeof RowCount>;
