@@ -5,13 +5,15 @@ const vitestJson = (name) =>
   `--reporter=default --reporter=json --outputFile.json="$CI_RESULTS/${name}.json"`;
 
 export default [
-  // The reference page's browser test needs Debian's Chromium, and the replicas' test HAProxy.
+  // The reference page's browser test needs Debian's Chromium, the replicas' test HAProxy and
+  // (with the pooler test) PgBouncer.
   {
     name: 'apt',
     cpus: 0,
     run: `missing=(); [ -x /usr/bin/chromium ] || missing+=(chromium)
       command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
-      [ "\${#missing[@]}" -eq 0 ] && skip "chromium and haproxy are installed"
+      command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
+      [ "\${#missing[@]}" -eq 0 ] && skip "chromium, haproxy and pgbouncer are installed"
       command -v apt-get >/dev/null || skip "no apt-get"
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "\${missing[@]}"`,
   },
