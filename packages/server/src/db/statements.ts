@@ -1,5 +1,5 @@
-import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
-import { types } from '@electric-sql/pglite';
+import type { messages, PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+import { protocol, types } from '@electric-sql/pglite';
 import type { MetadataStorage } from '@mikro-orm/core';
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type { Orm } from './database.js';
@@ -8,8 +8,9 @@ import type { Orm } from './database.js';
  * Hot-path reads sent straight to the driver the ORM already holds (MikroORM's public
  * `getConnection().getNativeClient()`), through the drivers' public APIs only (decisions.md §6):
  * on PostgreSQL, the pool's `query` with a named query config (`pg` parses and plans a named
- * statement once per connection, then binds and executes it); on PGlite, the instance's `query`
- * (which holds PGlite's locks, so a run never lands inside another request's transaction).
+ * statement once per connection, then binds and executes it); on PGlite, a statement parsed once
+ * per instance with `execProtocol` inside `runExclusive` (below), never inside another request's
+ * transaction.
  * Values are bound, never inlined into the SQL text. The ORM's query builder and entity
  * hydration stay for everything else. Every statement is reported to the ORM's logger like the
  * ORM's own, so the round-trip tests count them.
@@ -175,12 +176,137 @@ function timestampParser(pglite: PGlite): (text: string, typeId?: number) => unk
     utcTimestamp(text) ?? (fallback ? fallback(text, typeId) : types.parseType(text, types.TIMESTAMPTZ));
 }
 
+/*
+ * On PGlite, `query()` parses and plans its text on every call (0.7 ms for the show's statement,
+ * several times the rest of the request) and crosses into WebAssembly six times. So a statement
+ * is parsed once per PGlite instance (its name lives in the one backend session) and each run is
+ * one bind + execute + sync, all with PGlite's public API: `execProtocol` with the package's own
+ * `protocol.serialize`, inside `runExclusive` (PGlite's documented way to use `execProtocol`: no
+ * other query runs meanwhile). `runExclusive` does not wait for a transaction another caller has
+ * open between its queries, so a run that finds one (`isInTransaction()`) does not run there: it
+ * goes through `query()`, which waits for that transaction to end.
+ */
+interface Prepared {
+  paramTypes: number[];
+  names: string[];
+  parsers: Array<(text: string) => unknown>;
+  template: Row;
+}
+
+const preparedOf = new WeakMap<PGlite, Map<string, Promise<Prepared>>>();
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Runs `fn` alone on an open instance; undefined when a transaction is open (see above). */
+async function exclusive<T>(pglite: PGlite, fn: () => Promise<T>): Promise<T | undefined> {
+  // PGlite's own message, which answers 503 (plugins/availability.ts).
+  if (pglite.closed) throw new Error('PGlite is closed');
+  return pglite.runExclusive(async () => (pglite.isInTransaction() ? undefined : fn()));
+}
+
+/** The instance's parser of a type; timestamps as on PostgreSQL (see {@link timestampParser}). */
+function pgliteParser(pglite: PGlite, dataTypeID: number): (text: string) => unknown {
+  if (dataTypeID === types.TIMESTAMPTZ) return timestampParser(pglite);
+  const parse = pglite.parsers[dataTypeID];
+  return parse ? (text) => parse(text, dataTypeID) : (text) => text;
+}
+
+function prepare(pglite: PGlite, statement: Statement): Promise<Prepared | undefined> {
+  let prepared = preparedOf.get(pglite);
+  if (!prepared) {
+    prepared = new Map();
+    preparedOf.set(pglite, prepared);
+  }
+  const found = prepared.get(statement.name);
+  if (found) return found;
+  const { serialize } = protocol;
+  const parsing = exclusive(pglite, async () => {
+    const { messages: answer } = await pglite.execProtocol(
+      concat([
+        serialize.parse({ name: statement.name, text: statement.text }),
+        serialize.describe({ type: 'S', name: statement.name }),
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    let paramTypes: number[] = [];
+    let fields: { name: string; dataTypeID: number }[] = [];
+    for (const message of answer) {
+      if (message.name === 'parameterDescription')
+        paramTypes = (message as messages.ParameterDescriptionMessage).dataTypeIDs;
+      else if (message.name === 'rowDescription') fields = (message as messages.RowDescriptionMessage).fields;
+    }
+    const names = fields.map((field) => field.name);
+    if (names.includes('__proto__')) throw new Error('No column may be named __proto__');
+    const out: Prepared = {
+      paramTypes,
+      names,
+      parsers: fields.map((field) => pgliteParser(pglite, field.dataTypeID)),
+      template: Object.fromEntries(names.map((name) => [name, null])),
+    };
+    return out;
+  });
+  const map = prepared;
+  const name = statement.name;
+  // Not parsed (it failed, or a transaction was open): the next run tries again.
+  const kept = parsing.then((out) => {
+    if (!out) map.delete(name);
+    return out;
+  });
+  kept.catch(() => map.delete(name));
+  prepared.set(name, kept as Promise<Prepared>);
+  return kept;
+}
+
 async function runOnPglite(
   pglite: PGlite,
   statement: Statement,
   values: unknown[],
   parsers: QueryOptions['parsers'],
 ): Promise<Row[]> {
+  const prepared = await prepare(pglite, statement);
+  const rows =
+    prepared &&
+    (await exclusive(pglite, async () => {
+      const { paramTypes, names, parsers: columnParsers, template } = prepared;
+      const bound = values.map((value, i) => {
+        if (value == null) return null;
+        const serializer = pglite.serializers[paramTypes[i] as number];
+        return serializer ? (serializer(value) as string) : String(value);
+      });
+      const { serialize } = protocol;
+      const { messages: answer } = await pglite.execProtocol(
+        concat([
+          serialize.bind({ statement: statement.name, values: bound }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+      );
+      const out: Row[] = [];
+      for (const message of answer) {
+        if (message.name !== 'dataRow') continue;
+        const texts = (message as messages.DataRowMessage).fields;
+        const row: Row = { ...template };
+        for (let i = 0; i < names.length; i++) {
+          const text = texts[i];
+          row[names[i] as string] = text == null ? null : (columnParsers[i] as (t: string) => unknown)(text);
+        }
+        out.push(row);
+      }
+      return out;
+    }));
+  if (rows) return rows;
+  // A transaction is open on the instance's one session: `query()` waits for it to end.
   const result: Results<Row> = await pglite.query<Row>(statement.text, values, { parsers });
   return result.rows;
 }
