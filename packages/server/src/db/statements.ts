@@ -15,7 +15,7 @@ import type { Orm } from './database.js';
  * hydration stay for everything else. Every statement is reported to the ORM's logger like the
  * ORM's own, so the round-trip tests count them.
  *
- * `named: false` (`MARKETPLACE_DB_POOLER=transaction`, docs/deploy.md "Behind a pooler") sends
+ * `named: false` (`MARKETPLACE_DATABASE_POOLER=transaction`, docs/deploy.md "Behind a pooler") sends
  * every statement unnamed: a pooler in transaction mode gives each transaction whichever server
  * connection is free, so a statement prepared on one is missing on the next.
  */
