@@ -12,15 +12,16 @@ const sdkRuntime = (script) =>
 
 export default [
   // Debian's packages the tasks need: Chromium (the reference page, the SDK in a browser), HAProxy
-  // (the replicas' test), podman, runc and mmdebstrap (the container image).
+  // (the replicas' test), PgBouncer (the pooler test), podman, runc and mmdebstrap (the container
+  // image).
   {
     name: 'apt',
     cpus: 0,
     run: `missing=()
-      for tool in chromium haproxy podman runc mmdebstrap; do
+      for tool in chromium haproxy pgbouncer podman runc mmdebstrap; do
         command -v "$tool" >/dev/null || [ -x "/usr/bin/$tool" ] || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
       done
-      [ "\${#missing[@]}" -eq 0 ] && skip "chromium, haproxy, podman, runc and mmdebstrap are installed"
+      [ "\${#missing[@]}" -eq 0 ] && skip "chromium, haproxy, pgbouncer, podman, runc and mmdebstrap are installed"
       command -v apt-get >/dev/null || skip "no apt-get"
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "\${missing[@]}"`,
   },

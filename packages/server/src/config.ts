@@ -29,6 +29,13 @@ export interface Config {
   /** Connections each server process may hold open to PostgreSQL at most. */
   databasePoolSize: number;
   /**
+   * `MARKETPLACE_DATABASE_POOLER`: `transaction` when `DATABASE_URL` goes through a pooler in
+   * transaction mode (PgBouncer `pool_mode = transaction` and the like): statements are sent
+   * unnamed, as a statement prepared on one server connection is missing on the next
+   * (docs/deploy.md, "Behind a pooler"). `none`: prepared statements, once per connection.
+   */
+  databasePooler: 'none' | 'transaction';
+  /**
    * Milliseconds between two checks that the database answers (`select 1` on a connection of
    * its own); while the last one failed, API requests get the `503` at once. 0 turns it off.
    */
@@ -98,6 +105,7 @@ const Env = z.object({
     .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
     .optional(),
   MARKETPLACE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
+  MARKETPLACE_DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
   MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
   MARKETPLACE_STORAGE_URL: z.string().optional(),
@@ -219,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,
+    databasePooler: e.MARKETPLACE_DATABASE_POOLER,
     databaseCheckIntervalMs: e.MARKETPLACE_DATABASE_CHECK_INTERVAL_MS,
     dataDir,
     storage,

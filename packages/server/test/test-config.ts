@@ -9,6 +9,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     host: '127.0.0.1',
     databaseUrl: undefined,
     databasePoolSize: 10,
+    databasePooler: 'none',
     // Off: a check that fails on a busy test machine would turn away the requests of a test that
     // is not about it. test/database-check.test.ts turns it on.
     databaseCheckIntervalMs: 0,

@@ -1,13 +1,23 @@
-import { type messages, type PGlite, protocol, types } from '@electric-sql/pglite';
+import type { messages, PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+import { protocol, types } from '@electric-sql/pglite';
 import type { MetadataStorage } from '@mikro-orm/core';
+import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type { Orm } from './database.js';
 
 /*
- * Hot-path reads sent straight to the driver the ORM already holds, as named prepared statements
- * (parsed and planned once per connection, their values bound, never inlined into the SQL text),
- * on PostgreSQL and on PGlite alike. The ORM's query builder and entity hydration stay for
- * everything else. Every statement is reported to the ORM's logger like the ORM's own, so the
- * round-trip tests count them.
+ * Hot-path reads sent straight to the driver the ORM already holds (MikroORM's public
+ * `getConnection().getNativeClient()`), through the drivers' public APIs only (decisions.md §6):
+ * on PostgreSQL, the pool's `query` with a named query config (`pg` parses and plans a named
+ * statement once per connection, then binds and executes it); on PGlite, a statement parsed once
+ * per instance with `execProtocol` inside `runExclusive` (below), never inside another request's
+ * transaction.
+ * Values are bound, never inlined into the SQL text. The ORM's query builder and entity
+ * hydration stay for everything else. Every statement is reported to the ORM's logger like the
+ * ORM's own, so the round-trip tests count them.
+ *
+ * `named: false` (`MARKETPLACE_DATABASE_POOLER=transaction`, docs/deploy.md "Behind a pooler") sends
+ * every statement unnamed: a pooler in transaction mode gives each transaction whichever server
+ * connection is free, so a statement prepared on one is missing on the next.
  */
 
 /** A statement: a name unique per text (the prepared statement's), and its `$n`-numbered text. */
@@ -29,62 +39,12 @@ export interface Statements {
   toEntities<T>(entity: string, rows: Row[]): T[];
 }
 
+export interface StatementsOptions {
+  /** Prepared (named) statements; false behind a pooler in transaction mode. Default true. */
+  named?: boolean;
+}
+
 type RowMapper = (row: Row) => object;
-type Parser = (text: string) => unknown;
-/** Reads one value: a column's text (null for SQL NULL), or an entity's property from a row. */
-type Step = (value: never) => unknown;
-/** Makes an object of `source`, each property read by its step (see `makerOf`). */
-type Maker<Source> = (source: Source, steps: readonly Step[]) => Row;
-
-const makers = new Map<string, Maker<never>>();
-
-/**
- * The maker of objects with these properties, each read from `source[from]` by the step of the
- * same index, generated once as one object literal. V8 then gives every object its final shape at
- * once, and each property its own call site; an object grown from `{}` one computed key at a time
- * took 8 times as long. A page of a list makes 20 rows of 25 columns, then 20 entities of 17 (`pg`
- * itself spreads a prebuilt object for the same reason). The names are our statements' and
- * entities' own, and go into the code as JSON literals.
- */
-function makerOf<Source>(
-  properties: ReadonlyArray<readonly [name: string, from: string | number]>,
-): Maker<Source> {
-  const key = JSON.stringify(properties);
-  let made = makers.get(key);
-  if (!made) {
-    // A literal's quoted `__proto__` key sets the prototype rather than a property.
-    if (properties.some(([name]) => name === '__proto__'))
-      throw new Error('No property may be named __proto__');
-    const code = properties.map(
-      ([name, from], i) => `${JSON.stringify(name)}: s[${i}](t[${JSON.stringify(from)}])`,
-    );
-    made = new Function('t', 's', `return { ${code.join(', ')} };`) as Maker<never>;
-    makers.set(key, made);
-  }
-  return made as Maker<Source>;
-}
-
-type Texts = ReadonlyArray<string | null>;
-
-/** A statement's result columns: the maker of a row of their texts, and a step per column. */
-interface Columns {
-  make: Maker<Texts>;
-  steps: Step[];
-}
-
-/** The columns of a row description, each read by `parserOf` its type (SQL NULL as null). */
-function columnsOf(
-  fields: ReadonlyArray<{ name: string; dataTypeID: number }>,
-  parserOf: (oid: number) => Parser,
-): Columns {
-  return {
-    make: makerOf<Texts>(fields.map(({ name }, i) => [name, i])),
-    steps: fields.map(({ dataTypeID }) => {
-      const parse = parserOf(dataTypeID);
-      return (text: string | null) => (text == null ? null : parse(text));
-    }),
-  };
-}
 
 /**
  * A timestamp read from PostgreSQL's UTC text. It is a `Date`, and it keeps the text it was read
@@ -155,7 +115,11 @@ function utcTimestamp(text: string): Date | null {
   return new ReadTimestamp(time, text);
 }
 
-/** Compiles, once per entity, the mapping of a row's columns to the entity's properties. */
+/**
+ * Compiles, once per entity, the mapping of a row's columns to the entity's properties. Each
+ * entity object is a copy of one template with every property already in place (as `pg` makes
+ * its rows), so all have one shape from the start, then each property is read by its step.
+ */
 function rowMapper(orm: Orm, entity: string): RowMapper {
   const platform = orm.em.getPlatform();
   const properties = orm
@@ -165,7 +129,7 @@ function rowMapper(orm: Orm, entity: string): RowMapper {
   const steps = properties.map((prop): ((value: unknown) => unknown) => {
     if (prop.kind === 'm:1') return (id) => ({ id });
     if (prop.runtimeType === 'Date')
-      // The ORM's connections return timestamps as text; the runners here read some already.
+      // The ORM's PostgreSQL connections return timestamps as text; PGlite's runs read Dates.
       return (value) =>
         value == null || value instanceof Date
           ? value
@@ -174,179 +138,59 @@ function rowMapper(orm: Orm, entity: string): RowMapper {
     if (type) return (value) => type.convertToJSValue(value, platform);
     return (value) => value;
   });
-  const make = makerOf<Row>(properties.map((prop) => [prop.name as string, prop.fieldNames[0] as string]));
-  return (row) => make(row, steps);
+  const names = properties.map((prop) => prop.name as string);
+  const fields = properties.map((prop) => prop.fieldNames[0] as string);
+  // Assigning `__proto__` would set the prototype rather than a property.
+  if (names.includes('__proto__')) throw new Error('No property may be named __proto__');
+  const template: Row = Object.fromEntries(names.map((name) => [name, undefined]));
+  return (row) => {
+    const out: Row = { ...template };
+    for (let i = 0; i < names.length; i++)
+      out[names[i] as string] = (steps[i] as (value: unknown) => unknown)(row[fields[i] as string]);
+    return out;
+  };
 }
 
-/*
- * On PostgreSQL, `pg` sends every run of a named statement as bind + describe + execute + sync,
- * and parses the row description that comes back (its fields, and a parser for each) every time.
- * The result's columns of a named statement cannot change on a connection (PostgreSQL refuses to
- * run it rather than change them), so a run here asks for the description only the first time a
- * connection runs the statement, and keeps the fields and their parsers for the connection's
- * later runs: bind + execute + sync. It goes through `pg`'s extension point for custom queries
- * (an object with `submit`, as `pg-cursor` is), on a client of the pool the ORM holds.
- */
-
-/** The parts of `pg`'s connection a custom query uses (those `pg-cursor` uses). */
-interface PgConnection {
-  stream: { cork?(): void; uncork?(): void };
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-  parse(message: { name: string; text: string }): void;
-  bind(message: { statement: string; values: (string | null)[] }): void;
-  describe(message: { type: 'P'; name: string }): void;
-  execute(message: { portal: string }): void;
-  sync(): void;
+/** Runs a statement on the pool: named (prepared once per connection) unless behind a pooler. */
+async function runOnPool(
+  pool: Pool,
+  statement: Statement,
+  values: unknown[],
+  named: boolean,
+): Promise<Row[]> {
+  const query: QueryConfig = named
+    ? { name: statement.name, text: statement.text, values }
+    : { text: statement.text, values };
+  const result: QueryResult<Row> = await pool.query<Row>(query);
+  return result.rows;
 }
-
-interface PgClient {
-  query(query: PgRun): void;
-  getTypeParser(oid: number, format: 'text'): (text: string) => unknown;
-  release(error?: Error | boolean): void;
-}
-
-interface PgPool {
-  totalCount: number;
-  connect(): Promise<PgClient>;
-}
-
-/** The described result columns of each statement, per connection (a statement is per connection). */
-const describedOn = new WeakMap<PgConnection, Map<string, Columns>>();
 
 /**
- * A value as the text the bind message carries: the kinds the hot reads bind, anything else
- * refused before a byte is sent (`pg`'s own `prepareValue` is not in its typed API).
+ * PGlite's parser of `timestamptz` for these runs: PostgreSQL's UTC text read by
+ * {@link utcTimestamp} (PGlite's own reads the years 0 to 99 as 19xx), any other text by the
+ * instance's parser.
  */
-function bindValue(value: unknown): string | null {
-  if (value == null) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
-    return String(value);
-  if (value instanceof Date) return value.toISOString();
-  throw new TypeError(`A prepared statement's value cannot be ${typeof value}`);
-}
-
-/** One run of a named statement on a `pg` client (`pg`'s custom-query protocol). */
-class PgRun {
-  readonly name: string;
-  readonly text: string;
-  readonly rows: Row[] = [];
-  readonly done: Promise<Row[]>;
-  /**
-   * Called once when the run ends, as `pg`'s own queries call theirs: tracing (the pg
-   * instrumentation) wraps it to end the statement's span.
-   */
-  callback: (error: Error | null, result?: { rows: Row[] }) => void;
-  #ended = false;
-  #columns: Columns | undefined;
-  #failure: Error | undefined;
-  #described: Map<string, Columns> | undefined;
-  #values: (string | null)[];
-  #client: PgClient;
-
-  constructor(client: PgClient, statement: Statement, values: unknown[]) {
-    this.name = statement.name;
-    this.text = statement.text;
-    this.#client = client;
-    this.#values = values.map(bindValue);
-    let settle!: typeof this.callback;
-    this.done = new Promise((resolve, reject) => {
-      settle = (error, result) => (error ? reject(error) : resolve(result?.rows ?? []));
-    });
-    this.callback = settle;
-  }
-
-  submit(connection: PgConnection): Error | null {
-    let described = describedOn.get(connection);
-    if (!described) {
-      described = new Map();
-      describedOn.set(connection, described);
-    }
-    this.#described = described;
-    this.#columns = described.get(this.name);
-    connection.stream.cork?.();
-    try {
-      if (!connection.parsedStatements[this.name] && !connection.submittedNamedStatements[this.name]) {
-        connection.parse({ name: this.name, text: this.text });
-        connection.submittedNamedStatements[this.name] = this.text;
-      }
-      connection.bind({ statement: this.name, values: this.#values });
-      if (!this.#columns) connection.describe({ type: 'P', name: '' });
-      connection.execute({ portal: '' });
-      connection.sync();
-    } finally {
-      connection.stream.uncork?.();
-    }
-    return null;
-  }
-
-  handleRowDescription(message: { fields: { name: string; dataTypeID: number }[] }): void {
-    this.#columns = columnsOf(message.fields, (oid) => this.#client.getTypeParser(oid, 'text'));
-    this.#described?.set(this.name, this.#columns);
-  }
-
-  handleDataRow(message: { fields: (string | null)[] }): void {
-    if (this.#failure) return;
-    const { make, steps } = this.#columns as Columns;
-    try {
-      this.rows.push(make(message.fields, steps));
-    } catch (error) {
-      // As `pg` does: the rest of the answer is read, and the run fails when it ends.
-      this.#failure = error as Error;
-    }
-  }
-
-  handleCommandComplete(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-  handleCopyInResponse(): void {}
-  handleCopyData(): void {}
-
-  handleError(error: Error): void {
-    this.#end(error);
-  }
-
-  handleReadyForQuery(): void {
-    this.#end(this.#failure ?? null);
-  }
-
-  #end(error: Error | null): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.callback(error, error ? undefined : { rows: this.rows });
-  }
-}
-
-/** Runs a named statement on a client of the pool; the client goes back to the pool after. */
-async function runOnPool(pool: PgPool, statement: Statement, values: unknown[]): Promise<Row[]> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    const run = new PgRun(client, statement, values);
-    client.query(run);
-    return await run.done;
-  } catch (error) {
-    failure = error as Error;
-    throw error;
-  } finally {
-    // As the pool's own `query` does: a client whose query failed is not reused.
-    client.release(failure);
-  }
+function timestampParser(pglite: PGlite): (text: string, typeId?: number) => unknown {
+  const fallback = pglite.parsers[types.TIMESTAMPTZ];
+  return (text, typeId) =>
+    utcTimestamp(text) ?? (fallback ? fallback(text, typeId) : types.parseType(text, types.TIMESTAMPTZ));
 }
 
 /*
- * PGlite's `query()` has no named statements: each call parses and plans its text again and
- * crosses into WebAssembly six times (parse, describe, bind, describe, execute, sync). Planning
- * the show's statement alone took 0.7 ms there, several times the rest of the request. So a
- * statement is parsed once per PGlite instance (the name lives in its one backend session), and
- * each run is a single bind + execute + sync. The values are serialised and the columns parsed
- * with the instance's own serializers and parsers, as `query()` would. Both of PGlite's locks are
- * held, as `query()` holds them, so a run never lands inside another request's transaction.
+ * On PGlite, `query()` parses and plans its text on every call (0.7 ms for the show's statement,
+ * several times the rest of the request) and crosses into WebAssembly six times. So a statement
+ * is parsed once per PGlite instance (its name lives in the one backend session) and each run is
+ * one bind + execute + sync, all with PGlite's public API: `execProtocol` with the package's own
+ * `protocol.serialize`, inside `runExclusive` (PGlite's documented way to use `execProtocol`: no
+ * other query runs meanwhile). `runExclusive` does not wait for a transaction another caller has
+ * open between its queries, so a run that finds one (`isInTransaction()`) does not run there: it
+ * goes through `query()`, which waits for that transaction to end.
  */
 interface Prepared {
   paramTypes: number[];
-  columns: Columns;
+  names: string[];
+  parsers: Array<(text: string) => unknown>;
+  template: Row;
 }
 
 const preparedOf = new WeakMap<PGlite, Map<string, Promise<Prepared>>>();
@@ -363,83 +207,108 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Runs `fn` as `query()` runs its statement: on an open instance, holding both of its locks. */
-async function exclusive<T>(pglite: PGlite, fn: () => Promise<T>): Promise<T> {
-  // A closed or closing instance fails here with PGlite's own error, which answers 503.
-  await pglite._checkReady();
-  return pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(fn));
+/** Runs `fn` alone on an open instance; undefined when a transaction is open (see above). */
+async function exclusive<T>(pglite: PGlite, fn: () => Promise<T>): Promise<T | undefined> {
+  // PGlite's own message, which answers 503 (plugins/availability.ts).
+  if (pglite.closed) throw new Error('PGlite is closed');
+  return pglite.runExclusive(async () => (pglite.isInTransaction() ? undefined : fn()));
 }
 
-/** The instance's parser of a type; timestamps as on PostgreSQL (PGlite's reads the years 0 to 99 as 19xx). */
-function pgliteParser(pglite: PGlite, dataTypeID: number): Parser {
-  if (dataTypeID === types.TIMESTAMPTZ)
-    return (text) => utcTimestamp(text) ?? types.parseType(text, dataTypeID, pglite.parsers);
-  return (text) => types.parseType(text, dataTypeID, pglite.parsers);
+/** The instance's parser of a type; timestamps as on PostgreSQL (see {@link timestampParser}). */
+function pgliteParser(pglite: PGlite, dataTypeID: number): (text: string) => unknown {
+  if (dataTypeID === types.TIMESTAMPTZ) return timestampParser(pglite);
+  const parse = pglite.parsers[dataTypeID];
+  return parse ? (text) => parse(text, dataTypeID) : (text) => text;
 }
 
-function prepare(pglite: PGlite, statement: Statement): Promise<Prepared> {
+function prepare(pglite: PGlite, statement: Statement): Promise<Prepared | undefined> {
   let prepared = preparedOf.get(pglite);
   if (!prepared) {
     prepared = new Map();
     preparedOf.set(pglite, prepared);
   }
-  let found = prepared.get(statement.name);
-  if (!found) {
-    const { serialize } = protocol;
-    found = exclusive(pglite, async () => {
-      const { messages } = await pglite.execProtocol(
-        concat([
-          serialize.parse({ name: statement.name, text: statement.text }),
-          serialize.describe({ type: 'S', name: statement.name }),
-          serialize.sync(),
-        ]),
-        { syncToFs: false },
-      );
-      let paramTypes: number[] = [];
-      let fields: { name: string; dataTypeID: number }[] = [];
-      for (const message of messages) {
-        if (message.name === 'parameterDescription')
-          paramTypes = (message as messages.ParameterDescriptionMessage).dataTypeIDs;
-        else if (message.name === 'rowDescription')
-          fields = (message as messages.RowDescriptionMessage).fields;
-      }
-      const out: Prepared = {
-        paramTypes,
-        columns: columnsOf(fields, (oid) => pgliteParser(pglite, oid)),
-      };
-      return out;
-    });
-    const map = prepared;
-    const name = statement.name;
-    // A statement that failed to parse is not in the session: the next request tries again.
-    found.catch(() => map.delete(name));
-    prepared.set(statement.name, found);
-  }
-  return found;
-}
-
-async function runPrepared(pglite: PGlite, statement: Statement, values: unknown[]): Promise<Row[]> {
-  const { paramTypes, columns } = await prepare(pglite, statement);
+  const found = prepared.get(statement.name);
+  if (found) return found;
   const { serialize } = protocol;
-  return exclusive(pglite, async () => {
-    const bound = values.map((value, i) => {
-      if (value == null) return null;
-      const serializer = pglite.serializers[paramTypes[i] as number];
-      return serializer ? serializer(value) : String(value);
-    });
-    const { messages } = await pglite.execProtocol(
+  const parsing = exclusive(pglite, async () => {
+    const { messages: answer } = await pglite.execProtocol(
       concat([
-        serialize.bind({ statement: statement.name, values: bound }),
-        serialize.execute({}),
+        serialize.parse({ name: statement.name, text: statement.text }),
+        serialize.describe({ type: 'S', name: statement.name }),
         serialize.sync(),
       ]),
+      { syncToFs: false },
     );
-    const rows: Row[] = [];
-    for (const message of messages)
-      if (message.name === 'dataRow')
-        rows.push(columns.make((message as messages.DataRowMessage).fields, columns.steps));
-    return rows;
+    let paramTypes: number[] = [];
+    let fields: { name: string; dataTypeID: number }[] = [];
+    for (const message of answer) {
+      if (message.name === 'parameterDescription')
+        paramTypes = (message as messages.ParameterDescriptionMessage).dataTypeIDs;
+      else if (message.name === 'rowDescription') fields = (message as messages.RowDescriptionMessage).fields;
+    }
+    const names = fields.map((field) => field.name);
+    if (names.includes('__proto__')) throw new Error('No column may be named __proto__');
+    const out: Prepared = {
+      paramTypes,
+      names,
+      parsers: fields.map((field) => pgliteParser(pglite, field.dataTypeID)),
+      template: Object.fromEntries(names.map((name) => [name, null])),
+    };
+    return out;
   });
+  const map = prepared;
+  const name = statement.name;
+  // Not parsed (it failed, or a transaction was open): the next run tries again.
+  const kept = parsing.then((out) => {
+    if (!out) map.delete(name);
+    return out;
+  });
+  kept.catch(() => map.delete(name));
+  prepared.set(name, kept as Promise<Prepared>);
+  return kept;
+}
+
+async function runOnPglite(
+  pglite: PGlite,
+  statement: Statement,
+  values: unknown[],
+  parsers: QueryOptions['parsers'],
+): Promise<Row[]> {
+  const prepared = await prepare(pglite, statement);
+  const rows =
+    prepared &&
+    (await exclusive(pglite, async () => {
+      const { paramTypes, names, parsers: columnParsers, template } = prepared;
+      const bound = values.map((value, i) => {
+        if (value == null) return null;
+        const serializer = pglite.serializers[paramTypes[i] as number];
+        return serializer ? (serializer(value) as string) : String(value);
+      });
+      const { serialize } = protocol;
+      const { messages: answer } = await pglite.execProtocol(
+        concat([
+          serialize.bind({ statement: statement.name, values: bound }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+      );
+      const out: Row[] = [];
+      for (const message of answer) {
+        if (message.name !== 'dataRow') continue;
+        const texts = (message as messages.DataRowMessage).fields;
+        const row: Row = { ...template };
+        for (let i = 0; i < names.length; i++) {
+          const text = texts[i];
+          row[names[i] as string] = text == null ? null : (columnParsers[i] as (t: string) => unknown)(text);
+        }
+        out.push(row);
+      }
+      return out;
+    }));
+  if (rows) return rows;
+  // A transaction is open on the instance's one session: `query()` waits for it to end.
+  const result: Results<Row> = await pglite.query<Row>(statement.text, values, { parsers });
+  return result.rows;
 }
 
 const cache = new WeakMap<Orm, Promise<Statements>>();
@@ -460,19 +329,22 @@ function common(orm: Orm): Pick<Statements, 'metadata' | 'toEntities'> {
   };
 }
 
-/** The prepared-statement runner of an ORM's connection (one per ORM). */
-export function statementsOf(orm: Orm): Promise<Statements> {
+/**
+ * The statement runner of an ORM's connection (one per ORM; the options of its first call
+ * count).
+ */
+export function statementsOf(orm: Orm, options: StatementsOptions = {}): Promise<Statements> {
   let found = cache.get(orm);
   if (!found) {
-    found = open(orm);
+    found = open(orm, options.named ?? true);
     cache.set(orm, found);
     found.catch(() => cache.delete(orm));
   }
   return found;
 }
 
-async function open(orm: Orm): Promise<Statements> {
-  const client = (await orm.em.getConnection().getNativeClient()) as PgPool | PGlite;
+async function open(orm: Orm, named: boolean): Promise<Statements> {
+  const client = (await orm.em.getConnection().getNativeClient()) as Pool | PGlite;
   const logger = orm.config.getLogger();
   const log = (text: string) => logger.logQuery({ query: text, level: 'info' });
   if ('totalCount' in client) {
@@ -481,16 +353,17 @@ async function open(orm: Orm): Promise<Statements> {
       ...common(orm),
       async run(statement, values) {
         log(statement.text);
-        return runOnPool(pool, statement, values);
+        return runOnPool(pool, statement, values, named);
       },
     };
   }
   const pglite = client;
+  const parsers = { [types.TIMESTAMPTZ]: timestampParser(pglite) };
   return {
     ...common(orm),
     async run(statement, values) {
       log(statement.text);
-      return runPrepared(pglite, statement, values);
+      return runOnPglite(pglite, statement, values, parsers);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Em, Orm } from '../db/database.js';
-import { type Statements, statementsOf } from '../db/statements.js';
+import { type Statements, type StatementsOptions, statementsOf } from '../db/statements.js';
 
 const forks = new WeakMap<object, Em>();
 
@@ -8,9 +8,9 @@ const forks = new WeakMap<object, Em>();
  * One EntityManager per request (`request.em`): its own identity map, nothing shared between
  * requests. It is forked on first use, so a request answered from prepared statements alone (a
  * show, a `304`) never pays for one. `request.statements()` gives the prepared-statement runner of
- * the same connection (db/statements.ts).
+ * the same connection (db/statements.ts), unnamed behind a pooler in transaction mode.
  */
-export function registerEntityManager(app: FastifyInstance, orm: Orm): void {
+export function registerEntityManager(app: FastifyInstance, orm: Orm, options: StatementsOptions = {}): void {
   app.decorateRequest('em', {
     getter() {
       let em = forks.get(this);
@@ -21,6 +21,6 @@ export function registerEntityManager(app: FastifyInstance, orm: Orm): void {
       return em;
     },
   });
-  const statements = (): Promise<Statements> => statementsOf(orm);
+  const statements = (): Promise<Statements> => statementsOf(orm, options);
   app.decorateRequest('statements', { getter: () => statements });
 }

@@ -94,7 +94,10 @@ export async function flushWithinLimit(
   limits: Limits,
   check?: (tem: Em) => Promise<void>,
 ): Promise<void> {
-  await em.begin();
+  // Inside the request's transaction (an Idempotency-Key's), a savepoint of it; `em` keeps that
+  // transaction as its context afterwards.
+  const outer = em.getTransactionContext();
+  await em.begin(outer ? { ctx: outer } : {});
   try {
     await check?.(em);
     await checkLimit(em, kind, ownerId, limits);
@@ -102,6 +105,8 @@ export async function flushWithinLimit(
   } catch (error) {
     await em.rollback();
     throw error;
+  } finally {
+    if (outer) em.setTransactionContext(outer);
   }
 }
 

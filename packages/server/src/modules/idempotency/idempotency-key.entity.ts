@@ -3,9 +3,9 @@ import { idColumn } from '../../db/columns.js';
 import { User } from '../users/user.entity.js';
 
 /**
- * A `POST`'s `Idempotency-Key` (decisions.md §6), scoped to the caller's user: taken (with a null
- * `status`) before the request's work, then given the answer to replay. One row per user and
- * key, which the unique index keeps across replicas and concurrent requests.
+ * A `POST`'s `Idempotency-Key` (decisions.md §6), scoped to the caller's user: the answer to
+ * replay, stored in the transaction of the request's write (idempotency.service.ts). One row per
+ * user and key.
  */
 export const IdempotencyKey = defineEntity({
   name: 'IdempotencyKey',
@@ -16,9 +16,9 @@ export const IdempotencyKey = defineEntity({
     key: p.string().length(255),
     /** Hex SHA-256 of the method, the path with its query, and the payload. */
     fingerprint: p.string().length(64),
-    /** When the key was taken, by the database's clock (one clock for every replica). */
+    /** When the answer was stored, by the database's clock (one clock for every replica). */
     createdAt: p.datetime(3),
-    /** The stored answer's status; null while the first request is in progress. */
+    /** The stored answer's status (null only in rows an older version left unanswered). */
     status: p.integer().nullable(),
     /** The stored answer's `Location`, `ETag` and `Content-Type`, as a JSON object. */
     headers: p.text().nullable(),

@@ -8,73 +8,91 @@ import {
   IDEMPOTENCY_KEY_TTL_MS,
   IDEMPOTENT_REPLAYED_HEADER,
 } from '@app/schemas';
+import type { Transaction } from '@mikro-orm/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Em } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import type { Row, Statement } from '../../db/statements.js';
 import { badRequest, HttpError, unprocessable } from '../../http/errors.js';
 
 /*
  * `Idempotency-Key` on every public `POST` (decisions.md §6; docs/reliability.md, "Idempotency
- * keys"). The design:
+ * keys"). The key is taken in the same transaction as the request's write, so that the key and
+ * the write commit together, or vanish together:
  *
- * - Before the request's work, one statement takes the key: an insert into `idempotency_keys`
- *   whose unique (user, key) index lets exactly one request have it, on every replica, however
- *   many arrive at once. The statement commits on its own, so the claim is visible to every other
- *   request before the work starts.
- * - The request that took the key runs as without one. When its answer is written (`onSend`),
- *   a status below 500 is stored with its `Location`, `ETag` and body; a 5xx gives the key back
- *   (the row is deleted) so that the retry runs the request.
- * - Another request with the key finds the row: another fingerprint is `422`; no stored answer
- *   yet is `409` with `Retry-After: 1`; a stored answer is sent again with
- *   `Idempotent-Replayed: true`, and nothing else is done.
+ * - Once the payload is valid, the request opens a transaction on its EntityManager
+ *   (`request.em`), and everything the handler writes runs inside it (the modules' own
+ *   transactions become savepoints). Its first statement takes a transaction-scoped advisory
+ *   lock on a hash of (user, key), `pg_try_advisory_xact_lock`: exactly one request holds it, on
+ *   every replica, however many arrive at once. Another request with the key while it is held is
+ *   `409` with `Retry-After: 1`.
+ * - With the lock held, the stored answer is looked up: another fingerprint is `422`; the same
+ *   one is sent again with `Idempotent-Replayed: true`, and nothing else is done.
+ * - When the answer is written (`onSend`), a status below 500 is stored with its `Location`,
+ *   `ETag` and body in that same transaction, which then commits: the write and its stored answer
+ *   are one commit. A 5xx rolls the transaction back (nothing stored, nothing written), so that
+ *   the retry runs the request.
+ * - A replica killed mid-request holds nothing afterwards: its connection closes, PostgreSQL
+ *   rolls its transaction back, and the lock goes with it. The retry that follows runs as the
+ *   first request (no `409` while a dead process's claim ages, no row to take over), and a write
+ *   that was not committed cannot be duplicated by it. A failed commit fails the request (the
+ *   write did not happen either).
  * - Times are the database's (`now()`), one clock for every replica. A key older than 24 hours
- *   is taken over as if new, and the taking statement also deletes up to 100 other expired keys:
- *   expired keys go without a job of their own. A key still without an answer after
- *   {@link ABANDONED_AFTER_SECONDS} belongs to a process that died mid-request, and is taken over
- *   too (no request runs that long: the handler timeout answers `503` after 10 s).
+ *   is forgotten, and each stored answer also deletes up to 100 other expired keys: expired keys
+ *   go without a job of their own.
+ *
+ * On PGlite (one session in one process) a transaction holds the instance, so a second request
+ * with the key waits for the first and gets its replay. Behind a pooler in transaction mode the
+ * lock is safe: it lives and dies with the transaction (docs/deploy.md, "Behind a pooler").
  */
 
-/** A key taken but not answered for this long was left by a process that stopped mid-request. */
-export const ABANDONED_AFTER_SECONDS = 60;
 const TTL_SECONDS = IDEMPOTENCY_KEY_TTL_MS / 1000;
 
-const CLAIM: Statement = {
-  name: 'idempotency_claim',
-  text: `with purged as (
+/** The lock of (user, key): 64 bits of hash, apart from the two-key locks of the row limits. */
+const LOCK = `select pg_try_advisory_xact_lock(hashtextextended('idempotency:' || ? || ':' || ?, 0)) as taken`;
+
+/** The live stored answer of a key (rows without a status are left by an older version). */
+const LOOKUP = `select fingerprint, status, headers, body from idempotency_keys
+  where user_id = ? and "key" = ? and status is not null
+    and created_at >= now() - interval '${TTL_SECONDS} seconds'`;
+
+/** Stores the answer (replacing an expired or unanswered row of the key) and purges expired keys. */
+const STORE = `with purged as (
     delete from idempotency_keys where id in (
       select id from idempotency_keys
-      where created_at < now() - interval '${TTL_SECONDS} seconds' and not (user_id = $2 and "key" = $3)
+      where created_at < now() - interval '${TTL_SECONDS} seconds' and not (user_id = ? and "key" = ?)
       order by created_at limit 100 for update skip locked))
-  insert into idempotency_keys (id, user_id, "key", fingerprint, created_at) values ($1, $2, $3, $4, now())
+  insert into idempotency_keys (id, user_id, "key", fingerprint, created_at, status, headers, body)
+    values (?, ?, ?, ?, now(), ?, ?, ?)
   on conflict (user_id, "key") do update
     set id = excluded.id, fingerprint = excluded.fingerprint, created_at = excluded.created_at,
-      status = null, headers = null, body = null
-    where idempotency_keys.created_at < now() - interval '${TTL_SECONDS} seconds'
-      or (idempotency_keys.status is null
-        and idempotency_keys.created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds')
-  returning id`,
-};
-
-const LOOKUP: Statement = {
-  name: 'idempotency_lookup',
-  text: 'select fingerprint, status, headers, body from idempotency_keys where user_id = $1 and "key" = $2',
-};
-
-const FINISH: Statement = {
-  name: 'idempotency_finish',
-  text: 'update idempotency_keys set status = $2, headers = $3, body = $4 where id = $1',
-};
-
-const RELEASE: Statement = {
-  name: 'idempotency_release',
-  text: 'delete from idempotency_keys where id = $1',
-};
+      status = excluded.status, headers = excluded.headers, body = excluded.body`;
 
 /** The answer's headers that are stored and replayed. */
 const STORED_HEADERS = ['location', 'etag', 'content-type'] as const;
 
-/** The row each request took, until its answer is stored. */
-const claims = new WeakMap<FastifyRequest, string>();
+/** A key a request holds: its transaction (the write's), until the answer is stored. */
+interface Claim {
+  em: Em;
+  transaction: Transaction;
+  userId: string;
+  key: string;
+  fingerprint: string;
+}
+
+type Row = Record<string, unknown>;
+
+const claims = new WeakMap<FastifyRequest, Claim>();
+
+/**
+ * Ends a claim's transaction. The EntityManager keeps the ended transaction as its context, so a
+ * handler still running after its answer (a `503` of the handler timeout) fails its next
+ * statement instead of writing outside of it.
+ */
+async function end(claim: Claim, outcome: 'commit' | 'rollback'): Promise<void> {
+  const connection = claim.em.getConnection('write');
+  if (outcome === 'commit') await connection.commit(claim.transaction);
+  else await connection.rollback(claim.transaction);
+}
 
 /** The `Idempotency-Key` of a request: undefined when not sent; `400` when not a valid key. */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -115,8 +133,9 @@ export function fingerprintOf(request: FastifyRequest): string {
 }
 
 /**
- * `preHandler` hook of an idempotent endpoint, once the payload is valid: takes the key, or
- * answers from the stored answer (`422` for another request, `409` while in progress).
+ * `preHandler` hook of an idempotent endpoint, once the payload is valid: opens the request's
+ * transaction and takes the key in it, or answers from the stored answer (`422` for another
+ * request, `409` while in progress).
  */
 export async function claimIdempotencyKey(
   request: FastifyRequest,
@@ -126,63 +145,79 @@ export async function claimIdempotencyKey(
   if (key === undefined) return;
   const userId = request.caller.user.id;
   const fingerprint = fingerprintOf(request);
-  const statements = await request.statements();
-  // A second pass only when the key was given back (a 5xx) between the two statements.
-  for (let pass = 0; pass < 2; pass++) {
-    const id = newId();
-    const taken = await statements.run(CLAIM, [id, userId, key, fingerprint]);
-    if (taken.length > 0) {
-      claims.set(request, id);
-      return;
-    }
-    const [row] = await statements.run(LOOKUP, [userId, key]);
-    if (!row) continue;
-    // Another request with the key is running: whatever this one is, it waits for it.
-    if (row.status === null) throw inProgress();
-    if (row.fingerprint !== fingerprint) throw unprocessable({ base: [IDEMPOTENCY_KEY_REUSED_MESSAGE] });
-    return replay(reply, row);
+  const em = request.em;
+  const transaction = await em.getConnection('write').begin();
+  em.setTransactionContext(transaction);
+  const claim: Claim = { em, transaction, userId, key, fingerprint };
+  let row: Row | undefined;
+  try {
+    const [lock] = await em.execute<Row[]>(LOCK, [userId, key]);
+    // Another request with the key is running, on this replica or another.
+    if (lock?.taken !== true) throw inProgress();
+    [row] = await em.execute<Row[]>(LOOKUP, [userId, key]);
+  } catch (error) {
+    await end(claim, 'rollback');
+    throw error;
   }
-  throw inProgress();
+  if (!row) {
+    claims.set(request, claim);
+    return;
+  }
+  await end(claim, 'rollback');
+  if (row.fingerprint !== fingerprint) throw unprocessable({ base: [IDEMPOTENCY_KEY_REUSED_MESSAGE] });
+  return replay(reply, row);
 }
 
 /** Answers with the stored answer (an async hook that answers returns the reply). */
 function replay(reply: FastifyReply, row: Row): FastifyReply {
   const headers = JSON.parse((row.headers as string | null) ?? '{}') as Record<string, string>;
-  reply
-    .code(row.status as number)
-    .headers(headers)
-    .header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  reply.code(Number(row.status)).headers(headers).header(IDEMPOTENT_REPLAYED_HEADER, 'true');
   return reply.send((row.body as string | null) ?? undefined);
 }
 
 /**
  * `onSend` hook of an idempotent endpoint: stores the answer of the request that took the key
- * (below 500), or gives the key back (5xx). A failure to store is logged; the answer still goes.
+ * (below 500) in the request's transaction and commits it, write and answer together; a 5xx
+ * rolls it all back. A failed commit fails the request: its write did not happen either.
  */
 export async function storeIdempotentAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
 ): Promise<unknown> {
-  const id = claims.get(request);
-  if (id === undefined) return payload;
+  const claim = claims.get(request);
+  if (claim === undefined) return payload;
   claims.delete(request);
+  if (reply.statusCode >= 500) {
+    await end(claim, 'rollback').catch((error: unknown) =>
+      request.log.warn({ err: error }, 'the Idempotency-Key transaction could not be rolled back'),
+    );
+    return payload;
+  }
+  const headers: Record<string, string> = {};
+  for (const name of STORED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  const body =
+    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+  const { em, userId, key, fingerprint } = claim;
   try {
-    const statements = await request.statements();
-    if (reply.statusCode >= 500) {
-      await statements.run(RELEASE, [id]);
-      return payload;
-    }
-    const headers: Record<string, string> = {};
-    for (const name of STORED_HEADERS) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) headers[name] = String(value);
-    }
-    const body =
-      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-    await statements.run(FINISH, [id, reply.statusCode, JSON.stringify(headers), body]);
+    await em.execute(STORE, [
+      userId,
+      key,
+      newId(),
+      userId,
+      key,
+      fingerprint,
+      reply.statusCode,
+      JSON.stringify(headers),
+      body,
+    ]);
+    await end(claim, 'commit');
   } catch (error) {
-    request.log.warn({ err: error }, 'the Idempotency-Key answer could not be stored');
+    await end(claim, 'rollback').catch(() => {});
+    throw error;
   }
   return payload;
 }

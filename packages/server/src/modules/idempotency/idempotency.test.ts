@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { databaseUrlWith } from '../../../test/global-setup.js';
 import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
 
 const server = useTestServer();
@@ -94,29 +96,92 @@ describe('Idempotency-Key on POST', () => {
     expect(Number((await server.sql<{ n: string }>('select count(*) as n from collabs'))[0]?.n)).toBe(0);
   });
 
+  /**
+   * Holds (user, key) as a request on another replica does: the advisory lock, in a transaction
+   * of a connection of its own (PostgreSQL), until `release` rolls it back or `kill` cuts the
+   * connection, as a SIGKILLed replica's is.
+   */
+  async function holdKey(userId: string, key: string) {
+    const database = inject('database');
+    if (database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const [{ name } = { name: '' }] = await server.sql<{ name: string }>('select current_database() as name');
+    const other = new pg.Client({ connectionString: databaseUrlWith(database.url, name) });
+    await other.connect();
+    other.on('error', () => {});
+    await other.query('begin');
+    const { rows } = await other.query<{ pid: number }>(
+      `select pg_backend_pid() as pid, pg_advisory_xact_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0))`,
+      [userId, key],
+    );
+    return {
+      release: () => other.end(),
+      kill: async () => {
+        await server.sql('select pg_terminate_backend(?)', [rows[0]?.pid]);
+        await other.end().catch(() => {});
+      },
+    };
+  }
+
   it('answers 409 with Retry-After: 1 while the first request with the key is running', async () => {
     const { token, user } = await server.createUser();
-    // A request that has taken the key and not answered yet (status null), on any replica.
-    await server.sql(
-      `insert into idempotency_keys (id, user_id, "key", fingerprint, created_at) values (?, ?, ?, ?, now())`,
-      ['inprogress000001', user.id, 'busy', 'f'.repeat(64)],
-    );
-    const res = await createOrganization(token, 'busy');
-    expect(res.statusCode).toBe(409);
-    expect(res.headers['retry-after']).toBe('1');
-    expect(res.json()).toEqual(IN_PROGRESS);
-    expect(await organizationCount()).toBe(0);
+    if (inject('database').kind === 'pglite') {
+      // One session in one process: a request's transaction holds the instance, so the second
+      // request with the key waits for the first, and gets its replay.
+      const [first, second] = await Promise.all([
+        createOrganization(token, 'busy'),
+        createOrganization(token, 'busy'),
+      ]);
+      expect([first?.statusCode, second?.statusCode]).toEqual([201, 201]);
+      expect(second?.headers['idempotent-replayed']).toBe('true');
+      expect(await organizationCount()).toBe(1);
+      return;
+    }
+    // Another replica's request holds the key (its transaction is open).
+    const held = await holdKey(user.id, 'busy');
+    try {
+      const res = await createOrganization(token, 'busy');
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual(IN_PROGRESS);
+      expect(await organizationCount()).toBe(0);
+      expect(await keyRows()).toEqual([]);
+    } finally {
+      await held.release();
+    }
+    // Its request ended without an answer (rolled back): the next one runs.
+    expect((await createOrganization(token, 'busy')).statusCode).toBe(201);
   });
 
-  it('takes over a key left unanswered for over a minute (its process stopped mid-request)', async () => {
+  it('a request whose replica was killed holds nothing: the retry runs at once, and writes once', async () => {
     const { token, user } = await server.createUser();
-    await server.sql(
-      `insert into idempotency_keys (id, user_id, "key", fingerprint, created_at)
-       values (?, ?, ?, ?, now() - interval '61 seconds')`,
-      ['abandoned0000001', user.id, 'left', 'f'.repeat(64)],
-    );
-    expect((await createOrganization(token, 'left')).statusCode).toBe(201);
+    if (inject('database').kind === 'pglite') {
+      // No other session to kill; an older version's row without an answer does not hold the key.
+      await server.sql(
+        `insert into idempotency_keys (id, user_id, "key", fingerprint, created_at) values (?, ?, ?, ?, now())`,
+        ['inprogress000001', user.id, 'left', 'f'.repeat(64)],
+      );
+    } else {
+      const held = await holdKey(user.id, 'left');
+      await held.kill();
+    }
+    const res = await createOrganization(token, 'left');
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await organizationCount()).toBe(1);
     expect(await keyRows()).toEqual([{ user_id: user.id, key: 'left', status: 201 }]);
+  });
+
+  it('commits the write and its stored answer together: a replay finds the row the answer names', async () => {
+    const { token, user } = await server.createUser();
+    const first = await createOrganization(token, 'together');
+    expect(first.statusCode).toBe(201);
+    const [row] = await server.sql<{ status: number; body: string }>(
+      'select status, body from idempotency_keys where user_id = ? and "key" = ?',
+      [user.id, 'together'],
+    );
+    expect(row?.status).toBe(201);
+    expect(JSON.parse(row?.body ?? '{}').id).toBe(first.json().id);
+    expect(await server.sql('select id from organizations')).toEqual([{ id: first.json().id }]);
   });
 
   it('10 concurrent requests with one key: one organization, one key row; the others 409 or a replay', async () => {

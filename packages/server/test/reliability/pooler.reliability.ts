@@ -1,0 +1,120 @@
+/**
+ * Behind a pooler (issue #27 item 5; docs/deploy.md, "Behind a pooler"): the server through
+ * PgBouncer in transaction mode, started by the test from a configuration of its own. With
+ * `MARKETPLACE_DATABASE_POOLER=transaction` a mixed load (creates with Idempotency-Key, shows,
+ * pages, updates, conditional GETs, transitions) gets no 5xx; without it, the same load meets
+ * PgBouncer's `prepared statement "caller" does not exist` (the reason for the setting).
+ * Skipped, saying why, when PgBouncer is not installed (Debian: `apt-get install -y pgbouncer`).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { PGBOUNCER_MISSING, type PgBouncer, pgbouncerInstalled, startPgBouncer } from './pgbouncer.js';
+import { createTestDatabase, createUser, type Instance, listen, type TestDatabase } from './support.js';
+
+const installed = pgbouncerInstalled();
+if (!installed) console.warn(`pooler.reliability.ts skipped: ${PGBOUNCER_MISSING}`);
+
+const WORKERS = 10;
+const ROUNDS = 8;
+
+let db: TestDatabase;
+let bouncer: PgBouncer;
+
+beforeAll(async () => {
+  if (!installed) return;
+  db = await createTestDatabase();
+  bouncer = (await startPgBouncer(db.url)) as PgBouncer;
+});
+
+afterAll(async () => {
+  await bouncer?.stop();
+  await db?.drop();
+});
+
+/** A server over its own pool through PgBouncer, with the setting given. */
+async function serverThroughPooler(pooler: 'none' | 'transaction'): Promise<Instance> {
+  const orm = await openDatabase({ url: bouncer.urlFor(db.url), dataDir: '', poolSize: 10 });
+  return listen(orm, { config: { databasePooler: pooler }, logs: true });
+}
+
+/** The mixed load: every answer's status, and the bodies of the 5xx. */
+async function mixedLoad(instance: Instance) {
+  const { token } = await createUser(instance.orm);
+  const statuses = new Map<number, number>();
+  const failures: string[] = [];
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${instance.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(method === 'POST' && { 'idempotency-key': randomUUID() }),
+        ...headers,
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+      redirect: 'manual',
+    });
+    const text = await res.text();
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    if (res.status >= 500) failures.push(`${method} ${path}: ${res.status} ${text}`);
+    return { status: res.status, etag: res.headers.get('etag'), json: () => JSON.parse(text) };
+  };
+  await Promise.all(
+    Array.from({ length: WORKERS }, async (_, w) => {
+      const org = await call('POST', '/organizations.json', { organization: { name: `w${w}` } });
+      if (org.status !== 201) return;
+      const orgId: string = org.json().id;
+      const base = `/organizations/${orgId}/collabs`;
+      for (let i = 0; i < ROUNDS; i++) {
+        const created = await call('POST', `${base}.json`, { collab: { name: `w${w}-${i}` } });
+        if (created.status !== 201) continue;
+        const id: string = created.json().id;
+        const shown = await call('GET', `${base}/${id}.json`);
+        await call('GET', `${base}/${id}.json`, undefined, { 'if-none-match': shown.etag ?? '' });
+        await call('PATCH', `${base}/${id}.json`, { collab: { name: `w${w}-${i}-renamed` } });
+        await call('GET', `${base}.json`);
+        await call('GET', `/organizations/${orgId}.json`);
+        if (i % 2 === 0) await call('POST', `${base}/${id}/submit.json`);
+      }
+    }),
+  );
+  return { statuses: Object.fromEntries(statuses), failures };
+}
+
+describe.skipIf(!installed)('behind PgBouncer in transaction mode', () => {
+  it('MARKETPLACE_DATABASE_POOLER=transaction: a mixed load gets no 5xx, and every write is stored once', async () => {
+    const instance = await serverThroughPooler('transaction');
+    try {
+      const { statuses, failures } = await mixedLoad(instance);
+      console.log(`pooler (transaction): ${JSON.stringify(statuses)}`);
+      expect(failures).toEqual([]);
+      expect(instance.logs.filter((entry) => entry.level >= 50)).toEqual([]);
+      // Every create answered 201, each row once.
+      expect(statuses[201]).toBe(WORKERS + WORKERS * ROUNDS);
+      const [row] = await db.sql<{ n: number }>('select count(*)::int as n from collabs');
+      expect(row?.n).toBe(WORKERS * ROUNDS);
+      expect(statuses).toMatchObject({
+        200: expect.any(Number),
+        304: WORKERS * ROUNDS,
+        303: expect.any(Number),
+      });
+    } finally {
+      await instance.close();
+      await instance.orm.close(true);
+    }
+  });
+
+  it('without the setting, named statements meet the pooler: "prepared statement … does not exist" 500s', async () => {
+    const instance = await serverThroughPooler('none');
+    try {
+      const { failures } = await mixedLoad(instance);
+      console.log(`pooler (none): ${failures.length} answers 5xx`);
+      expect(failures.length).toBeGreaterThan(0);
+      expect(instance.logs.some((entry) => /prepared statement/.test(entry.err?.message ?? ''))).toBe(true);
+    } finally {
+      await instance.close();
+      await instance.orm.close(true);
+    }
+  });
+});
