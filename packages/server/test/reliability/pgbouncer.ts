@@ -6,10 +6,10 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '@app/testing';
 
 const PGBOUNCER =
   process.env.PGBOUNCER_PATH ?? (existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : 'pgbouncer');
@@ -24,14 +24,6 @@ export interface PgBouncer {
   /** `url` with PgBouncer's host and port instead of PostgreSQL's. */
   urlFor(url: string): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const quoted = (value: string) => `"${value.replaceAll('"', '""')}"`;
