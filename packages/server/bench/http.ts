@@ -2,7 +2,9 @@
  * `pnpm bench`, the server half: starts side by side on loopback, each in its own process,
  *   1. bare Fastify serving the show's body from memory (targets/bare.ts),
  *   2. the hand-written Fastify + node-postgres anchor (targets/anchor.ts), on the same database:
- *      the show, and a page of collabs twice (rows decoded in Node, and JSON built by PostgreSQL),
+ *      the show in two statements and in one (the caller and the organization together, the
+ *      anchor of the show's targets), and a page of collabs twice (rows decoded in Node, and JSON
+ *      built by PostgreSQL); both shows must answer the server's bytes,
  *   3. the server itself (the built `dist/cli.js serve`, `LOG_LEVEL=warn`), with pages of an
  *      organization of 45 collabs and of one of 10 000 (PostgreSQL only: seeded in SQL),
  * then drives each with autocannon (10 connections) in alternating rounds, so drift hits all
