@@ -9,6 +9,7 @@
 import { OrganizationId, PAGE_SIZE, PAGINATION_HEADERS } from '@app/schemas';
 import { Marketplace } from '@app/sdk';
 import ky from 'ky';
+import { retryPolicy } from '../src/core/retry.js';
 import { collab, organizationBody } from './bodies.js';
 
 const body = organizationBody('OrgBench00000002');
@@ -66,6 +67,15 @@ const cases: Record<string, () => Promise<unknown>> = {
   'raw page': async () => {
     const res = await fetchNow(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, { headers });
     return [Number(res.headers.get(PAGINATION_HEADERS.totalPages)), JSON.parse(await res.text())];
+  },
+  "ky page, the SDK's retry and timeout": async () => {
+    const res = ky(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, {
+      headers,
+      retry: retryPolicy('GET', 3, Math.random),
+      timeout: 30_000,
+      fetch: fetchNow,
+    });
+    return [Number((await res).headers.get(PAGINATION_HEADERS.totalPages)), JSON.parse(await res.text())];
   },
   'sdk page': () => client.collabs.list(id).toArray({ limit: PAGE_SIZE }),
 };

@@ -4,6 +4,10 @@
  * (the token with its user and membership, then the row), prepared (named), `JSON.stringify`, a
  * weak ETag. No ORM, no validation, no logging.
  *
+ * The same show in **one** statement (`/one-statement/organizations/:id.json`): the caller and
+ * the organization read together, the organization in a lateral join that reads it only for a
+ * member, the statement shape the server uses. This is the anchor of the show's target.
+ *
  * The same by hand for a page of collabs, twice, to measure what the list's target asks of any
  * code on this stack: the caller, then the page with its total in one prepared statement,
  *   - `…/collabs.json`: the rows decoded by `pg` and written with `JSON.stringify`, the same body
@@ -23,6 +27,13 @@ const CALLER = `select t.id as token_id, t.permission, u.id as user_id, m.id as 
   where t.digest = $1`;
 const ORGANIZATION = `select id, name, privacy_setting, website, logo, created_at, updated_at
   from organizations where id = $1`;
+const CALLER_AND_ORGANIZATION = `select t.id as token_id, t.permission, u.id as user_id,
+  m.id as membership_id, m.role, o.*
+  from access_tokens t join users u on u.id = t.user_id
+  left join memberships m on m.user_id = u.id and m.organization_id = $2
+  left join lateral (select id, name, privacy_setting, website, logo, created_at, updated_at
+    from organizations where m.id is not null and id = $2) o on true
+  where t.digest = $1`;
 const COLLABS = `select id, name, state, currency, countries, website, require_boosted_ads,
   requires_product_shipment, submissions_count, completed_count, published_at, created_at, updated_at,
   banner_image, organization_id, count(*) over () as total
@@ -76,7 +87,29 @@ app.get<{ Params: { id: string } }>('/organizations/:id.json', async (request, r
     website: o.website,
     created_at: o.created_at.toISOString(),
     updated_at: o.updated_at.toISOString(),
-    url: `${baseUrl}/organizations/${o.id}`,
+    url: `${baseUrl}/organizations/${o.id}.json`,
+  });
+  const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return reply.header('etag', etag).type('application/json').send(body);
+});
+
+app.get<{ Params: { id: string } }>('/one-statement/organizations/:id.json', async (request, reply) => {
+  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  if (!token) return reply.code(401).send({ error: 'Unauthorized' });
+  const digest = createHash('sha256').update(token).digest('hex');
+  const values = [digest, request.params.id];
+  const found = await pool.query({ name: 'caller_and_organization', text: CALLER_AND_ORGANIZATION, values });
+  const o = found.rows[0];
+  if (!o) return reply.code(401).send({ error: 'Unauthorized' });
+  if (!o.membership_id || !o.id) return reply.code(404).send({ error: 'Not found' });
+  const body = JSON.stringify({
+    id: o.id,
+    name: o.name,
+    privacy_setting: o.privacy_setting,
+    website: o.website,
+    created_at: o.created_at.toISOString(),
+    updated_at: o.updated_at.toISOString(),
+    url: `${baseUrl}/organizations/${o.id}.json`,
   });
   const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
   return reply.header('etag', etag).type('application/json').send(body);
