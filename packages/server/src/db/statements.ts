@@ -1,13 +1,7 @@
 import type { messages, PGlite, QueryOptions, Results } from '@electric-sql/pglite';
 import { protocol, types } from '@electric-sql/pglite';
 import type { MetadataStorage } from '@mikro-orm/core';
-import pg, {
-  type CustomTypesConfig,
-  type FieldDef,
-  type Pool,
-  type QueryArrayConfig,
-  type QueryArrayResult,
-} from 'pg';
+import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type { Orm } from './database.js';
 
 /*
@@ -157,87 +151,18 @@ function rowMapper(orm: Orm, entity: string): RowMapper {
   };
 }
 
-/*
- * On PostgreSQL, `pg`'s public `query()` describes the result on every run and, by default,
- * builds each row as an object from a spread of a template it makes per run, looking up each
- * column's parser in the pool's type overrides per run. Here rows come back as arrays
- * (`rowMode: 'array'`) and are shaped by a reader kept per statement text: its column names and
- * an object template, made from the first run's fields and checked against each run's (a
- * statement whose columns changed gets a new one). The parsers come from the pool's own types
- * (`pool.options.types`, the ORM's, else `pg`'s), looked up once per type through the query's
- * `types` option. Plain closures, no generated code.
- */
-interface PoolReader {
-  names: string[];
-  template: Row;
-}
-
-interface PoolRunner {
-  types: CustomTypesConfig;
-  readers: Map<string, PoolReader>;
-}
-
-type TypeParser = (text: string) => unknown;
-
-function poolRunner(pool: Pool): PoolRunner {
-  const base: CustomTypesConfig = pool.options.types ?? pg.types;
-  const parsers = new Map<string, TypeParser>();
-  const getTypeParser = (oid: number, format?: string): TypeParser => {
-    const key = `${oid} ${format ?? 'text'}`;
-    let parser = parsers.get(key);
-    if (!parser) {
-      parser = (base.getTypeParser as (oid: number, format?: string) => TypeParser)(oid, format);
-      parsers.set(key, parser);
-    }
-    return parser;
-  };
-  return { types: { getTypeParser } as CustomTypesConfig, readers: new Map() };
-}
-
-/** The reader of `fields` for `text`: the one kept if its columns are still these. */
-function readerOf(runner: PoolRunner, text: string, fields: FieldDef[]): PoolReader {
-  const found = runner.readers.get(text);
-  if (found && found.names.length === fields.length) {
-    let same = true;
-    for (let i = 0; i < fields.length; i++)
-      if ((fields[i] as FieldDef).name !== found.names[i]) {
-        same = false;
-        break;
-      }
-    if (same) return found;
-  }
-  const names = fields.map((field) => field.name);
-  // Assigning `__proto__` would set the prototype rather than a property.
-  if (names.includes('__proto__')) throw new Error('No column may be named __proto__');
-  const template: Row = Object.fromEntries(names.map((name) => [name, null]));
-  const reader = { names, template };
-  runner.readers.set(text, reader);
-  return reader;
-}
-
 /** Runs a statement on the pool: named (prepared once per connection) unless behind a pooler. */
 async function runOnPool(
   pool: Pool,
-  runner: PoolRunner,
   statement: Statement,
   values: unknown[],
   named: boolean,
 ): Promise<Row[]> {
-  const query: QueryArrayConfig = named
-    ? { name: statement.name, text: statement.text, values, rowMode: 'array', types: runner.types }
-    : { text: statement.text, values, rowMode: 'array', types: runner.types };
-  const result: QueryArrayResult = await pool.query(query);
-  const { rows } = result;
-  const out: Row[] = new Array(rows.length);
-  if (rows.length === 0) return out;
-  const { names, template } = readerOf(runner, statement.text, result.fields);
-  for (let r = 0; r < rows.length; r++) {
-    const values = rows[r] as unknown[];
-    const row: Row = { ...template };
-    for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i];
-    out[r] = row;
-  }
-  return out;
+  const query: QueryConfig = named
+    ? { name: statement.name, text: statement.text, values }
+    : { text: statement.text, values };
+  const result: QueryResult<Row> = await pool.query<Row>(query);
+  return result.rows;
 }
 
 /**
@@ -424,12 +349,11 @@ async function open(orm: Orm, named: boolean): Promise<Statements> {
   const log = (text: string) => logger.logQuery({ query: text, level: 'info' });
   if ('totalCount' in client) {
     const pool = client;
-    const runner = poolRunner(pool);
     return {
       ...common(orm),
       async run(statement, values) {
         log(statement.text);
-        return runOnPool(pool, runner, statement, values, named);
+        return runOnPool(pool, statement, values, named);
       },
     };
   }
