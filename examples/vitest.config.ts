@@ -14,7 +14,7 @@ export default defineProject({
   test: {
     name: 'examples',
     include: ['*.test.ts'],
-    hookTimeout: 120_000,
-    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    testTimeout: 30_000,
   },
 });

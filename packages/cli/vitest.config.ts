@@ -15,7 +15,7 @@ export default defineProject({
     name: 'cli',
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/build.ts'],
-    hookTimeout: 120_000,
-    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    testTimeout: 30_000,
   },
 });

@@ -16,7 +16,7 @@ export default defineProject({
     include: ['test/e2e/**/*.test.ts'],
     // Each file boots its own server on an in-memory PGlite from the kit's cached snapshot (the
     // first file on a machine makes it: a migration, seconds of WebAssembly).
-    hookTimeout: 120_000,
-    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    testTimeout: 30_000,
   },
 });
