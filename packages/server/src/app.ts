@@ -7,9 +7,10 @@ import { databaseProbe } from './db/probe.js';
 import { registerHealthRoutes } from './http/health.js';
 import { logFormatFor, loggerOptions, RequestLog } from './http/logging.js';
 import { registerReferencePage } from './http/reference-page.js';
-import { registerRoute } from './http/routes.js';
 import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
+import { stripJsonSuffix } from './pipeline/json-selection.js';
+import { registerRoute } from './pipeline/routes.js';
 import {
   type OverloadOptions,
   registerDeadlines,
@@ -20,12 +21,11 @@ import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { registerCors } from './plugins/external/cors.js';
 import { registerMultipart } from './plugins/external/multipart.js';
-import { stripJsonSuffix } from './plugins/json-selection.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenapi } from './plugins/openapi.js';
 import { registerRequestId, requestIdOptions } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
-import './http/request.js';
+import './pipeline/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
 import type { Tracing } from './tracing.js';
 

@@ -25,7 +25,7 @@ export async function findInOrganization<T extends object>(
 }
 
 /**
- * The resource a route read with its caller (http/routes.ts, `RouteRead`), or `404`: nothing
+ * The resource a route read with its caller (pipeline/routes.ts, `RouteRead`), or `404`: nothing
  * selected is a resource that does not exist in the caller's organization.
  */
 export function readOneOrNotFound<T>(read: ReadResult): T {
@@ -36,7 +36,7 @@ export function readOneOrNotFound<T>(read: ReadResult): T {
 
 /**
  * The hot reads of a resource that lives in an organization (collabs, campaigns): the list,
- * newest first, and the show, each read with the caller in one statement (http/routes.ts,
+ * newest first, and the show, each read with the caller in one statement (pipeline/routes.ts,
  * `RouteRead`), and the presenting of what they read.
  */
 export function organizationReads<T extends { id: string }, Summary, Shown>(

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
-import type { Caller } from '../../plugins/auth.js';
+import type { Caller } from '../../pipeline/routes.js';
 import type { ReadResult } from '../access-tokens/caller.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { checkCallerStillAllowed } from '../members/members.service.js';
@@ -84,7 +84,7 @@ export interface Transition<T, State extends string> {
   requires?: { where: FilterQuery<T>; errors: FieldErrors };
 }
 
-/** The route context the handlers read: a subset of http/routes.ts's `Context`. */
+/** The route context the handlers read: a subset of pipeline/routes.ts's `Context`. */
 export interface ResourceRequest<Params> {
   em: Em;
   config: Config;

@@ -9,18 +9,10 @@ import {
 } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
-import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js';
-import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
-import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
-import { authorize, type Caller } from '../plugins/auth.js';
-import { conditionalGet } from '../plugins/conditional-get.js';
-import { isJsonRequest, refuseNotJson } from '../plugins/json-selection.js';
-import { formMaxBytes, readMultipartForm } from '../plugins/multipart.js';
-import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
-import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
+import { bodySchemaOf } from '../http/body-schema.js';
 import {
   HttpError,
   notFound,
@@ -28,8 +20,18 @@ import {
   unavailable,
   unprocessable,
   unsupportedMediaType,
-  wrapperMessage,
-} from './errors.js';
+} from '../http/errors.js';
+import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js';
+import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
+import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
+import { authorize, type Caller } from './auth.js';
+import { conditionalGet } from './conditional-get.js';
+import { isJsonRequest, refuseNotJson } from './json-selection.js';
+import { formMaxBytes, readMultipartForm } from './multipart.js';
+import { pageWindow, setPageHeaders } from './pagination.js';
+import { requireTestHelpersKey } from './test-helpers-key.js';
+
+export type { Caller };
 
 /** The callback of a callback-style `onSend` hook. */
 type OnSendDone = (error: Error | null, payload?: unknown) => void;
@@ -216,18 +218,6 @@ function readOf(
   const validQuery = endpoint.query.safeParse(query);
   if (!validParams.success || !validQuery.success) return undefined;
   return read(validParams.data, pageWindow((validQuery.data as { page?: number }).page ?? 1));
-}
-
-const wrapperError = (issue: { input?: unknown }) => wrapperMessage(issue.input);
-
-/** The request-body schema: the payload inside its wrapper key (decisions.md: "is missing"). */
-export function bodySchemaOf(spec: BodySpec): z.ZodType {
-  // Bare fields (no wrapper key): no body is `{}`, so its fields are named ("can't be blank").
-  if (spec.key === null) return z.preprocess((value) => value ?? {}, spec.schema);
-  const inner = spec.required ? spec.schema : spec.schema.optional();
-  const wrapper = z.object({ [spec.key]: inner }, { error: wrapperError });
-  // A POST without a body reaches validation as null: "no body" like an absent one.
-  return spec.required ? wrapper : wrapper.nullish();
 }
 
 function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {
