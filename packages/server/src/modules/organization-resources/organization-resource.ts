@@ -8,14 +8,14 @@ import { iso, resourceUrl } from '../../http/present.js';
 import type { Caller } from '../../pipeline/routes.js';
 import type { ReadResult } from '../access-tokens/caller.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
+import { assignDefined, type FieldMap } from '../common/assign.js';
+import { checkBriefBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';
+import type { CountedList } from '../common/pages.js';
+import { requestEnded } from '../common/request-ended.js';
 import { checkCallerStillAllowed } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
-import { assignDefined, type FieldMap } from './assign.js';
 import { findInOrganization, organizationReads } from './find.js';
-import { checkBriefBytes, flushWithinLimit, type RowLimit } from './limits.js';
-import type { CountedList } from './pages.js';
-import { requestEnded } from './request-ended.js';
 
 /*
  * A resource that lives in an organization and is written as a draft with a Markdown brief and a

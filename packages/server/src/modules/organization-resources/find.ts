@@ -2,7 +2,8 @@ import { type EntityName, LockMode } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
-import type { CountedList } from './pages.js';
+import type { CountedList } from '../common/pages.js';
+import { readOneOrNotFound } from '../common/read-one.js';
 
 /**
  * A row of an organization by its id, or `404`: another organization's id is answered like an
@@ -20,16 +21,6 @@ export async function findInOrganization<T extends object>(
     { id, organization: organizationId } as never,
     options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
   );
-  if (!found) throw notFound();
-  return found as T;
-}
-
-/**
- * The resource a route read with its caller (pipeline/routes.ts, `RouteRead`), or `404`: nothing
- * selected is a resource that does not exist in the caller's organization.
- */
-export function readOneOrNotFound<T>(read: ReadResult): T {
-  const [found] = read.entities;
   if (!found) throw notFound();
   return found as T;
 }
