@@ -97,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
 
   registerEntityManager(app, orm, { named: config.databasePooler !== 'transaction' });
+  app.decorateRequest('routeInput');
   app.decorateRequest('caller');
   app.decorateRequest('uploads');
   app.decorateRequest('uploadErrors');

@@ -5,6 +5,7 @@ import type { UnavailableCause } from '../http/errors.js';
 import type { ReadResult } from '../modules/access-tokens/caller.js';
 import type { UploadedFile } from '../modules/uploads/uploads.js';
 import type { Caller } from './auth.js';
+import type { RouteInput } from './routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,6 +15,8 @@ declare module 'fastify' {
     statements: () => Promise<Statements>;
     /** What the route's read selected, fetched with the caller (pipeline/routes.ts, `RouteRead`). */
     readResult: ReadResult | undefined;
+    /** The route's parameters and query, checked once in `onRequest` (pipeline/routes.ts). */
+    routeInput: RouteInput | undefined;
     /** Set by authentication on API routes. */
     caller: Caller;
     /** Files of a multipart request, by field. */
