@@ -4,12 +4,12 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Orm } from './db/database.js';
 import { databaseProbe } from './db/probe.js';
-import { registerHealthRoutes } from './http/health.js';
 import { logFormatFor, loggerOptions, RequestLog } from './http/logging.js';
 import { registerReferencePage } from './http/reference-page.js';
-import { registerRoute } from './http/routes.js';
 import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
+import { stripJsonSuffix } from './pipeline/json-selection.js';
+import { registerRoute } from './pipeline/routes.js';
 import {
   type OverloadOptions,
   registerDeadlines,
@@ -20,12 +20,12 @@ import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { registerCors } from './plugins/external/cors.js';
 import { registerMultipart } from './plugins/external/multipart.js';
-import { stripJsonSuffix } from './plugins/json-selection.js';
+import { registerHealthRoutes } from './plugins/health.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenapi } from './plugins/openapi.js';
 import { registerRequestId, requestIdOptions } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
-import './http/request.js';
+import './pipeline/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
 import type { Tracing } from './tracing.js';
 
@@ -97,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
 
   registerEntityManager(app, orm, { named: config.databasePooler !== 'transaction' });
+  app.decorateRequest('routeInput');
   app.decorateRequest('caller');
   app.decorateRequest('uploads');
   app.decorateRequest('uploadErrors');

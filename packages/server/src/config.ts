@@ -1,7 +1,37 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { LogFormat } from './http/logging.js';
-import { DEFAULT_LIMITS, type Limits } from './modules/common/limits.js';
+
+/** `LOG_FORMAT`: `auto` chooses by where the log goes (see `logFormatFor` in http/logging.ts). */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/**
+ * How much one account may create, so that no one account fills the database: organizations a
+ * user owns, a user's access tokens and social accounts, an organization's collabs and campaigns,
+ * and the bytes of the organization's briefs. Generous by default; set with `MARKETPLACE_LIMIT_*`
+ * (README, docs/deploy.md).
+ */
+export interface Limits {
+  organizations: number;
+  accessTokens: number;
+  socialAccounts: number;
+  collabsPerOrganization: number;
+  campaignsPerOrganization: number;
+  /**
+   * Bytes (UTF-8) of the briefs of an organization's collabs and campaigns together, Markdown and
+   * rendered HTML (`MARKETPLACE_LIMIT_BRIEF_BYTES`).
+   */
+  briefBytesPerOrganization: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  organizations: 100,
+  accessTokens: 100,
+  socialAccounts: 100,
+  collabsPerOrganization: 10_000,
+  campaignsPerOrganization: 10_000,
+  // About 450 briefs of the full 20 000 characters with their HTML, or 100 000 short ones.
+  briefBytesPerOrganization: 20_000_000,
+};
 
 /**
  * Where uploads are kept: a directory of this machine, or a bucket (and key prefix) of an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etagOf, matchesIfNoneMatch } from '../src/plugins/conditional-get.js';
+import { etagOf, matchesIfNoneMatch } from '../src/http/etag.js';
 import { useTestServer } from './harness.js';
 
 const server = useTestServer();

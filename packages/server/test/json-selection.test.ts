@@ -1,6 +1,6 @@
 import { NOT_ACCEPTABLE_TEXT } from '@app/schemas';
 import { describe, expect, it } from 'vitest';
-import { acceptsJson } from '../src/plugins/json-selection.js';
+import { acceptsJson } from '../src/pipeline/json-selection.js';
 import { useTestServer } from './harness.js';
 
 const server = useTestServer();

@@ -70,4 +70,20 @@ describe('pagination', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['current-page']).toBe('2');
   });
+
+  it('checks a bad page after the token, tenancy and a NUL id, on a list read with the caller', async () => {
+    const owner = await server.createUser();
+    const stranger = await server.createUser();
+    const org = await server.post('/organizations.json', {
+      token: owner.token,
+      body: { organization: { name: 'Paged' } },
+    });
+    const url = (id: string) => `/organizations/${encodeURIComponent(id)}/collabs.json?page=abc`;
+    expect((await server.get(url(org.json().id))).statusCode).toBe(401);
+    expect((await server.get(url(org.json().id), { token: stranger.token })).statusCode).toBe(404);
+    expect((await server.get(url(`${org.json().id}\u0000`), { token: owner.token })).statusCode).toBe(404);
+    const bad = await server.get(url(org.json().id), { token: owner.token });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toEqual({ errors: { page: ['must be a positive integer'] } });
+  });
 });

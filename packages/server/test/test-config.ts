@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../src/config.js';
-import { DEFAULT_LIMITS } from '../src/modules/common/limits.js';
+import { type Config, DEFAULT_LIMITS } from '../src/config.js';
 
 /** The settings every test server starts from: loopback, silent, small uploads, helpers on. */
 export function testConfig(dataDir: string, testHelpersKey: string, overrides: Partial<Config> = {}): Config {

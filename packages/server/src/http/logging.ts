@@ -1,5 +1,6 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import PinoPretty from 'pino-pretty';
+import type { LogFormat } from '../config.js';
 
 /**
  * A word of a query parameter's name that marks its value as a secret: `key`, `apikey`,
@@ -68,9 +69,6 @@ function redactIn(text: string, depth: number): string {
 export function redactUrl(url: string): string {
   return url.includes('?') ? redactIn(url, 3) : url;
 }
-
-/** `LOG_FORMAT`: `auto` chooses by where the log goes (see {@link logFormatFor}). */
-export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /**
  * How the log is written: human-readable lines (pino-pretty, coloured) for a person at a

@@ -22,7 +22,7 @@ import {
 } from '@app/schemas';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bodySchemaOf } from './routes.js';
+import { bodySchemaOf } from './body-schema.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf, matchesIfNoneMatch } from '../plugins/conditional-get.js';
+import { etagOf, matchesIfNoneMatch } from './etag.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);

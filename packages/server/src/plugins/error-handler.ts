@@ -10,8 +10,8 @@ import {
   unsupportedMediaType,
   wrapperMessage,
 } from '../http/errors.js';
+import { fileFieldErrors } from '../pipeline/multipart.js';
 import { isDatabaseUnavailable } from './availability.js';
-import { fileFieldErrors } from './multipart.js';
 
 /** Validation issues → the `errors` map; a body's wrapper key is dropped, or named "is missing". */
 function validationErrors(error: FastifyError, request: FastifyRequest) {

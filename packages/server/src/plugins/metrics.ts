@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/database.js';
+import { bearerMatches } from '../http/bearer.js';
 import { forbidden, notFound, UNAVAILABLE_CAUSES, UnauthorizedError } from '../http/errors.js';
-import { bearerMatches } from './auth.js';
 
 /** Label of requests no route matched (unknown paths): one series, not one per path sent. */
 const UNMATCHED = '(unmatched)';

@@ -88,7 +88,7 @@ function readEmptyBodyOfAnyType(app: FastifyInstance): void {
 /**
  * The bodies of all requests together hold at most `budget` bytes of memory: every body is
  * counted as it arrives (a JSON body chunk by chunk, a multipart form part by part, its files
- * included: plugins/multipart.ts), and its bytes are given back when its answer is sent or its
+ * included: pipeline/multipart.ts), and its bytes are given back when its answer is sent or its
  * connection closes (an upload abandoned half-way included). A body announced (`Content-Length`)
  * larger than what is left, or whose next bytes would not fit, is answered `503` with
  * `Retry-After: 1` (cause `bodies`) and its connection closed; nothing of it is stored. Without

@@ -1,8 +1,9 @@
 import type { AccessTokenCreate } from '@app/schemas';
+import type { Limits } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import { iso, isoOrNull } from '../../http/present.js';
-import { flushWithinLimit, type Limits } from '../common/limits.js';
+import { flushWithinLimit } from '../common/limits.js';
 import { AccessToken } from './access-token.entity.js';
 import { digestOf, generateToken } from './token.js';
 

@@ -1,8 +1,8 @@
 import { CampaignStatus } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
-import { briefColumns, marketColumns } from '../common/organization-resource.columns.js';
 import { type CountedList, countedBy } from '../common/pages.js';
+import { briefColumns, marketColumns } from '../organization-resources/organization-resource.columns.js';
 import { Organization } from '../organizations/organization.entity.js';
 
 /** An organization's campaigns, counted in `row_counts` (common/pages.ts). */

@@ -13,14 +13,14 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { iso, isoOrNull } from '../../http/present.js';
 import type { FieldMap } from '../common/assign.js';
-import { organizationResource, presentPageFields } from '../common/organization-resource.js';
+import { organizationResource, presentPageFields } from '../organization-resources/organization-resource.js';
 import { CAMPAIGNS_LIST, Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
 
 /*
  * Campaigns: their fields, what a draft starts as, the update rules of money (spec campaign rule
  * 3), and their transitions. The create, update, delete and transitions themselves are the shared
- * ones of a resource in an organization (common/organization-resource.ts).
+ * ones of a resource in an organization (organization-resources/organization-resource.ts).
  */
 
 /** The parsed `campaign` payload (create fields, plus `purge_banner_image` on update). */

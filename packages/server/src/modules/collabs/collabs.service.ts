@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { iso, isoOrNull } from '../../http/present.js';
 import type { FieldMap } from '../common/assign.js';
-import { organizationResource, presentPageFields } from '../common/organization-resource.js';
+import { organizationResource, presentPageFields } from '../organization-resources/organization-resource.js';
 import { COLLABS_LIST, Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
@@ -13,7 +13,7 @@ import { prefillFromWebsite } from './website-prefill.js';
 /*
  * Collabs: their fields, what a draft starts as (a `website` prefill, else the defaults), and
  * their transitions. The create, update, delete and transitions themselves are the shared ones of
- * a resource in an organization (common/organization-resource.ts).
+ * a resource in an organization (organization-resources/organization-resource.ts).
  */
 
 /** The parsed `collab` payload (create fields, plus `purge_banner_image` on update). */

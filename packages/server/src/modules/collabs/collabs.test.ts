@@ -4,7 +4,7 @@ import { FORBIDDEN, ISO, NOT_FOUND } from '../../../test/fixtures/responses.js';
 import { useTestServer } from '../../../test/harness.js';
 
 // The rules collabs share with campaigns (404s, roles, deleting, concurrent transitions) are
-// tested for both in common/organization-resource.test.ts.
+// tested for both in organization-resources/organization-resource.test.ts.
 
 const server = useTestServer();
 

@@ -1,37 +1,9 @@
+import type { Limits } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { unprocessable } from '../../http/errors.js';
 
-/**
- * How much one account may create, so that no one account fills the database: organizations a
- * user owns, a user's access tokens and social accounts, an organization's collabs and campaigns,
- * and the bytes of the organization's briefs. Generous by default; set with `MARKETPLACE_LIMIT_*`
- * (README, docs/deploy.md).
- */
-export interface Limits {
-  organizations: number;
-  accessTokens: number;
-  socialAccounts: number;
-  collabsPerOrganization: number;
-  campaignsPerOrganization: number;
-  /**
-   * Bytes (UTF-8) of the briefs of an organization's collabs and campaigns together, Markdown and
-   * rendered HTML (`MARKETPLACE_LIMIT_BRIEF_BYTES`).
-   */
-  briefBytesPerOrganization: number;
-}
-
 /** The limits that count rows (checked by {@link checkLimit}). */
 export type RowLimit = Exclude<keyof Limits, 'briefBytesPerOrganization'>;
-
-export const DEFAULT_LIMITS: Limits = {
-  organizations: 100,
-  accessTokens: 100,
-  socialAccounts: 100,
-  collabsPerOrganization: 10_000,
-  campaignsPerOrganization: 10_000,
-  // About 450 briefs of the full 20 000 characters with their HTML, or 100 000 short ones.
-  briefBytesPerOrganization: 20_000_000,
-};
 
 /**
  * What each limit counts (the rows `count` selects for the owner's id), and its lock namespace. An

@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../http/routes.js';
+import { defineRoutes } from '../../pipeline/routes.js';
 import { changeRole, listMembers, removeMember } from './members.service.js';
 
 export const memberRoutes = defineRoutes('members', endpoints.members, {

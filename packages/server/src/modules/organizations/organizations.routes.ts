@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../http/routes.js';
+import { defineRoutes } from '../../pipeline/routes.js';
 import { requestEnded } from '../common/request-ended.js';
 import {
   createOrganization,

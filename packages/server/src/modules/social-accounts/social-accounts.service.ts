@@ -1,9 +1,10 @@
 import type { PlatformId, SocialAccountStatus } from '@app/schemas';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Limits } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { notFound, unprocessable } from '../../http/errors.js';
 import { iso, isoOrNull, resourceUrl } from '../../http/present.js';
-import { flushWithinLimit, type Limits } from '../common/limits.js';
+import { flushWithinLimit } from '../common/limits.js';
 import { SocialAccount } from './social-account.entity.js';
 
 /** `"4.2500"` (numeric(12,4) as stored) → `"4.25"`; `"5.0000"` → `"5"`. */

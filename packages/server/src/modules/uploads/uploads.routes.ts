@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.js';
-import { matchesIfNoneMatch } from '../../plugins/conditional-get.js';
+import { matchesIfNoneMatch } from '../../http/etag.js';
 import type { UploadStore } from './uploads.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

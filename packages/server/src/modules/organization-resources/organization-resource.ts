@@ -5,17 +5,17 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
-import type { Caller } from '../../plugins/auth.js';
+import type { Caller } from '../../pipeline/routes.js';
 import type { ReadResult } from '../access-tokens/caller.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
+import { assignDefined, type FieldMap } from '../common/assign.js';
+import { checkBriefBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';
+import type { CountedList } from '../common/pages.js';
+import { requestEnded } from '../common/request-ended.js';
 import { checkCallerStillAllowed } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
 import { type UploadedFile, type UploadedFiles, type UploadStore, uploadUrl } from '../uploads/uploads.js';
-import { assignDefined, type FieldMap } from './assign.js';
 import { findInOrganization, organizationReads } from './find.js';
-import { checkBriefBytes, flushWithinLimit, type RowLimit } from './limits.js';
-import type { CountedList } from './pages.js';
-import { requestEnded } from './request-ended.js';
 
 /*
  * A resource that lives in an organization and is written as a draft with a Markdown brief and a
@@ -84,7 +84,7 @@ export interface Transition<T, State extends string> {
   requires?: { where: FilterQuery<T>; errors: FieldErrors };
 }
 
-/** The route context the handlers read: a subset of http/routes.ts's `Context`. */
+/** The route context the handlers read: a subset of pipeline/routes.ts's `Context`. */
 export interface ResourceRequest<Params> {
   em: Em;
   config: Config;

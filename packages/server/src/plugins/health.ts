@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Orm } from '../db/database.js';
-import { isDatabaseUnavailable } from '../plugins/availability.js';
+import { isDatabaseUnavailable } from './availability.js';
 
 /**
  * `GET /health` (the process is alive and its database answers) and `GET /ready` (for load

@@ -3,24 +3,17 @@ import {
   buildPath,
   type Endpoint,
   ErrorBody,
+  type FieldErrors,
   type TestHelperTable,
   toFieldErrors,
   ValidationErrorBody,
 } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
-import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js';
-import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
-import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
-import { authorize, type Caller } from '../plugins/auth.js';
-import { conditionalGet } from '../plugins/conditional-get.js';
-import { isJsonRequest, refuseNotJson } from '../plugins/json-selection.js';
-import { formMaxBytes, readMultipartForm } from '../plugins/multipart.js';
-import { pageWindow, setPageHeaders } from '../plugins/pagination.js';
-import { requireTestHelpersKey } from '../plugins/test-helpers-key.js';
+import { bodySchemaOf } from '../http/body-schema.js';
 import {
   HttpError,
   notFound,
@@ -28,8 +21,18 @@ import {
   unavailable,
   unprocessable,
   unsupportedMediaType,
-  wrapperMessage,
-} from './errors.js';
+} from '../http/errors.js';
+import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js';
+import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
+import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
+import { authorize, type Caller } from './auth.js';
+import { conditionalGet } from './conditional-get.js';
+import { isJsonRequest, refuseNotJson } from './json-selection.js';
+import { formMaxBytes, readMultipartForm } from './multipart.js';
+import { pageWindow, setPageHeaders } from './pagination.js';
+import { requireTestHelpersKey } from './test-helpers-key.js';
+
+export type { Caller };
 
 /** The callback of a callback-style `onSend` hook. */
 type OnSendDone = (error: Error | null, payload?: unknown) => void;
@@ -194,40 +197,63 @@ function unstorableText(value: unknown, path: string[] = []): { path: string[]; 
   return null;
 }
 
-/** The organization the endpoint acts in, by the parameter the table declares for it. */
-function organizationIdOf(endpoint: Endpoint, params: Record<string, string>): string | undefined {
-  const id = endpoint.organizationParam ? params[endpoint.organizationParam] : undefined;
-  // No organization has such an id: the caller is a member of none (404 after the token check).
-  return id !== undefined && hasNul(id) ? '' : id;
+/**
+ * The path parameters and query of a request, checked once, in `onRequest` (before the caller is
+ * looked up: the route's read needs them). Every later step reads this outcome: the tenancy
+ * lookup, the route's read, the `422` at validation's place, the handler's `404`.
+ */
+export interface RouteInput {
+  /**
+   * A parameter holds a NUL character, which PostgreSQL text cannot hold: the request names
+   * nothing (`404` after the token check; tenancy finds no organization of that id).
+   */
+  namesNothing: boolean;
+  /** The organization the endpoint acts in (by the parameter the table declares), `''` for none. */
+  organizationId: string | undefined;
+  /** The validated parameters and query, or null when either is invalid. */
+  valid: { params: Record<string, unknown>; query: Record<string, unknown> } | null;
+  /** The `errors` map of the invalid parameters (then query), answered `422` at validation. */
+  errors: FieldErrors | null;
+}
+
+const issuesOf = (error: z.ZodError) =>
+  error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+
+/** Checks the request's parameters and query against the endpoint's schemas, once. */
+function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unknown): RouteInput {
+  let namesNothing = false;
+  let organizationId: string | undefined;
+  for (const [name, value] of Object.entries(params)) {
+    const nul = hasNul(value);
+    namesNothing ||= nul;
+    // No organization has such an id: the caller is a member of none (404 after the token
+    // check). Another parameter naming nothing leaves tenancy and the role to be checked first.
+    if (name === endpoint.organizationParam) organizationId = nul ? '' : value;
+  }
+  const validParams = endpoint.params.safeParse(params);
+  if (!validParams.success)
+    return { namesNothing, organizationId, valid: null, errors: toFieldErrors(issuesOf(validParams.error)) };
+  const validQuery = endpoint.query.safeParse(query ?? {});
+  if (!validQuery.success)
+    return { namesNothing, organizationId, valid: null, errors: toFieldErrors(issuesOf(validQuery.error)) };
+  return {
+    namesNothing,
+    organizationId,
+    valid: {
+      params: validParams.data as Record<string, unknown>,
+      query: validQuery.data as Record<string, unknown>,
+    },
+    errors: null,
+  };
 }
 
 /**
- * The route's read for this request, or none when its parameters or query are not valid (the
- * request is then refused by validation, after authentication, without reading anything).
+ * The route's read for this request, or none when its parameters or query are not valid or name
+ * nothing (the request is then refused after authentication, without reading anything).
  */
-function readOf(
-  read: RouteRead<Endpoint>,
-  endpoint: Endpoint,
-  params: Record<string, string>,
-  query: unknown,
-) {
-  if (Object.values(params).some(hasNul)) return undefined;
-  const validParams = endpoint.params.safeParse(params);
-  const validQuery = endpoint.query.safeParse(query);
-  if (!validParams.success || !validQuery.success) return undefined;
-  return read(validParams.data, pageWindow((validQuery.data as { page?: number }).page ?? 1));
-}
-
-const wrapperError = (issue: { input?: unknown }) => wrapperMessage(issue.input);
-
-/** The request-body schema: the payload inside its wrapper key (decisions.md: "is missing"). */
-export function bodySchemaOf(spec: BodySpec): z.ZodType {
-  // Bare fields (no wrapper key): no body is `{}`, so its fields are named ("can't be blank").
-  if (spec.key === null) return z.preprocess((value) => value ?? {}, spec.schema);
-  const inner = spec.required ? spec.schema : spec.schema.optional();
-  const wrapper = z.object({ [spec.key]: inner }, { error: wrapperError });
-  // A POST without a body reaches validation as null: "no body" like an absent one.
-  return spec.required ? wrapper : wrapper.nullish();
+function readOf(read: RouteRead<Endpoint>, input: RouteInput) {
+  if (input.namesNothing || !input.valid) return undefined;
+  return read(input.valid.params as never, pageWindow((input.valid.query as { page?: number }).page ?? 1));
 }
 
 function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {
@@ -256,6 +282,36 @@ function cacheControl(endpoint: Endpoint) {
   };
 }
 
+/** The body's `preValidation`: a multipart form is read (files and fields), or refused. */
+function bodyHookOf(body: BodySpec, config: Config) {
+  if (body.files.length > 0)
+    return async (request: FastifyRequest) => {
+      if (!request.isMultipart()) return;
+      const form = await readMultipartForm(request, body, config.maxUploadBytes);
+      request.body = form.body;
+      request.uploads = form.files;
+      request.uploadErrors = form.errors;
+    };
+  // The multipart parser is the app's; a form here would arrive as no body at all.
+  return async (request: FastifyRequest) => {
+    if (request.isMultipart()) throw unsupportedMediaType('this endpoint takes no files');
+  };
+}
+
+/**
+ * Where Fastify's validation of parameters and query stood: the `422` of the input checked in
+ * `onRequest` ({@link inputOf}), or the validated values for the handler.
+ */
+async function checkedInput(request: FastifyRequest) {
+  const input = request.routeInput;
+  if (!input) return;
+  if (input.errors) throw unprocessable(input.errors);
+  if (input.valid) {
+    request.params = input.valid.params;
+    request.query = input.valid.query;
+  }
+}
+
 export interface RouteOptions {
   config: Config;
   /** Decides each request for `MARKETPLACE_CHAOS_503_RATE`; injectable for tests. */
@@ -279,8 +335,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       operationId: route.name,
       summary: endpoint.summary,
       tags: [route.name.split('.')[0] as string],
-      ...(Object.keys(endpoint.params.shape).length > 0 && { params: endpoint.params }),
-      ...(Object.keys(endpoint.query.shape).length > 0 && { querystring: endpoint.query }),
+      // Parameters and query are checked once, in onRequest (`inputOf`), not again by Fastify.
       ...(body && { body: bodySchemaOf(body) }),
       response: responseSchemasOf(endpoint),
       ...(!isTestHelper && { security: [{ bearerAuth: [] }] }),
@@ -298,40 +353,28 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       if (options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
         throw unavailable('chaos');
       if (!isJsonRequest(request)) return refuseNotJson(reply);
-      if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
       const params = request.params as Record<string, string>;
+      const input = inputOf(endpoint, params, request.query);
+      request.routeInput = input;
+      if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
       await authorize(
         request,
         {
           scope: endpoint.scope,
           access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
-          organizationId: organizationIdOf(endpoint, params),
+          organizationId: input.organizationId,
         },
-        route.read && readOf(route.read, endpoint, params, request.query),
+        route.read && readOf(route.read, input),
       );
     },
-    ...(body &&
-      (body.files.length > 0
-        ? {
-            preValidation: async (request: FastifyRequest) => {
-              if (!request.isMultipart()) return;
-              const form = await readMultipartForm(request, body, config.maxUploadBytes);
-              request.body = form.body;
-              request.uploads = form.files;
-              request.uploadErrors = form.errors;
-            },
-          }
-        : {
-            // The multipart parser is the app's; a form here would arrive as no body at all.
-            preValidation: async (request: FastifyRequest) => {
-              if (request.isMultipart()) throw unsupportedMediaType('this endpoint takes no files');
-            },
-          })),
+    // The payload's own hooks (a multipart form read, or refused), then the parameters' `422`:
+    // Fastify validated parameters before the body, and the body after these hooks.
+    preValidation: [...(body ? [bodyHookOf(body, config)] : []), checkedInput],
     // Idempotency-Key (decisions.md §6): checked before the body is read, taken after validation.
     ...(endpoint.idempotent && idempotencyHooks),
     onSend: endpoint.idempotent ? [cacheControl(endpoint), idempotencyHooks.onSend] : cacheControl(endpoint),
     handler: async (request, reply) => {
-      if (Object.values(request.params as Record<string, string>).some(hasNul)) throw notFound();
+      if (request.routeInput?.namesNothing) throw notFound();
       // The payload passed validation; file fields refused while reading the form still fail it.
       if (request.uploadErrors) throwIfInvalid(request.uploadErrors);
       const unstorable = unstorableText(request.body);

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { bearerMatches } from '../http/bearer.js';
 import { notFound, UnauthorizedError } from '../http/errors.js';
-import { bearerMatches } from './auth.js';
 
 /**
  * Guards the test helpers: `404` when they are disabled (no key set), `401` unless the request

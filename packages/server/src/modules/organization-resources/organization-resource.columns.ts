@@ -1,7 +1,7 @@
 import { p } from '@mikro-orm/core';
 
 /*
- * The columns a collab and a campaign share (common/organization-resource.ts), spread into each
+ * The columns a collab and a campaign share (organization-resources/organization-resource.ts), spread into each
  * entity at the place they stand in its table.
  */
 

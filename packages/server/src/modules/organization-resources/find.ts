@@ -2,7 +2,8 @@ import { type EntityName, LockMode } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
-import type { CountedList } from './pages.js';
+import type { CountedList } from '../common/pages.js';
+import { readOneOrNotFound } from '../common/read-one.js';
 
 /**
  * A row of an organization by its id, or `404`: another organization's id is answered like an
@@ -25,18 +26,8 @@ export async function findInOrganization<T extends object>(
 }
 
 /**
- * The resource a route read with its caller (http/routes.ts, `RouteRead`), or `404`: nothing
- * selected is a resource that does not exist in the caller's organization.
- */
-export function readOneOrNotFound<T>(read: ReadResult): T {
-  const [found] = read.entities;
-  if (!found) throw notFound();
-  return found as T;
-}
-
-/**
  * The hot reads of a resource that lives in an organization (collabs, campaigns): the list,
- * newest first, and the show, each read with the caller in one statement (http/routes.ts,
+ * newest first, and the show, each read with the caller in one statement (pipeline/routes.ts,
  * `RouteRead`), and the presenting of what they read.
  */
 export function organizationReads<T extends { id: string }, Summary, Shown>(
