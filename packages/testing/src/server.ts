@@ -36,7 +36,12 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
   let app: App | undefined;
   let url = '';
   const shutDown = async () => {
-    await app?.close();
+    const closed = app?.close();
+    // The tests are over: a connection still open is not waited for. Fastify's close ends the idle
+    // ones and waits for the rest, and under load CI saw a keep-alive connection of a finished
+    // GET /uploads/… stay open, so `close()` hung for a minute (packages/mcp/test/hostile.test.ts).
+    app?.server.closeAllConnections();
+    await closed;
     await orm?.close(true);
     // The ORM does not close a PGlite it was handed; an in-memory one it opened itself would
     // reconnect, empty, on the next query. This one is closed here, for good (and its WebAssembly

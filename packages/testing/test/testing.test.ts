@@ -3,7 +3,7 @@
  * workspace the `@app/source` condition resolves it to the TypeScript source).
  */
 
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { AuthenticationError, Marketplace } from '@app/sdk';
 import { freePort, startTestServer, type TestServer } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,18 @@ describe('startTestServer()', () => {
     await expect(fetch(`${other.url}/health`)).rejects.toThrow();
     await expect(other.client(token, { maxRetries: 0 }).organizations.list()).rejects.toThrow();
     await other.close();
+  });
+
+  it('close() does not wait for a client that keeps its connection open (a request half sent)', async () => {
+    const other = await startTestServer();
+    const socket = connect(Number(new URL(other.url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((done) =>
+      socket.write('GET /health HTTP/1.1\r\nhost: 127.0.0.1\r\n', () => done()),
+    );
+    const ended = new Promise<void>((done) => socket.once('close', () => done()));
+    await other.close();
+    await ended;
   });
 });
 
