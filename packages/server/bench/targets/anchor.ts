@@ -74,12 +74,17 @@ function pageHeaders(reply: FastifyReply, page: number, total: number) {
     .header('Total-Pages', String(Math.max(1, Math.ceil(total / PAGE_SIZE))));
 }
 
-app.get<{ Params: { id: string } }>('/organizations/:id.json', async (request, reply) => {
-  const refused = await member(request, reply, request.params.id);
-  if (refused) return refused;
-  const found = await pool.query({ name: 'organization', text: ORGANIZATION, values: [request.params.id] });
-  const o = found.rows[0];
-  if (!o) return reply.code(404).send({ error: 'Not found' });
+interface OrganizationRow {
+  id: string;
+  name: string;
+  privacy_setting: string;
+  website: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The show's body, as the server writes it, with its weak ETag (both routes below). */
+function sendOrganization(reply: FastifyReply, o: OrganizationRow) {
   const body = JSON.stringify({
     id: o.id,
     name: o.name,
@@ -91,6 +96,15 @@ app.get<{ Params: { id: string } }>('/organizations/:id.json', async (request, r
   });
   const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
   return reply.header('etag', etag).type('application/json').send(body);
+}
+
+app.get<{ Params: { id: string } }>('/organizations/:id.json', async (request, reply) => {
+  const refused = await member(request, reply, request.params.id);
+  if (refused) return refused;
+  const found = await pool.query({ name: 'organization', text: ORGANIZATION, values: [request.params.id] });
+  const o = found.rows[0];
+  if (!o) return reply.code(404).send({ error: 'Not found' });
+  return sendOrganization(reply, o);
 });
 
 app.get<{ Params: { id: string } }>('/one-statement/organizations/:id.json', async (request, reply) => {
@@ -102,17 +116,7 @@ app.get<{ Params: { id: string } }>('/one-statement/organizations/:id.json', asy
   const o = found.rows[0];
   if (!o) return reply.code(401).send({ error: 'Unauthorized' });
   if (!o.membership_id || !o.id) return reply.code(404).send({ error: 'Not found' });
-  const body = JSON.stringify({
-    id: o.id,
-    name: o.name,
-    privacy_setting: o.privacy_setting,
-    website: o.website,
-    created_at: o.created_at.toISOString(),
-    updated_at: o.updated_at.toISOString(),
-    url: `${baseUrl}/organizations/${o.id}.json`,
-  });
-  const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  return reply.header('etag', etag).type('application/json').send(body);
+  return sendOrganization(reply, o);
 });
 
 type ListRequest = { Params: { id: string }; Querystring: { page?: string } };
