@@ -29,23 +29,29 @@ insert into organizations values ('o1', 'Org', 'private', null, null, false, now
 insert into memberships values ('m1', 'o1', 'u1', 'admin', true, now(), now());
 insert into access_tokens values ('t1', 'u1', 'd', 'write', '${digestOf(token)}', now(), now());`);
   const statements = await statementsOf(orm);
+  const show = {
+    name: 'organizations.retrieve',
+    declaration: organizationRead,
+    params: { id: 'o1' },
+    page: { limit: 20, offset: 0 },
+  };
   // The statement the show sends, caught on its way to the runner.
-  let show: Statement | undefined;
+  let sent: Statement | undefined;
   let values: unknown[] = [];
   await findCaller(
     {
       ...statements,
       run: (statement, v) => {
-        show = statement;
+        sent = statement;
         values = v;
         return statements.run(statement, v);
       },
     },
     token,
     'o1',
-    organizationRead(),
+    show,
   );
-  const statement = show as Statement;
+  const statement = sent as Statement;
 
   const time = async (label: string, run: () => Promise<unknown>) => {
     for (let i = 0; i < N / 10; i++) await run();
@@ -61,7 +67,7 @@ insert into access_tokens values ('t1', 'u1', 'd', 'write', '${digestOf(token)}'
   await time('select 1, query()', () => pglite.query('select 1'));
   await time('the show statement, query()', () => pglite.query(statement.text, values));
   await time('the show statement, prepared', () => statements.run(statement, values));
-  await time('the show, findCaller()', () => findCaller(statements, token, 'o1', organizationRead()));
+  await time('the show, findCaller()', () => findCaller(statements, token, 'o1', show));
 
   const literal = statement.text.replace(/\$(\d+)/g, (_, n: string) => `'${values[Number(n) - 1]}'`);
   const plan = await pglite.query<Record<string, string>>(`explain analyze ${literal}`);

@@ -1,8 +1,11 @@
 import type { Access, Role, Scope } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
+import type { ReadResult } from '../db/reads.js';
 import { bearerToken } from '../http/bearer.js';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
 import { type CallerRead, findCaller } from '../modules/access-tokens/caller.js';
+
+export type { CallerRead };
 
 /** Who is calling, as established from the token (and the organization in the URL). */
 export interface Caller {
@@ -15,8 +18,8 @@ export interface Caller {
 
 /**
  * Authenticates the request and checks its organization role, in the order of decisions.md:
- * token (401) → tenancy (404) → role (403). Sets `request.caller`, and with `read` (the route's
- * own rows, fetched in the same statement) `request.readResult`.
+ * token (401) → tenancy (404) → role (403). Sets `request.caller`; with `read` (the route's
+ * declared read, fetched in the same statement) returns what it selected.
  */
 export async function authorize(
   request: FastifyRequest,
@@ -26,12 +29,11 @@ export async function authorize(
     organizationId: string | undefined;
   },
   read?: CallerRead,
-): Promise<Caller> {
+): Promise<ReadResult | undefined> {
   const token = bearerToken(request);
   const found = token ? await findCaller(await request.statements(), token, rule.organizationId, read) : null;
   if (!found) throw new UnauthorizedError();
   const row = found.caller;
-  if (read) request.readResult = found.read;
   // The endpoint's declared scope decides (spec: a read token only for GET and HEAD, which are
   // exactly the endpoints declared `read`).
   if (rule.scope === 'write' && row.permission !== 'write') throw new UnauthorizedError();
@@ -47,11 +49,12 @@ export async function authorize(
   };
   request.caller = caller;
 
-  if (rule.access === 'user') return caller;
+  const selected = read ? found.read : undefined;
+  if (rule.access === 'user') return selected;
   if (!caller.membership) throw notFound();
   if (rule.access === 'admin' && caller.membership.role !== 'admin') throw forbidden();
   if (rule.access === 'owner' && !caller.membership.isOwner) throw forbidden();
   // `admin-or-self` is decided by the members module, under the memberships lock: whether the
   // target is "self" needs the target, and a target in another organization must be a 404 first.
-  return caller;
+  return selected;
 }

@@ -2,7 +2,6 @@ import type { FieldErrors } from '@app/schemas';
 import type { Em } from '../db/database.js';
 import type { Statements } from '../db/statements.js';
 import type { UnavailableCause } from '../http/errors.js';
-import type { ReadResult } from '../modules/access-tokens/caller.js';
 import type { UploadedFile } from '../modules/uploads/uploads.js';
 import type { Caller } from './auth.js';
 import type { RouteInput } from './routes.js';
@@ -13,8 +12,6 @@ declare module 'fastify' {
     em: Em;
     /** The prepared-statement runner of the database (db/statements.ts). */
     statements: () => Promise<Statements>;
-    /** What the route's read selected, fetched with the caller (pipeline/routes.ts, `RouteRead`). */
-    readResult: ReadResult | undefined;
     /** The route's parameters and query, checked once in `onRequest` (pipeline/routes.ts). */
     routeInput: RouteInput | undefined;
     /** Set by authentication on API routes. */

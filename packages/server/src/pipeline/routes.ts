@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
+import type { ReadDeclaration, ReadResult } from '../db/reads.js';
 import { bodySchemaOf } from '../http/body-schema.js';
 import {
   HttpError,
@@ -22,10 +23,9 @@ import {
   unprocessable,
   unsupportedMediaType,
 } from '../http/errors.js';
-import type { CallerRead, ReadResult } from '../modules/access-tokens/caller.js';
 import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
 import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
-import { authorize, type Caller } from './auth.js';
+import { authorize, type Caller, type CallerRead } from './auth.js';
 import { conditionalGet } from './conditional-get.js';
 import { isJsonRequest, refuseNotJson } from './json-selection.js';
 import { formMaxBytes, readMultipartForm } from './multipart.js';
@@ -124,13 +124,10 @@ export type Handlers<G extends Record<string, Endpoint>, C = Caller> = { [K in k
 export type TestHelperHandlers = Handlers<TestHelperTable, null>;
 
 /**
- * A read of a route that travels with the caller lookup (one statement for authentication,
- * tenancy and the resource): given the request's parameters and its page, the rows to select.
+ * What a route reads with the caller lookup (one statement for authentication, tenancy and the
+ * resource), declared (db/reads.ts); `by` names one of the endpoint's parameters.
  */
-export type RouteRead<E extends Endpoint> = (
-  params: z.output<E['params']>,
-  page: { limit: number; offset: number },
-) => CallerRead;
+export type RouteRead<E extends Endpoint> = ReadDeclaration<keyof z.output<E['params']> & string>;
 
 export interface Route {
   endpoint: Endpoint;
@@ -214,10 +211,15 @@ export interface RouteInput {
   valid: { params: Record<string, unknown>; query: Record<string, unknown> } | null;
   /** The `errors` map of the invalid parameters (then query), answered `422` at validation. */
   errors: FieldErrors | null;
+  /** What the route's declared read selected with the caller (empty when it declares none). */
+  read: ReadResult;
 }
 
 const issuesOf = (error: z.ZodError) =>
   error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+
+/** The read of a route that declares none. */
+const NOTHING_READ: ReadResult = Object.freeze({ entities: [], total: null });
 
 /** Checks the request's parameters and query against the endpoint's schemas, once. */
 function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unknown): RouteInput {
@@ -232,10 +234,22 @@ function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unkn
   }
   const validParams = endpoint.params.safeParse(params);
   if (!validParams.success)
-    return { namesNothing, organizationId, valid: null, errors: toFieldErrors(issuesOf(validParams.error)) };
+    return {
+      namesNothing,
+      organizationId,
+      valid: null,
+      errors: toFieldErrors(issuesOf(validParams.error)),
+      read: NOTHING_READ,
+    };
   const validQuery = endpoint.query.safeParse(query ?? {});
   if (!validQuery.success)
-    return { namesNothing, organizationId, valid: null, errors: toFieldErrors(issuesOf(validQuery.error)) };
+    return {
+      namesNothing,
+      organizationId,
+      valid: null,
+      errors: toFieldErrors(issuesOf(validQuery.error)),
+      read: NOTHING_READ,
+    };
   return {
     namesNothing,
     organizationId,
@@ -244,6 +258,7 @@ function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unkn
       query: validQuery.data as Record<string, unknown>,
     },
     errors: null,
+    read: NOTHING_READ,
   };
 }
 
@@ -251,9 +266,14 @@ function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unkn
  * The route's read for this request, or none when its parameters or query are not valid or name
  * nothing (the request is then refused after authentication, without reading anything).
  */
-function readOf(read: RouteRead<Endpoint>, input: RouteInput) {
-  if (input.namesNothing || !input.valid) return undefined;
-  return read(input.valid.params as never, pageWindow((input.valid.query as { page?: number }).page ?? 1));
+function readOf(route: Route, input: RouteInput): CallerRead | undefined {
+  if (!route.read || input.namesNothing || !input.valid) return undefined;
+  return {
+    name: route.name,
+    declaration: route.read,
+    params: input.valid.params,
+    page: pageWindow((input.valid.query as { page?: number }).page ?? 1),
+  };
 }
 
 function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {
@@ -357,15 +377,16 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       const input = inputOf(endpoint, params, request.query);
       request.routeInput = input;
       if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);
-      await authorize(
+      const read = await authorize(
         request,
         {
           scope: endpoint.scope,
           access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
           organizationId: input.organizationId,
         },
-        route.read && readOf(route.read, input),
+        readOf(route, input),
       );
+      if (read) input.read = read;
     },
     // The payload's own hooks (a multipart form read, or refused), then the parameters' `422`:
     // Fastify validated parameters before the body, and the body after these hooks.
@@ -392,7 +413,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           files: request.uploads ?? {},
           uploads: options.uploads,
           page: pageWindow((request.query as { page?: number }).page ?? 1),
-          read: request.readResult ?? { entities: [], total: null },
+          read: request.routeInput?.read ?? NOTHING_READ,
         }),
       );
       if (endpoint.show) {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Pages that cost the same at any size (issue #27, item 4; modules/common/pages.ts):
+ * Pages that cost the same at any size (issue #27, item 4; db/pages.ts):
  *
  * - `row_counts`: the number of rows of each list per owner (an organization's collabs, campaigns
  *   and members; a user's notifications less the submission-message kinds), kept by a row

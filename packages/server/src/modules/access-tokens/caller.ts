@@ -1,7 +1,13 @@
 import type { Role } from '@app/schemas';
 import type { MetadataStorage } from '@mikro-orm/core';
+import {
+  type BuiltRead,
+  buildRead,
+  type PageWindow,
+  type ReadDeclaration,
+  type ReadResult,
+} from '../../db/reads.js';
 import type { Row, Statement, Statements } from '../../db/statements.js';
-import { type CountedList, columnsOf, pageSql, totalOf } from '../common/pages.js';
 import { digestOf, isWellFormedToken } from './token.js';
 
 /** The token of a request, its user, and that user's membership in the organization of the URL. */
@@ -17,35 +23,15 @@ export interface CallerRow {
 }
 
 /**
- * A read that travels with the caller lookup in the same statement: the rows of `entity` that
- * `where` selects, in `orderBy` order, which may use `$2` (the organization of the URL) and `$3`…
- * (its own `values`). It runs only for a member of that organization. Its
- * columns are the entity's, named, so a column added by a migration cannot break a prepared
- * statement of a running instance. With `page`, it selects one page through the index of its
- * order (common/pages.ts), and the statement carries the total of the list `counted` (whose owner
- * is the organization, `$2`) as kept in `row_counts`, also past the last page.
+ * A route's declared read (db/reads.ts), for one request: it travels with the caller lookup in the
+ * same statement and selects rows only for a member of the organization of the URL.
  */
 export interface CallerRead {
+  /** The route's name (`collabs.list`): its statement's. */
   name: string;
-  /** The entity's name (`'Collab'`): its table and columns come from its metadata. */
-  entity: string;
-  where: string;
-  orderBy?: string;
-  /** Properties not to read (what the answer does not show: a list's large text columns). */
-  omit?: readonly string[];
-  values: unknown[];
-  page?: { limit: number; offset: number };
-  /** The list a page belongs to, whose total it reads (required with `page`). */
-  counted?: CountedList;
-}
-
-/**
- * What a {@link CallerRead} selected: entity-shaped objects and, for a page, the total of all
- * pages (null for a read that is not a page, and for a caller who is not a member).
- */
-export interface ReadResult {
-  entities: object[];
-  total: number | null;
+  declaration: ReadDeclaration;
+  params: Record<string, unknown>;
+  page: PageWindow;
 }
 
 /*
@@ -71,43 +57,37 @@ where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 mi
 };
 
 const CALLER: Statement = { name: 'caller', text: `${CALLER_SQL}${CALLER_FROM}${CALLER_WHERE}` };
-const withRead = new Map<string, Statement>();
+const withRead = new WeakMap<ReadDeclaration, { statement: Statement; read: BuiltRead }>();
 
-/** The caller statement joined with `read` (built once per read). */
-function statementOf(metadata: MetadataStorage, read: CallerRead): Statement {
-  let found = withRead.get(read.name);
+/**
+ * The caller statement joined with a declared read (built once per declaration): the read's rows
+ * in a lateral join, and for a page the list's total beside the caller's columns. Placeholders:
+ * `$1` the token's digest, `$2` the organization of the URL, then the read's own.
+ */
+function statementOf(metadata: MetadataStorage, name: string, declaration: ReadDeclaration) {
+  let found = withRead.get(declaration);
   if (!found) {
-    const meta = metadata.getByClassName(read.entity);
-    const where = `m.id is not null and (${read.where})`;
-    let rows: string;
-    let total = '';
-    if (read.page) {
-      if (!read.counted) throw new Error(`the page read ${read.name} names no counted list`);
-      const first = 3 + read.values.length;
-      rows = pageSql(meta, {
-        where,
-        orderBy: read.orderBy ?? 'id',
-        omit: read.omit ?? [],
-        limit: `$${first}`,
-        offset: `$${first + 1}`,
-        total: 't.total_count',
-      });
-      total = `
+    const read = buildRead(metadata.getByClassName(declaration.entity.meta.className), declaration, {
+      organization: '$2',
+      guard: 'm.id is not null',
+      first: 3,
+      totalName: 't.total_count',
+    });
+    const total = read.total
+      ? `
 left join lateral (
-  select case when m.id is not null then ${totalOf(read.counted, '$2')} end as total_count
-) t on true`;
-    } else {
-      rows = `select ${columnsOf(meta, read.omit).join(', ')} from "${meta.tableName}"
-  where ${where}${read.orderBy ? ` order by ${read.orderBy}` : ''}`;
-    }
-    found = {
-      name: `caller+${read.name}`,
+  select case when m.id is not null then ${read.total} end as total_count
+) t on true`
+      : '';
+    const statement = {
+      name: `caller+${name}`,
       text: `${CALLER_SQL}${total ? ', t.total_count' : ''}, r.*${CALLER_FROM}${total}
 left join lateral (
-  ${rows}
+  ${read.rows}
 ) r on true${CALLER_WHERE}`,
     };
-    withRead.set(read.name, found);
+    found = { statement, read };
+    withRead.set(declaration, found);
   }
   return found;
 }
@@ -136,13 +116,11 @@ export async function findCaller(
 ): Promise<{ caller: CallerRow; read: ReadResult } | null> {
   if (!isWellFormedToken(token)) return null;
   const values = [digestOf(token), organizationId ?? null];
-  const rows = read
-    ? await statements.run(statementOf(statements.metadata, read), [
-        ...values,
-        ...read.values,
-        ...(read.page ? [read.page.limit, read.page.offset] : []),
-      ])
-    : await statements.run(CALLER, values);
+  let rows: Row[];
+  if (read) {
+    const { statement, read: built } = statementOf(statements.metadata, read.name, read.declaration);
+    rows = await statements.run(statement, [...values, ...built.values(read.params, read.page)]);
+  } else rows = await statements.run(CALLER, values);
   const first = rows[0];
   if (!first) return null;
   if (first.caller_touch_due === true) await statements.run(TOUCH, [first.caller_token_id]);
@@ -150,8 +128,9 @@ export async function findCaller(
   return {
     caller: callerOf(first),
     read: {
-      entities: read ? statements.toEntities(read.entity, selected) : [],
-      total: read?.page && first.caller_membership_id ? Number(first.total_count) : null,
+      entities: read ? statements.toEntities(read.declaration.entity.meta.className, selected) : [],
+      total:
+        read && 'page' in read.declaration && first.caller_membership_id ? Number(first.total_count) : null,
     },
   };
 }

@@ -1,12 +1,9 @@
 import { CampaignStatus } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
-import { type CountedList, countedBy } from '../common/pages.js';
+import { countedBy } from '../../db/pages.js';
 import { briefColumns, marketColumns } from '../organization-resources/organization-resource.columns.js';
 import { Organization } from '../organizations/organization.entity.js';
-
-/** An organization's campaigns, counted in `row_counts` (common/pages.ts). */
-export const CAMPAIGNS_LIST: CountedList = { list: 'campaigns', owner: 'organization_id' };
 
 export const Campaign = defineEntity({
   name: 'Campaign',
@@ -35,6 +32,7 @@ export const Campaign = defineEntity({
     ...timestampColumns(),
   },
   indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
-  triggers: countedBy(CAMPAIGNS_LIST),
+  // The organization's campaigns, counted in `row_counts` (db/pages.ts): a page's total.
+  triggers: countedBy({ list: 'campaigns', owner: 'organization_id' }),
 });
 export type Campaign = InferEntity<typeof Campaign>;

@@ -14,7 +14,7 @@ import type { Em } from '../../db/database.js';
 import { iso, isoOrNull } from '../../http/present.js';
 import type { FieldMap } from '../common/assign.js';
 import { organizationResource, presentPageFields } from '../organization-resources/organization-resource.js';
-import { CAMPAIGNS_LIST, Campaign } from './campaign.entity.js';
+import { Campaign } from './campaign.entity.js';
 import { Funding } from './funding.entity.js';
 
 /*
@@ -99,7 +99,6 @@ function checkCampaignUpdate(found: Campaign, input: CampaignInput, errors: Fiel
  */
 export const campaigns = organizationResource({
   entity: Campaign,
-  counted: CAMPAIGNS_LIST,
   present: presentCampaignSummary,
   limit: 'campaignsPerOrganization',
   fields: CAMPAIGN_FIELDS,

@@ -1,12 +1,9 @@
 import { CollabState } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
-import { type CountedList, countedBy } from '../common/pages.js';
+import { countedBy } from '../../db/pages.js';
 import { briefColumns, marketColumns } from '../organization-resources/organization-resource.columns.js';
 import { Organization } from '../organizations/organization.entity.js';
-
-/** An organization's collabs, counted in `row_counts` (common/pages.ts). */
-export const COLLABS_LIST: CountedList = { list: 'collabs', owner: 'organization_id' };
 
 export const Collab = defineEntity({
   name: 'Collab',
@@ -26,6 +23,7 @@ export const Collab = defineEntity({
     ...timestampColumns(),
   },
   indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
-  triggers: countedBy(COLLABS_LIST),
+  // The organization's collabs, counted in `row_counts` (db/pages.ts): a page's total.
+  triggers: countedBy({ list: 'collabs', owner: 'organization_id' }),
 });
 export type Collab = InferEntity<typeof Collab>;

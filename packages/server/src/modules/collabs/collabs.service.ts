@@ -6,7 +6,7 @@ import type { Em } from '../../db/database.js';
 import { iso, isoOrNull } from '../../http/present.js';
 import type { FieldMap } from '../common/assign.js';
 import { organizationResource, presentPageFields } from '../organization-resources/organization-resource.js';
-import { COLLABS_LIST, Collab } from './collab.entity.js';
+import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
 
@@ -61,7 +61,6 @@ const COLLAB_TRANSITIONS = {
  */
 export const collabs = organizationResource({
   entity: Collab,
-  counted: COLLABS_LIST,
   present: presentCollabSummary,
   listOmits: ['brief', 'briefHtml'],
   limit: 'collabsPerOrganization',

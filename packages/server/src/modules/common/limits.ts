@@ -7,7 +7,7 @@ export type RowLimit = Exclude<keyof Limits, 'briefBytesPerOrganization'>;
 
 /**
  * What each limit counts (the rows `count` selects for the owner's id), and its lock namespace. An
- * organization's collabs and campaigns are read from their lists' counts (common/pages.ts), exact
+ * organization's collabs and campaigns are read from their lists' counts (db/pages.ts), exact
  * in the transaction that holds the lock, so the 10 000th create does not count 9 999 rows.
  */
 const COUNTED: Record<RowLimit, { count: string; noun: string; lock: number }> = {

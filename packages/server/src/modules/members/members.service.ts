@@ -1,9 +1,9 @@
 import { JOIN_REQUEST_RECEIVED, type Role } from '@app/schemas';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
+import { readCountedPage } from '../../db/pages.js';
 import { forbidden, notFound, unavailable, unprocessable } from '../../http/errors.js';
 import { iso } from '../../http/present.js';
-import { readCountedPage } from '../common/pages.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Organization } from '../organizations/organization.entity.js';
 import { presentUser } from '../users/users.service.js';
@@ -113,7 +113,7 @@ async function flushNewRow(em: Em, ids: { organizationId: string; userId: string
 
 /**
  * Members, admins first, then oldest first (then by id): the page and its total in one statement
- * (common/pages.ts), then their users.
+ * (db/pages.ts), then their users.
  */
 export async function listMembers(em: Em, organizationId: string, window: { limit: number; offset: number }) {
   const { entities, total } = await readCountedPage<Membership>(

@@ -1,11 +1,11 @@
 import { Role } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
-import { type CountedList, countedBy } from '../common/pages.js';
+import { type CountedList, countedBy } from '../../db/pages.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { User } from '../users/user.entity.js';
 
-/** An organization's members, counted in `row_counts` (common/pages.ts). */
+/** An organization's members, counted in `row_counts` (db/pages.ts). */
 export const MEMBERS_LIST: CountedList = { list: 'members', owner: 'organization_id' };
 
 export const Membership = defineEntity({

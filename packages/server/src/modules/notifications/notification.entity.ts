@@ -1,10 +1,10 @@
 import { SUBMISSION_MESSAGE_PREFIX } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn } from '../../db/columns.js';
-import { type CountedList, countedBy } from '../common/pages.js';
+import { type CountedList, countedBy } from '../../db/pages.js';
 import { User } from '../users/user.entity.js';
 
-/** A user's inbox, counted in `row_counts` (common/pages.ts). */
+/** A user's inbox, counted in `row_counts` (db/pages.ts). */
 export const NOTIFICATIONS_LIST: CountedList = {
   list: 'notifications',
   owner: 'recipient_id',

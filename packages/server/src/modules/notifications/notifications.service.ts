@@ -1,7 +1,7 @@
 import type { Em } from '../../db/database.js';
+import { readCountedPage } from '../../db/pages.js';
 import { notFound } from '../../http/errors.js';
 import { iso, isoOrNull } from '../../http/present.js';
-import { readCountedPage } from '../common/pages.js';
 import { setPushNotificationsEnabled } from '../users/users.service.js';
 import { NOTIFICATIONS_LIST, Notification } from './notification.entity.js';
 import { PushSubscription } from './push-subscription.entity.js';
@@ -40,7 +40,7 @@ export function presentNotification(notification: Notification) {
 }
 
 /**
- * The inbox, newest first, and its total, in one statement (common/pages.ts). Submission-message
+ * The inbox, newest first, and its total, in one statement (db/pages.ts). Submission-message
  * kinds are left out in SQL and not counted, so that the page totals count only what is listed.
  * Listing marks nothing as seen or read.
  */

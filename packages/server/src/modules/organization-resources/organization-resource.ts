@@ -3,14 +3,13 @@ import type { FieldErrors } from '@app/schemas';
 import type { EntityData, EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
+import type { DeclaredEntity, ReadResult } from '../../db/reads.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
 import type { Caller } from '../../pipeline/routes.js';
-import type { ReadResult } from '../access-tokens/caller.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
 import { checkBriefBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';
-import type { CountedList } from '../common/pages.js';
 import { requestEnded } from '../common/request-ended.js';
 import { checkCallerStillAllowed } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
@@ -120,11 +119,9 @@ export function organizationResource<
   Action extends string,
   Dependent extends object,
 >(resource: {
-  entity: EntityName<T> & { meta: { className: string } };
+  entity: EntityName<T> & DeclaredEntity;
   /** The summary as listed; shown, it has the brief too. */
   present: (row: T, baseUrl: string) => Summary;
-  /** The organization's rows of `entity` as counted in `row_counts` (the list's total). */
-  counted: CountedList;
   /** Properties the list does not show, so does not read (large text columns). */
   listOmits?: ReadonlyArray<keyof T & string>;
   /** The organization's limit a create counts against. */
@@ -149,7 +146,7 @@ export function organizationResource<
     summary: resource.present,
     show: (row: T, baseUrl: string) => ({ ...resource.present(row, baseUrl), brief: briefHtmlOf(row) }),
   };
-  const reads = organizationReads(entity, present, resource.counted, resource.listOmits);
+  const reads = organizationReads(entity, present, resource.listOmits);
   // Filters and data on a generic entity: MikroORM cannot check them against `T`, the callers' types do.
   const where = (filter: object) => filter as FilterQuery<T>;
   const data = (values: object) => values as EntityData<T>;
@@ -269,11 +266,13 @@ export function organizationResource<
 
   return {
     /** The reads that travel with the caller lookup (`defineRoutes`' last argument). */
-    reads: { list: reads.listRead, retrieve: reads.showRead },
+    reads: { list: reads.list, retrieve: reads.show },
     /** A handler for each endpoint of the resource's group of the endpoint table. */
     handlers: {
-      list: ({ read, config }: { read: ReadResult; config: Config }) => reads.list(read, config.baseUrl),
-      retrieve: ({ read, config }: { read: ReadResult; config: Config }) => reads.show(read, config.baseUrl),
+      list: ({ read, config }: { read: ReadResult; config: Config }) =>
+        reads.presentList(read, config.baseUrl),
+      retrieve: ({ read, config }: { read: ReadResult; config: Config }) =>
+        reads.presentShow(read, config.baseUrl),
       create,
       update,
       delete: remove,

@@ -3,9 +3,9 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
+import type { ReadOne, ReadResult } from '../../db/reads.js';
 import { notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
-import type { CallerRead, ReadResult } from '../access-tokens/caller.js';
 import { campaigns } from '../campaigns/campaigns.service.js';
 import { collabs } from '../collabs/collabs.service.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
@@ -61,12 +61,7 @@ export async function listOrganizations(
 }
 
 /** The organization of the URL, read with the caller (one statement; its members only). */
-export const organizationRead = (): CallerRead => ({
-  name: 'organization',
-  entity: 'Organization',
-  where: 'id = $2',
-  values: [],
-});
+export const organizationRead = { entity: Organization, by: 'id' } satisfies ReadOne<'id'>;
 
 export async function showOrganization(read: ReadResult, baseUrl: string) {
   return presentOrganization(readOneOrNotFound<Organization>(read), baseUrl);

@@ -1,12 +1,12 @@
 import type { EntityMetadata, TriggerDef } from '@mikro-orm/core';
-import type { Em } from '../../db/database.js';
+import type { Em } from './database.js';
 
 /*
  * Pages that cost the same at any size (issue #27, item 4). A list that can grow without bound
  * (an organization's collabs, campaigns and members, a user's notifications) is read in three
  * parts, in one statement:
  *
- * - its total from `row_counts` (common/row-count.entity.ts), one row per list and owner, kept by
+ * - its total from `row_counts` (db/row-count.entity.ts), one row per list and owner, kept by
  *   the triggers {@link countedBy} declares on the listed entity: the count changes in the
  *   transaction that inserts or deletes the row, so the statement that reads a page and its count
  *   sees both as of one snapshot, and `Total-Count` is exact under concurrent writes;
@@ -26,19 +26,37 @@ export interface CountedList {
   shown?: (row: string) => string;
 }
 
+/** The lists declared by {@link countedBy}, by the name of their trigger. */
+const countedLists = new Map<string, CountedList>();
+const triggerName = (list: string) => `${list}_count`;
+
+/**
+ * The list an entity is counted as (the trigger {@link countedBy} put in its metadata), if any:
+ * what a declared page of that entity reads its total from (db/reads.ts).
+ */
+export function countedListOf(meta: EntityMetadata): CountedList | undefined {
+  for (const trigger of meta.triggers ?? []) {
+    const found = trigger.name ? countedLists.get(trigger.name) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * The trigger that keeps a list's count in `row_counts` (an entity's `triggers`): one more on
  * insert, one less on delete, the owner's count removed when it reaches 0. The owner column and
  * what `shown` reads are never updated, so updates need no tracking.
  */
-export function countedBy({ list, owner, shown }: CountedList): TriggerDef[] {
+export function countedBy(counted: CountedList): TriggerDef[] {
+  const { list, owner, shown } = counted;
+  countedLists.set(triggerName(list), counted);
   const when = (row: string, sql: string) => (shown ? `if ${shown(row)} then ${sql} end if;` : sql);
   const key = (row: string) => `list = '${list}' and owner_id = ${row}.${owner}`;
   const insert = `insert into row_counts (list, owner_id, count) values ('${list}', new.${owner}, 1) on conflict (list, owner_id) do update set count = row_counts.count + 1;`;
   const remove = `update row_counts set count = count - 1 where ${key('old')}; delete from row_counts where ${key('old')} and count = 0;`;
   return [
     {
-      name: `${list}_count`,
+      name: triggerName(list),
       timing: 'after',
       events: ['insert', 'delete'],
       forEach: 'row',

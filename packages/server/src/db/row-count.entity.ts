@@ -5,7 +5,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
  * a user…): a page's `Total-Count` is read here instead of counting the rows on every page. Kept
  * by triggers on the listed tables (migration `Migration20261126063000`), in the transaction that
  * inserts or deletes the rows, so a statement that reads a page and its count sees both as of the
- * same snapshot. See common/pages.ts for the lists.
+ * same snapshot. See db/pages.ts for the lists.
  */
 export const RowCount = defineEntity({
   name: 'RowCount',

@@ -1,0 +1,67 @@
+/**
+ * Route reads are declarations (db/reads.ts), built into SQL from the entities' metadata: every
+ * declared read of the route table builds, a page reads its total from the list its entity is
+ * counted as, and a declaration that the metadata cannot satisfy is refused when it is built, not
+ * answered wrongly at run time. (What the reads answer: round-trips, page-totals and the resources'
+ * own tests.)
+ */
+import { describe, expect, it } from 'vitest';
+import { buildRead, type ReadDeclaration } from '../src/db/reads.js';
+import { Collab } from '../src/modules/collabs/collab.entity.js';
+import { JoinRequest } from '../src/modules/members/join-request.entity.js';
+import { Organization } from '../src/modules/organizations/organization.entity.js';
+import { publicRoutes } from '../src/routes.js';
+import { useTestServer } from './harness.js';
+
+const server = useTestServer();
+const context = { organization: '$2', guard: 'true', first: 3, totalName: 'total' };
+const build = (read: ReadDeclaration) =>
+  buildRead(server.orm.getMetadata().getByClassName(read.entity.meta.className), read, context);
+
+describe('declared reads', () => {
+  it('every route that declares a read builds it from its entity, with values from its parameters', () => {
+    const declared = publicRoutes.filter((route) => route.read);
+    expect(declared.map((route) => route.name).sort()).toEqual([
+      'campaigns.list',
+      'campaigns.retrieve',
+      'collabs.list',
+      'collabs.retrieve',
+      'organizations.retrieve',
+    ]);
+    for (const route of declared) {
+      const built = build(route.read as ReadDeclaration);
+      const page = { limit: 20, offset: 40 };
+      const values = built.values({ id: 'x1', organization_id: 'o1' }, page);
+      expect(values).toEqual(route.name.endsWith('.list') ? [20, 40] : ['x1']);
+    }
+  });
+
+  it('reads a page through the order its declaration names, without the columns it omits, and its total from row_counts', () => {
+    const built = build({
+      entity: Collab,
+      in: 'organization',
+      order: ['createdAt desc', 'id desc'],
+      page: true,
+      omit: ['brief', 'briefHtml'],
+    });
+    expect(built.rows).toContain('order by created_at desc, id desc');
+    expect(built.rows).toContain('"organization_id" = $2');
+    expect(built.rows).not.toMatch(/"brief(_html)?"/);
+    expect(built.total).toContain("list = 'collabs' and owner_id = $2");
+  });
+
+  it('refuses, when built, a page of an entity that no list counts and a property the entity lacks', () => {
+    expect(() =>
+      build({ entity: JoinRequest, in: 'organization', order: ['createdAt desc'], page: true }),
+    ).toThrow(/a page of JoinRequest needs its list counted by its organization/);
+    expect(() =>
+      build({ entity: Organization, in: 'organization', order: ['createdAt desc'], page: true }),
+    ).toThrow(/has no column for the property organization/);
+    expect(() => build({ entity: Collab, in: 'organization', order: ['postedAt desc'], page: true })).toThrow(
+      /has no column for the property postedAt/,
+    );
+    expect(() => build({ entity: Organization, by: 'id', in: 'organization' })).toThrow(
+      /has no column for the property organization/,
+    );
+  });
+});
