@@ -1,5 +1,4 @@
 import type { EntityMetadata, TriggerDef } from '@mikro-orm/core';
-import type { Em } from './database.js';
 
 /*
  * Pages that cost the same at any size (issue #27, item 4). A list that can grow without bound
@@ -124,35 +123,4 @@ export function pageSql(
     .split(',')
     .map((term) => `r.${term.trim()}`)
     .join(', ')}`;
-}
-
-/**
- * One page of a counted list through the ORM, with its total, in one statement (lists not read
- * with the caller: members, notifications).
- */
-export async function readCountedPage<T extends object>(
-  em: Em,
-  entity: string,
-  list: CountedList,
-  ownerId: string,
-  page: { orderBy: string; limit: number; offset: number },
-): Promise<{ entities: T[]; total: number }> {
-  const meta = em.getMetadata().getByClassName(entity);
-  const shown = list.shown ? ` and ${list.shown(`"${meta.tableName}"`)}` : '';
-  const pageRows = pageSql(meta, {
-    where: `${list.owner} = a.owner${shown}`,
-    orderBy: page.orderBy,
-    limit: 'a.lim',
-    offset: 'a.off',
-    total: 't.total_count',
-  });
-  const sql = `select t.total_count, r.* from (select ?::text as owner, ?::int as lim, ?::int as off) a
-cross join lateral (select ${totalOf(list, 'a.owner')} as total_count) t
-left join lateral (${pageRows}) r on true`;
-  const rows = await em.execute<Record<string, unknown>[]>(sql, [ownerId, page.limit, page.offset]);
-  const total = Number(rows[0]?.total_count ?? 0);
-  const entities = rows
-    .filter((row) => row.id != null)
-    .map(({ total_count: _, ...row }) => em.map(meta.class, row) as T);
-  return { entities, total };
 }

@@ -1,4 +1,5 @@
 import type { EntityMetadata } from '@mikro-orm/core';
+import type { Em } from './database.js';
 import { columnsOf, countedListOf, pageSql, totalOf } from './pages.js';
 
 /*
@@ -28,11 +29,14 @@ export interface ReadOne<Param extends string = string> {
   by: Param;
 }
 
-/** One page of a list, newest first or as `order` says, with the list's total. */
-export interface ReadPage {
+/** One page of a list, in the order `order` says, with the list's total. */
+export interface ReadPage<Owner extends string = string> {
   entity: DeclaredEntity;
-  /** The rows of the organization of the URL (through their `organization` relation). */
-  in: 'organization';
+  /**
+   * The relation to the list's owner (`organization`: a route's reads are of the organization of
+   * its URL); the entity is counted as that owner's list (db/pages.ts `countedBy`).
+   */
+  in: Owner;
   /** Properties and directions (`'createdAt desc'`), matching an index of the owner and them. */
   order: readonly `${string} ${'asc' | 'desc'}`[];
   page: true;
@@ -40,7 +44,8 @@ export interface ReadPage {
   omit?: readonly string[];
 }
 
-export type ReadDeclaration<Param extends string = string> = ReadOne<Param> | ReadPage;
+/** A route's read: a row or a page of the organization of its URL (`by` one of its parameters). */
+export type ReadDeclaration<Param extends string = string> = ReadOne<Param> | ReadPage<'organization'>;
 
 /** The window of a page (pipeline/pagination.ts). */
 export interface PageWindow {
@@ -64,20 +69,19 @@ export interface BuiltRead {
   rows: string;
   /** The list's total as an SQL expression (a page only). */
   total: string | null;
-  /** The values of the read's own placeholders, in order, from the request. */
-  values(params: Record<string, unknown>, page: PageWindow): unknown[];
 }
 
-/** Where the statement that joins a read stands: what the read may refer to, and its first placeholder. */
+/**
+ * The SQL a statement that joins a read gives it: whose rows (the owner), a condition every row
+ * must also meet, the key of a single row, the window of a page, and the name it gives the total.
+ */
 export interface ReadContext {
-  /** SQL of the organization of the URL (`in: 'organization'`). */
-  organization: string;
-  /** A condition every row must also meet (the caller is a member of that organization). */
-  guard: string;
-  /** The number of the read's first placeholder. */
-  first: number;
-  /** The name the statement gives the list's total (a page: {@link BuiltRead} `total`). */
-  totalName: string;
+  owner: string;
+  guard?: string;
+  key?: string;
+  limit?: string;
+  offset?: string;
+  totalName?: string;
 }
 
 function columnOf(meta: EntityMetadata, property: string): string {
@@ -86,41 +90,72 @@ function columnOf(meta: EntityMetadata, property: string): string {
   return column;
 }
 
+const required = (value: string | undefined, what: string) => {
+  if (value === undefined) throw new Error(`a declared read needs the statement's ${what}`);
+  return value;
+};
+
 /** Builds a declared read from its entity's metadata (once per route: the result is constant). */
-export function buildRead(meta: EntityMetadata, read: ReadDeclaration, at: ReadContext): BuiltRead {
-  const owner = read.in === 'organization' ? columnOf(meta, 'organization') : null;
-  const where = [at.guard, ...(owner ? [`"${owner}" = ${at.organization}`] : [])];
+export function buildRead(meta: EntityMetadata, read: ReadOne | ReadPage, at: ReadContext): BuiltRead {
+  const owner = read.in ? columnOf(meta, read.in) : null;
+  const where = [...(at.guard ? [at.guard] : []), ...(owner ? [`"${owner}" = ${at.owner}`] : [])];
   if ('page' in read) {
     const counted = countedListOf(meta);
     if (!counted || counted.owner !== owner)
       throw new Error(
-        `a page of ${meta.className} needs its list counted by its organization (db/pages.ts countedBy)`,
+        `a page of ${meta.className} needs its list counted by its ${read.in} (db/pages.ts countedBy)`,
       );
+    if (counted.shown) where.push(counted.shown(`"${meta.tableName}"`));
     const orderBy = read.order
       .map((term) => {
         const [property = '', direction] = term.split(' ');
         return `${columnOf(meta, property)} ${direction}`;
       })
       .join(', ');
-    if (counted.shown) where.push(counted.shown(`"${meta.tableName}"`));
     return {
       rows: pageSql(meta, {
         where: where.join(' and '),
         orderBy,
         omit: read.omit ?? [],
-        limit: `$${at.first}`,
-        offset: `$${at.first + 1}`,
-        total: at.totalName,
+        limit: required(at.limit, 'limit'),
+        offset: required(at.offset, 'offset'),
+        total: required(at.totalName, 'total'),
       }),
-      total: totalOf(counted, at.organization),
-      values: (_params, page) => [page.limit, page.offset],
+      total: totalOf(counted, at.owner),
     };
   }
   const key = meta.primaryKeys[0] as string;
-  where.push(`"${columnOf(meta, key)}" = $${at.first}`);
+  where.push(`"${columnOf(meta, key)}" = ${required(at.key, 'key')}`);
   return {
     rows: `select ${columnsOf(meta).join(', ')} from "${meta.tableName}" where ${where.join(' and ')}`,
     total: null,
-    values: (params) => [params[read.by]],
   };
+}
+
+/**
+ * One page of a list with its total, in one statement, through the ORM's connection (the lists not
+ * read with the caller: members, notifications): entities of the ORM, managed by `em`.
+ */
+export async function readPage<T extends object>(
+  em: Em,
+  read: ReadPage,
+  ownerId: string,
+  page: PageWindow,
+): Promise<{ entities: T[]; total: number }> {
+  const meta = em.getMetadata().getByClassName(read.entity.meta.className);
+  const built = buildRead(meta, read, {
+    owner: 'a.owner',
+    limit: 'a.lim',
+    offset: 'a.off',
+    totalName: 't.total_count',
+  });
+  const sql = `select t.total_count, r.* from (select ?::text as owner, ?::int as lim, ?::int as off) a
+cross join lateral (select ${built.total} as total_count) t
+left join lateral (${built.rows}) r on true`;
+  const rows = await em.execute<Record<string, unknown>[]>(sql, [ownerId, page.limit, page.offset]);
+  const total = Number(rows[0]?.total_count ?? 0);
+  const entities = rows
+    .filter((row) => row.id != null)
+    .map(({ total_count: _, ...row }) => em.map(meta.class, row) as T);
+  return { entities, total };
 }

@@ -1,12 +1,6 @@
 import type { Role } from '@app/schemas';
 import type { MetadataStorage } from '@mikro-orm/core';
-import {
-  type BuiltRead,
-  buildRead,
-  type PageWindow,
-  type ReadDeclaration,
-  type ReadResult,
-} from '../../db/reads.js';
+import { buildRead, type PageWindow, type ReadDeclaration, type ReadResult } from '../../db/reads.js';
 import type { Row, Statement, Statements } from '../../db/statements.js';
 import { digestOf, isWellFormedToken } from './token.js';
 
@@ -57,20 +51,23 @@ where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 mi
 };
 
 const CALLER: Statement = { name: 'caller', text: `${CALLER_SQL}${CALLER_FROM}${CALLER_WHERE}` };
-const withRead = new WeakMap<ReadDeclaration, { statement: Statement; read: BuiltRead }>();
+const withRead = new WeakMap<ReadDeclaration, { statement: Statement }>();
 
 /**
  * The caller statement joined with a declared read (built once per declaration): the read's rows
  * in a lateral join, and for a page the list's total beside the caller's columns. Placeholders:
- * `$1` the token's digest, `$2` the organization of the URL, then the read's own.
+ * `$1` the token's digest, `$2` the organization of the URL, then the read's own: a row's key, or
+ * a page's limit and offset.
  */
 function statementOf(metadata: MetadataStorage, name: string, declaration: ReadDeclaration) {
   let found = withRead.get(declaration);
   if (!found) {
     const read = buildRead(metadata.getByClassName(declaration.entity.meta.className), declaration, {
-      organization: '$2',
+      owner: '$2',
       guard: 'm.id is not null',
-      first: 3,
+      key: '$3',
+      limit: '$3',
+      offset: '$4',
       totalName: 't.total_count',
     });
     const total = read.total
@@ -86,7 +83,7 @@ left join lateral (
   ${read.rows}
 ) r on true${CALLER_WHERE}`,
     };
-    found = { statement, read };
+    found = { statement };
     withRead.set(declaration, found);
   }
   return found;
@@ -118,8 +115,10 @@ export async function findCaller(
   const values = [digestOf(token), organizationId ?? null];
   let rows: Row[];
   if (read) {
-    const { statement, read: built } = statementOf(statements.metadata, read.name, read.declaration);
-    rows = await statements.run(statement, [...values, ...built.values(read.params, read.page)]);
+    const { statement } = statementOf(statements.metadata, read.name, read.declaration);
+    const { declaration, page, params } = read;
+    const own = 'page' in declaration ? [page.limit, page.offset] : [params[declaration.by]];
+    rows = await statements.run(statement, [...values, ...own]);
   } else rows = await statements.run(CALLER, values);
   const first = rows[0];
   if (!first) return null;

@@ -1,14 +1,14 @@
 import { JOIN_REQUEST_RECEIVED, type Role } from '@app/schemas';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../db/database.js';
-import { readCountedPage } from '../../db/pages.js';
+import { type ReadPage, readPage } from '../../db/reads.js';
 import { forbidden, notFound, unavailable, unprocessable } from '../../http/errors.js';
 import { iso } from '../../http/present.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Organization } from '../organizations/organization.entity.js';
 import { presentUser } from '../users/users.service.js';
 import { JoinRequest } from './join-request.entity.js';
-import { MEMBERS_LIST, Membership } from './membership.entity.js';
+import { Membership } from './membership.entity.js';
 
 const OWNER_DEMOTION_MESSAGE = 'cannot be changed for the organization owner';
 const LAST_ADMIN_DEMOTION_MESSAGE = 'cannot be changed for the only remaining admin';
@@ -111,22 +111,20 @@ async function flushNewRow(em: Em, ids: { organizationId: string; userId: string
   }
 }
 
+/** A page of members: `role` is stored as text, so 'admin' sorts before 'member'. */
+const MEMBERS_PAGE: ReadPage = {
+  entity: Membership,
+  in: 'organization',
+  order: ['role asc', 'createdAt asc', 'id asc'],
+  page: true,
+};
+
 /**
  * Members, admins first, then oldest first (then by id): the page and its total in one statement
  * (db/pages.ts), then their users.
  */
 export async function listMembers(em: Em, organizationId: string, window: { limit: number; offset: number }) {
-  const { entities, total } = await readCountedPage<Membership>(
-    em,
-    'Membership',
-    MEMBERS_LIST,
-    organizationId,
-    {
-      // `role` is stored as text: 'admin' sorts before 'member'.
-      orderBy: 'role asc, created_at asc, id asc',
-      ...window,
-    },
-  );
+  const { entities, total } = await readPage<Membership>(em, MEMBERS_PAGE, organizationId, window);
   await em.populate(entities, ['user']);
   return { items: entities.map(presentMembership), total };
 }

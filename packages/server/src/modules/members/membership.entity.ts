@@ -1,12 +1,9 @@
 import { Role } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { idColumn, timestampColumns } from '../../db/columns.js';
-import { type CountedList, countedBy } from '../../db/pages.js';
+import { countedBy } from '../../db/pages.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { User } from '../users/user.entity.js';
-
-/** An organization's members, counted in `row_counts` (db/pages.ts). */
-export const MEMBERS_LIST: CountedList = { list: 'members', owner: 'organization_id' };
 
 export const Membership = defineEntity({
   name: 'Membership',
@@ -21,6 +18,7 @@ export const Membership = defineEntity({
   },
   uniques: [{ properties: ['organization', 'user'] }],
   indexes: [{ properties: ['user'] }, { properties: ['organization', 'role', 'createdAt', 'id'] }],
-  triggers: countedBy(MEMBERS_LIST),
+  // An organization's members, counted in `row_counts` (db/pages.ts): a page's total.
+  triggers: countedBy({ list: 'members', owner: 'organization_id' }),
 });
 export type Membership = InferEntity<typeof Membership>;

@@ -1,16 +1,8 @@
 import { SUBMISSION_MESSAGE_PREFIX } from '@app/schemas';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, idColumn } from '../../db/columns.js';
-import { type CountedList, countedBy } from '../../db/pages.js';
+import { countedBy } from '../../db/pages.js';
 import { User } from '../users/user.entity.js';
-
-/** A user's inbox, counted in `row_counts` (db/pages.ts). */
-export const NOTIFICATIONS_LIST: CountedList = {
-  list: 'notifications',
-  owner: 'recipient_id',
-  // Submission-message kinds never appear in the list (spec): not counted either.
-  shown: (row) => `${row}.type not like '${SUBMISSION_MESSAGE_PREFIX}%'`,
-};
 
 /** An inbox item of one user. */
 export const Notification = defineEntity({
@@ -28,6 +20,12 @@ export const Notification = defineEntity({
     createdAt: createdAtColumn(),
   },
   indexes: [{ properties: ['recipient', 'createdAt', 'id', 'type'] }],
-  triggers: countedBy(NOTIFICATIONS_LIST),
+  // A user's inbox, counted in `row_counts` (db/pages.ts): a page's total.
+  triggers: countedBy({
+    list: 'notifications',
+    owner: 'recipient_id',
+    // Submission-message kinds never appear in the list (spec): not counted either.
+    shown: (row) => `${row}.type not like '${SUBMISSION_MESSAGE_PREFIX}%'`,
+  }),
 });
 export type Notification = InferEntity<typeof Notification>;

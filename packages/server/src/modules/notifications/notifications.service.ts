@@ -1,9 +1,9 @@
 import type { Em } from '../../db/database.js';
-import { readCountedPage } from '../../db/pages.js';
+import { type ReadPage, readPage } from '../../db/reads.js';
 import { notFound } from '../../http/errors.js';
 import { iso, isoOrNull } from '../../http/present.js';
 import { setPushNotificationsEnabled } from '../users/users.service.js';
-import { NOTIFICATIONS_LIST, Notification } from './notification.entity.js';
+import { Notification } from './notification.entity.js';
 import { PushSubscription } from './push-subscription.entity.js';
 
 export interface NewNotification {
@@ -39,16 +39,20 @@ export function presentNotification(notification: Notification) {
   };
 }
 
+const INBOX_PAGE: ReadPage = {
+  entity: Notification,
+  in: 'recipient',
+  order: ['createdAt desc', 'id desc'],
+  page: true,
+};
+
 /**
  * The inbox, newest first, and its total, in one statement (db/pages.ts). Submission-message
  * kinds are left out in SQL and not counted, so that the page totals count only what is listed.
  * Listing marks nothing as seen or read.
  */
 export async function listNotifications(em: Em, userId: string, window: { limit: number; offset: number }) {
-  return readCountedPage<Notification>(em, 'Notification', NOTIFICATIONS_LIST, userId, {
-    orderBy: 'created_at desc, id desc',
-    ...window,
-  });
+  return readPage<Notification>(em, INBOX_PAGE, userId, window);
 }
 
 /*

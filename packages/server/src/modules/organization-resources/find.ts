@@ -37,8 +37,14 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
 ) {
   return {
     /** The list's page; its total is the list its entity is counted as (db/pages.ts). */
-    list: { entity, in: 'organization', order: ['createdAt desc', 'id desc'], page: true, omit: listOmits },
-    show: { entity, in: 'organization', by: 'id' },
+    list: {
+      entity,
+      in: 'organization',
+      order: ['createdAt desc', 'id desc'],
+      page: true,
+      omit: listOmits,
+    } satisfies ReadPage<'organization'>,
+    show: { entity, in: 'organization', by: 'id' } satisfies ReadOne<'id'>,
     /** A page as read with the caller, and the total of the list (read with it). */
     async presentList(read: ReadResult, baseUrl: string) {
       const items = (read.entities as T[]).map((row) => present.summary(row, baseUrl));
@@ -48,5 +54,5 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
     async presentShow(read: ReadResult, baseUrl: string) {
       return present.show(readOneOrNotFound<T>(read), baseUrl);
     },
-  } satisfies { list: ReadPage; show: ReadOne<'id'> } & Record<string, unknown>;
+  };
 }
