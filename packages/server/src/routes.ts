@@ -1,4 +1,5 @@
 import { testHelperEndpoints } from '@app/schemas';
+import { defineRoutes, type Route } from './http/route.js';
 import { accessTokenRoutes } from './modules/access-tokens/access-tokens.routes.js';
 import { addressRoutes } from './modules/address/address.routes.js';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.js';
@@ -16,7 +17,6 @@ import { sandboxTestHelpers } from './modules/sandbox/sandbox.sandbox.js';
 import { socialAccountRoutes } from './modules/social-accounts/social-accounts.routes.js';
 import { socialAccountTestHelpers } from './modules/social-accounts/social-accounts.sandbox.js';
 import { userTestHelpers } from './modules/users/users.sandbox.js';
-import { defineRoutes, type Route } from './pipeline/routes.js';
 
 /** Every route of the public API, one group per resource module. */
 export const publicRoutes: Route[] = [

@@ -9,8 +9,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
+import type { Context } from '../src/http/route.js';
 import { organizationRoutes } from '../src/modules/organizations/organizations.routes.js';
-import type { Context } from '../src/pipeline/routes.js';
 import { useTestServer } from './harness.js';
 
 // V8's own checks of an object's representation (`%HasFastProperties`, `%HaveSameMap`).

@@ -1,20 +1,12 @@
-import type { Access, Role, Scope } from '@app/schemas';
+import type { Access, Scope } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
 import type { ReadResult } from '../db/reads.js';
 import { bearerToken } from '../http/bearer.js';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
+import type { Caller } from '../http/route.js';
 import { type CallerRead, findCaller } from '../modules/access-tokens/caller.js';
 
 export type { CallerRead };
-
-/** Who is calling, as established from the token (and the organization in the URL). */
-export interface Caller {
-  tokenId: string;
-  permission: 'read' | 'write';
-  user: { id: string; name: string; email: string };
-  /** The caller's membership in the organization the URL names, if any. */
-  membership: { id: string; role: Role; isOwner: boolean } | null;
-}
 
 /**
  * Authenticates the request and checks its organization role, in the order of decisions.md:

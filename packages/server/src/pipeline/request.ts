@@ -2,8 +2,8 @@ import type { FieldErrors } from '@app/schemas';
 import type { Em } from '../db/database.js';
 import type { Statements } from '../db/statements.js';
 import type { UnavailableCause } from '../http/errors.js';
+import type { Caller } from '../http/route.js';
 import type { UploadedFile } from '../modules/uploads/uploads.js';
-import type { Caller } from './auth.js';
 import type { RouteInput } from './routes.js';
 
 declare module 'fastify' {

@@ -4,7 +4,6 @@ import {
   type Endpoint,
   ErrorBody,
   type FieldErrors,
-  type TestHelperTable,
   toFieldErrors,
   ValidationErrorBody,
 } from '@app/schemas';
@@ -13,7 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
-import type { ReadDeclaration, ReadResult } from '../db/reads.js';
+import type { ReadResult } from '../db/reads.js';
 import { bodySchemaOf } from '../http/body-schema.js';
 import {
   HttpError,
@@ -23,55 +22,18 @@ import {
   unprocessable,
   unsupportedMediaType,
 } from '../http/errors.js';
+import type { Context, Route } from '../http/route.js';
 import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
-import type { UploadedFile, UploadStore } from '../modules/uploads/uploads.js';
-import { authorize, type Caller, type CallerRead } from './auth.js';
+import type { UploadStore } from '../modules/uploads/uploads.js';
+import { authorize, type CallerRead } from './auth.js';
 import { conditionalGet } from './conditional-get.js';
 import { isJsonRequest, refuseNotJson } from './json-selection.js';
 import { formMaxBytes, readMultipartForm } from './multipart.js';
 import { pageWindow, setPageHeaders } from './pagination.js';
 import { requireTestHelpersKey } from './test-helpers-key.js';
 
-export type { Caller };
-
 /** The callback of a callback-style `onSend` hook. */
 type OnSendDone = (error: Error | null, payload?: unknown) => void;
-
-type BodyOf<E extends Endpoint> =
-  E['body'] extends BodySpec<string | null, infer S>
-    ? E['body']['required'] extends false
-      ? z.output<S> | undefined
-      : z.output<S>
-    : undefined;
-
-/** What a handler returns: a page of items and the total for lists, the resource otherwise. */
-export type ResultOf<E extends Endpoint> =
-  E['response'] extends z.ZodArray<infer Item>
-    ? { items: z.input<Item>[]; total: number }
-    : E['response'] extends z.ZodType
-      ? z.input<E['response']>
-      : undefined;
-
-export interface Context<E extends Endpoint, C> {
-  request: FastifyRequest;
-  reply: FastifyReply;
-  /** This request's EntityManager (its own identity map). */
-  em: Em;
-  config: Config;
-  caller: C;
-  params: z.output<E['params']>;
-  query: z.output<E['query']>;
-  /** The payload, already unwrapped from its key and validated. */
-  body: BodyOf<E>;
-  /** Files of a multipart request, by field name. */
-  files: Partial<Record<string, UploadedFile>>;
-  /** Where logos and banners are stored (one store for the whole app). */
-  uploads: UploadStore;
-  /** The page asked for (`page`, 1 when absent) as `limit`/`offset` (meaningful on lists). */
-  page: { limit: number; offset: number };
-  /** What the route's read selected with the caller (nothing when it declares none). */
-  read: ReadResult;
-}
 
 /**
  * The context a handler is given, its `em` forked on first use. A class, so that the getter is
@@ -111,47 +73,6 @@ class HandlerContext<E extends Endpoint, C> implements Context<E, C> {
   get em(): Em {
     return this.request.em;
   }
-}
-
-/** A handler; those of 204 and 303 endpoints resolve to nothing in particular. */
-export type Handler<E extends Endpoint, C = Caller> = (
-  ctx: Context<E, C>,
-) => Promise<ResultOf<E> extends undefined ? unknown : ResultOf<E>>;
-
-export type Handlers<G extends Record<string, Endpoint>, C = Caller> = { [K in keyof G]: Handler<G[K], C> };
-
-/** Handlers of the test-helper endpoints: no caller (they are guarded by the sandbox key). */
-export type TestHelperHandlers = Handlers<TestHelperTable, null>;
-
-/**
- * What a route reads with the caller lookup (one statement for authentication, tenancy and the
- * resource), declared (db/reads.ts); `by` names one of the endpoint's parameters.
- */
-export type RouteRead<E extends Endpoint> = ReadDeclaration<keyof z.output<E['params']> & string>;
-
-export interface Route {
-  endpoint: Endpoint;
-  name: string;
-  handler: Handler<Endpoint, Caller | null>;
-  read?: RouteRead<Endpoint>;
-}
-
-/**
- * Binds a group of the endpoint table to its handlers (and, for hot reads, the rows each fetches
- * with the caller); TypeScript checks each against its endpoint.
- */
-export function defineRoutes<G extends Record<string, Endpoint>, C extends Caller | null = Caller>(
-  group: string,
-  endpoints: G,
-  handlers: Handlers<G, C>,
-  reads: { [K in keyof G]?: RouteRead<G[K]> } = {},
-): Route[] {
-  return Object.entries(endpoints).map(([action, endpoint]) => ({
-    endpoint,
-    name: `${group}.${action}`,
-    handler: handlers[action as keyof G] as unknown as Handler<Endpoint, Caller | null>,
-    ...(reads[action as keyof G] && { read: reads[action as keyof G] as unknown as RouteRead<Endpoint> }),
-  }));
 }
 
 /*

@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../pipeline/routes.js';
+import { defineRoutes } from '../../http/route.js';
 import { issueAccessToken, listAccessTokens, revokeAccessToken } from './access-tokens.service.js';
 
 export const accessTokenRoutes = defineRoutes('accessTokens', endpoints.accessTokens, {

@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../pipeline/routes.js';
+import { defineRoutes } from '../../http/route.js';
 import { deleteAddress, findAddress, presentAddress, saveAddress } from './address.service.js';
 
 export const addressRoutes = defineRoutes('address', endpoints.address, {

@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../pipeline/routes.js';
+import { defineRoutes } from '../../http/route.js';
 import { campaigns } from './campaigns.service.js';
 
 /** The campaign endpoints: the handlers and reads of `campaigns` (campaigns.service.ts). */

@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../pipeline/routes.js';
+import { defineRoutes } from '../../http/route.js';
 import { collabs } from './collabs.service.js';
 
 /** The collab endpoints: the handlers and reads of `collabs` (collabs.service.ts). */

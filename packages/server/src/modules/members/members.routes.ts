@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../pipeline/routes.js';
+import { defineRoutes } from '../../http/route.js';
 import { changeRole, listMembers, removeMember } from './members.service.js';
 
 export const memberRoutes = defineRoutes('members', endpoints.members, {

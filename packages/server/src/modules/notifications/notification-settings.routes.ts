@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../pipeline/routes.js';
+import { defineRoutes } from '../../http/route.js';
 import { notificationSettings, updateNotificationSettings } from './notifications.service.js';
 
 export const notificationSettingsRoutes = defineRoutes(

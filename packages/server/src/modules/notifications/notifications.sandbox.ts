@@ -1,5 +1,5 @@
 import { notFound } from '../../http/errors.js';
-import type { TestHelperHandlers } from '../../pipeline/routes.js';
+import type { TestHelperHandlers } from '../../http/route.js';
 import { userExists } from '../users/users.service.js';
 import type { Notification } from './notification.entity.js';
 import { createPushSubscription, notify, presentNotification } from './notifications.service.js';

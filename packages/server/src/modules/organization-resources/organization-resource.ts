@@ -6,7 +6,7 @@ import type { Em } from '../../db/database.js';
 import type { DeclaredEntity, ReadResult } from '../../db/reads.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
-import type { Caller } from '../../pipeline/routes.js';
+import type { Caller } from '../../http/route.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
 import { checkBriefBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';

@@ -1,4 +1,4 @@
-import type { TestHelperHandlers } from '../../pipeline/routes.js';
+import type { TestHelperHandlers } from '../../http/route.js';
 import { setSubscription } from './organizations.service.js';
 
 /** Test-helper handlers of this module (decisions.md §4). */

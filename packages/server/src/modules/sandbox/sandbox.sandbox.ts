@@ -1,4 +1,4 @@
-import type { TestHelperHandlers } from '../../pipeline/routes.js';
+import type { TestHelperHandlers } from '../../http/route.js';
 import { resetSandbox } from './reset.js';
 
 /** Test-helper handlers that act on the whole sandbox (decisions.md §4). */

@@ -1,5 +1,5 @@
 import { endpoints } from '@app/schemas';
-import { defineRoutes } from '../../pipeline/routes.js';
+import { defineRoutes } from '../../http/route.js';
 import {
   createSocialAccount,
   deleteSocialAccount,
