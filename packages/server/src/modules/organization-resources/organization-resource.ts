@@ -83,7 +83,7 @@ export interface Transition<T, State extends string> {
   requires?: { where: FilterQuery<T>; errors: FieldErrors };
 }
 
-/** The route context the handlers read: a subset of pipeline/routes.ts's `Context`. */
+/** The route context the handlers read: a subset of http/route.ts's `Context`. */
 export interface ResourceRequest<Params> {
   em: Em;
   config: Config;
