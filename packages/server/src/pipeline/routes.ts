@@ -153,24 +153,17 @@ function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unkn
     // check). Another parameter naming nothing leaves tenancy and the role to be checked first.
     if (name === endpoint.organizationParam) organizationId = nul ? '' : value;
   }
+  const refused = (error: z.ZodError): RouteInput => ({
+    namesNothing,
+    organizationId,
+    valid: null,
+    errors: toFieldErrors(issuesOf(error)),
+    read: NOTHING_READ,
+  });
   const validParams = endpoint.params.safeParse(params);
-  if (!validParams.success)
-    return {
-      namesNothing,
-      organizationId,
-      valid: null,
-      errors: toFieldErrors(issuesOf(validParams.error)),
-      read: NOTHING_READ,
-    };
+  if (!validParams.success) return refused(validParams.error);
   const validQuery = endpoint.query.safeParse(query ?? {});
-  if (!validQuery.success)
-    return {
-      namesNothing,
-      organizationId,
-      valid: null,
-      errors: toFieldErrors(issuesOf(validQuery.error)),
-      read: NOTHING_READ,
-    };
+  if (!validQuery.success) return refused(validQuery.error);
   return {
     namesNothing,
     organizationId,
