@@ -143,7 +143,8 @@ console.log('ESM ok: @app/sdk ' + VERSION + ', ' + names.join(', '));
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 let server;
-beforeAll(async () => { server = await startTestServer(); });
+// As the kit's README says: the first start makes the snapshot, longer than vitest's default 10 s.
+beforeAll(async () => { server = await startTestServer(); }, 60_000);
 afterAll(() => server.close());
 
 test('a user of the test kit creates and lists an organization', async () => {
