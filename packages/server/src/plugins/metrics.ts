@@ -179,7 +179,8 @@ export async function registerMetrics(
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise and no microtask per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.is404 ? UNMATCHED : (request.routeOptions.url ?? UNMATCHED),
@@ -188,6 +189,7 @@ export async function registerMetrics(
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
     if (reply.statusCode === 503) unavailable.inc({ cause: request.unavailableCause ?? 'other' });
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true }, config: { cors: false } }, async (request, reply) => {

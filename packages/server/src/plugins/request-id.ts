@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '@app/schemas';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyServerOptions } from 'fastify';
 
 /**
  * The id a client sent in `X-Request-Id`, when it is safe to log (1 to 128 of `A-Z a-z 0-9 . _ :
@@ -17,7 +17,8 @@ export function clientRequestIdOf(request: IncomingMessage): string | undefined 
  * Fastify's request-id settings. The request's id (`reqId` on every log line, `X-Request-Id` on
  * the answer) is always the server's own, a fresh UUID per request. A client's safe
  * `X-Request-Id` is logged beside it as `clientRequestId` on every line of that request, so
- * both ids find the same lines.
+ * both ids find the same lines. The header is set by the request lifecycle's `onSend`
+ * (plugins/request-lifecycle.ts).
  */
 export const requestIdOptions = {
   requestIdHeader: false,
@@ -27,11 +28,3 @@ export const requestIdOptions = {
     return logger.child(clientRequestId ? { ...bindings, clientRequestId } : bindings, options);
   },
 } satisfies Pick<FastifyServerOptions, 'requestIdHeader' | 'genReqId' | 'childLoggerFactory'>;
-
-/** Every answer carries its request's (the server's) id in `X-Request-Id`. */
-export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    done(null, payload);
-  });
-}
