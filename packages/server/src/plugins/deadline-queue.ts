@@ -1,12 +1,23 @@
+/** What a {@link DeadlineQueue} links its items with: an item waits in one queue at a time. */
+export class Queued {
+  /** When it falls due (`performance.now()` time). */
+  due = 0;
+  queue: DeadlineQueue<this> | null = null;
+  prev: this | null = null;
+  next: this | null = null;
+}
+
 /**
  * Items that fall due a fixed delay after they are added, with one timer for all of them. As
  * every item waits the same delay, the order they were added in is the order they fall due: the
- * timer only ever waits for the oldest. A `setTimeout` and `clearTimeout` per request (a `Timeout`
- * object each, inserted into and taken out of Node's timer lists) cost more than the `Map` entry
- * that replaces them (docs/performance-log.md, issue #27 item 3).
+ * timer only ever waits for the oldest. The items are linked through their own fields, so that
+ * adding and removing one allocates nothing and hashes nothing. A `setTimeout` and a
+ * `clearTimeout` per request (a `Timeout` object each, put into and taken out of Node's timer
+ * lists) cost more (docs/performance-log.md, issue #27 item 3).
  */
-export class DeadlineQueue<T> {
-  readonly #due = new Map<T, number>();
+export class DeadlineQueue<T extends Queued> {
+  #oldest: T | null = null;
+  #newest: T | null = null;
   #timer: NodeJS.Timeout | undefined;
 
   /** `expire` is called once per item still queued `ms` after it was added. */
@@ -15,13 +26,26 @@ export class DeadlineQueue<T> {
     private readonly expire: (item: T) => void,
   ) {}
 
+  /** Queues `item`, taking it out of the queue it was in. */
   add(item: T): void {
-    this.#due.set(item, performance.now() + this.ms);
+    item.queue?.delete(item);
+    item.queue = this;
+    item.due = performance.now() + this.ms;
+    item.prev = this.#newest;
+    if (this.#newest) this.#newest.next = item;
+    else this.#oldest = item;
+    this.#newest = item;
     if (this.#timer === undefined) this.#arm(this.ms);
   }
 
+  /** Takes `item` out of this queue, if it is in it. */
   delete(item: T): void {
-    this.#due.delete(item);
+    if (item.queue !== this) return;
+    if (item.prev) item.prev.next = item.next;
+    else this.#oldest = item.next;
+    if (item.next) item.next.prev = item.prev;
+    else this.#newest = item.prev;
+    item.queue = item.prev = item.next = null;
   }
 
   #arm(ms: number): void {
@@ -33,12 +57,12 @@ export class DeadlineQueue<T> {
   #sweep(): void {
     this.#timer = undefined;
     const now = performance.now();
-    for (const [item, due] of this.#due) {
-      if (due > now) {
-        this.#arm(Math.ceil(due - now));
+    for (let item = this.#oldest; item; item = this.#oldest) {
+      if (item.due > now) {
+        this.#arm(Math.ceil(item.due - now));
         return;
       }
-      this.#due.delete(item);
+      this.delete(item);
       this.expire(item);
     }
   }

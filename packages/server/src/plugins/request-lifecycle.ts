@@ -2,7 +2,7 @@ import { Transform } from 'node:stream';
 import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { sendHttpError, unavailable } from '../http/errors.js';
-import { DeadlineQueue } from './deadline-queue.js';
+import { DeadlineQueue, Queued } from './deadline-queue.js';
 import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
 import { bodyStillArriving, drainable, draining as drainingSockets } from './request-intake.js';
 
@@ -63,8 +63,11 @@ export interface LifecycleOptions {
 /** Where Fastify keeps a request's {@link RequestState} (a decoration of our own, by symbol). */
 const kState = Symbol('request state');
 
-/** What the lifecycle tracks of one request, from its arrival until its response closes. */
-class RequestState {
+/**
+ * What the lifecycle tracks of one request, from its arrival until its response closes. It waits
+ * for one deadline at a time (its answer's, then its answer's sending), linked in that queue.
+ */
+class RequestState extends Queued {
   /** It holds a slot of the cap on requests in progress. */
   holdsSlot = false;
   /** It gave its slot back while its body arrives, and takes one again before its handler. */
@@ -81,7 +84,9 @@ class RequestState {
   constructor(
     readonly request: FastifyRequest,
     readonly reply: FastifyReply,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 type WithState = FastifyRequest & { [kState]: RequestState | null };
@@ -202,12 +207,10 @@ export async function registerRequestLifecycle(
     settle(state);
     bodyBytes -= state.bodyBytes;
     state.bodyBytes = 0;
-    answers?.delete(state);
-    lateBodies?.delete(state);
+    state.queue?.delete(state);
     if (state.sending) {
       state.sending = false;
       sending -= 1;
-      sends?.delete(state);
     }
   };
   /** The request's state, made (with its one `close` listener) by the first hook that sees it. */
