@@ -94,6 +94,15 @@ class RequestLogger {
   }
   silent(): void {}
 
+  /** pino's own question, asked of the child once there is one. */
+  isLevelEnabled(level: string): boolean {
+    return (
+      (
+        (this.#child as (FastifyBaseLogger & Partial<LevelCheck>) | undefined) ?? this.parent
+      ).isLevelEnabled?.(level) ?? true
+    );
+  }
+
   child(...args: ChildArgs): FastifyBaseLogger {
     return this.#logger.child(...args);
   }
