@@ -289,7 +289,8 @@ export async function registerRequestLifecycle(
     answers?.delete(state);
     lateBodies?.delete(state);
     settle(state);
-    if (sends && !state.sending && !state.closed) {
+    // An answer to a connection already gone is not being sent (and no `close` would count it off).
+    if (sends && !state.sending && !state.closed && !reply.raw.destroyed) {
       state.sending = true;
       sending += 1;
       sends.add(state);
