@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER } from '@app/schemas';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload, RouteOptions } from 'fastify';
 import { sendHttpError, unavailable } from '../http/errors.js';
 import { DeadlineQueue, Queued } from './deadline-queue.js';
 import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
@@ -109,8 +109,9 @@ type WithState = FastifyRequest & { [kState]: RequestState | null };
  *   second `onRequest`: the slot of the cap. Two hooks, as under-pressure's verdict comes before
  *   the cap's (a refused database is `database`, not `overload`) and after the `404`.
  * - `preParsing`: the body budget (a body announced larger than what is left is `503`, its bytes
- *   are counted as they arrive), then the slot is given back while the body arrives.
- * - `preHandler`, only on routes that read a body (added by `onRoute`): the slot taken again.
+ *   are counted as they arrive); then, on the routes that read a body (added by `onRoute`), the
+ *   slot is given back while the body arrives.
+ * - `preHandler`, on the routes that read a body: the slot taken again.
  * - `onSend`, one hook: the headers every answer carries (`X-Request-Id`, `nosniff`,
  *   `Connection: close` while shutting down or when a refused body is still arriving), the end
  *   of the answer deadline, the slot given back for good, the send deadline started.
@@ -169,7 +170,7 @@ export async function registerRequestLifecycle(
   app.decorateRequest('holdBodyBytes', function holdBodyBytes(this: FastifyRequest, bytes: number) {
     if (bodyBytes + bytes > budget) throw unavailable('bodies');
     bodyBytes += bytes;
-    // Bodies are read after `preParsing`, which made the request's state.
+    // Bodies are read after `onRequest`, which made the request's state on arrival.
     ((this as WithState)[kState] as RequestState).bodyBytes += bytes;
   });
 
@@ -239,32 +240,39 @@ export async function registerRequestLifecycle(
     });
   }
 
-  app.addHook('preParsing', (request, reply, payload, done) => {
-    const { headers } = request;
-    // No body at all (every GET): nothing to count, no slot to give back.
-    if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0')
-      return done(null, payload);
-    const state = stateOf(request, reply);
-    let counted = payload;
-    if (intake) {
+  if (intake)
+    app.addHook('preParsing', (request, _reply, payload, done) => {
+      const { headers } = request;
+      // No body at all (every GET): nothing to count.
+      if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0')
+        return done(null, payload);
       if (Number(headers['content-length'] ?? 0) > budget - bodyBytes) return done(unavailable('bodies'));
       // Multipart forms are read by @fastify/multipart from the request itself: counted part by part.
-      if (!headers['content-type']?.toLowerCase().startsWith('multipart/'))
-        counted = countedBody(request, payload);
-    }
-    if (!request.raw.complete && readsBody(request.method) && state.holdsSlot) {
-      give(state);
-      state.awaitingBody = true;
-    }
-    done(null, counted);
-  });
-  // Fastify reads no body of a GET or HEAD: those routes keep their slot, and need no hook here.
+      if (headers['content-type']?.toLowerCase().startsWith('multipart/')) return done(null, payload);
+      done(null, countedBody(request, payload));
+    });
+  // The slot is given back while a body arrives, and taken again before the handler, by hooks of
+  // the routes whose body Fastify reads: it reads none of a GET or a HEAD, whose requests keep
+  // their slot and run no hook here. (Route hooks run after the app's: the budget comes first.)
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some(readsBody)) return;
-    const own = route.preHandler ?? [];
-    route.preHandler = [takeAgain, ...(Array.isArray(own) ? own : [own])];
+    route.preParsing = [giveBack, ...[route.preParsing ?? []].flat()];
+    route.preHandler = [takeAgain, ...[route.preHandler ?? []].flat()];
   });
+  function giveBack(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: RequestPayload,
+    done: (error: Error | null, payload: RequestPayload) => void,
+  ) {
+    const state = stateOf(request, reply);
+    if (state.holdsSlot && bodyStillArriving(request.raw)) {
+      give(state);
+      state.awaitingBody = true;
+    }
+    done(null, payload);
+  }
   function takeAgain(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     const state = stateOf(request, reply);
     if (!state.awaitingBody || state.settled) return done();
