@@ -84,6 +84,9 @@ async function start(args: string[], env: Record<string, string>, probe: string)
 const tsx = ['--import', 'tsx'];
 // `BENCH_SERVER`: another build's `dist/cli.js`, to compare two versions with the same instrument.
 const serverCli = process.env.BENCH_SERVER ?? join(here, '..', 'dist', 'cli.js');
+// `BENCH_SERVER_BEFORE`: another build's `dist/cli.js`, served beside this one on the same database
+// (PostgreSQL), its show and page measured in the same rounds: a before/after in one run.
+const serverBeforeCli = process.env.BENCH_SERVER_BEFORE;
 // `BENCH_SERVER_NODE_FLAGS`: flags for the server's `node` only, to measure a V8 setting like a build.
 const serverNode = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
@@ -316,6 +319,14 @@ async function onPostgres() {
       '/',
     );
     targets.push(anchor);
+    const before =
+      serverBeforeCli &&
+      (await start(
+        [...serverNode, serverBeforeCli, 'serve'],
+        { DATABASE_URL: url.href, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
+        '/health',
+      ));
+    if (before) targets.push(before);
     const auth = { authorization: `Bearer ${data.token}` };
     const builtListPath = data.listPath.replace('/collabs.json', '/collabs-built-by-postgres.json');
     await checkAnchorLists(server.url, anchor.url, data.listPath, builtListPath, auth);
@@ -329,6 +340,15 @@ async function onPostgres() {
       },
       { name: 'GET /organizations/:id.json', run: () => drive(server, data.showPath, auth, 200) },
       { name: 'GET …/collabs.json?page=2', run: () => drive(server, data.listPath, auth, 200) },
+      ...(before
+        ? [
+            {
+              name: 'before: GET /organizations/:id.json',
+              run: () => drive(before, data.showPath, auth, 200),
+            },
+            { name: 'before: GET …/collabs.json?page=2', run: () => drive(before, data.listPath, auth, 200) },
+          ]
+        : []),
       { name: 'anchor: the page by hand', run: () => drive(anchor, data.listPath, auth, 200) },
       {
         name: 'anchor: the page, JSON built by PostgreSQL',
@@ -365,6 +385,16 @@ async function onPostgres() {
       ['anchor / bare', anchorRps / bareRps, ''],
       ['show / bare', showRps / bareRps, ''],
       ['show / one-statement anchor', showRps / oneRps, '≥ 1.0'],
+      ...(before
+        ? ([
+            ['before: show / one-statement anchor', rps('before: GET /organizations/:id.json') / oneRps, ''],
+            [
+              'before: list page / one-statement anchor show',
+              rps('before: GET …/collabs.json?page=2') / oneRps,
+              '',
+            ],
+          ] as Array<[string, number, string]>)
+        : []),
       [
         'show p99 / one-statement anchor p99',
         p99('GET /organizations/:id.json') / p99('anchor: one statement by hand'),

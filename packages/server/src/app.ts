@@ -10,12 +10,7 @@ import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
 import { stripJsonSuffix } from './pipeline/json-selection.js';
 import { registerRoute } from './pipeline/routes.js';
-import {
-  type OverloadOptions,
-  registerDeadlines,
-  registerOverloadProtection,
-} from './plugins/availability.js';
-import { registerDraining } from './plugins/draining.js';
+import { admissionOf, DEFAULT_OVERLOAD, type OverloadOptions } from './plugins/availability.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { registerCors } from './plugins/external/cors.js';
@@ -23,8 +18,9 @@ import { registerMultipart } from './plugins/external/multipart.js';
 import { registerHealthRoutes } from './plugins/health.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenapi } from './plugins/openapi.js';
-import { registerRequestId, requestIdOptions } from './plugins/request-id.js';
+import { requestIdOptions } from './plugins/request-id.js';
 import { receiveTimeoutOptions, registerRequestIntake } from './plugins/request-intake.js';
+import { registerRequestLifecycle } from './plugins/request-lifecycle.js';
 import './pipeline/request.js';
 import { publicRoutes, testHelperRoutes } from './routes.js';
 import type { Tracing } from './tracing.js';
@@ -51,7 +47,7 @@ export interface AppOptions {
  * Every request is answered within this time of its arrival: one still running then (a database
  * that accepts connections but does not answer, a lock held elsewhere), with or without a body,
  * gets `503` with `Retry-After: 1`, well before a client's own timeout (the SDK's is 30 s), so it
- * retries instead of hanging (plugins/availability.ts, `registerDeadlines`). A body still
+ * retries instead of hanging (plugins/request-lifecycle.ts, `deadlines`). A body still
  * arriving then is the receive timeout's (`408`).
  */
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -85,14 +81,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Before any hook or route: @fastify/otel wraps the hooks and routes added after it.
   if (options.tracing) await app.register(options.tracing.fastifyPlugin);
-  registerRequestId(app);
   await registerCors(app, config.corsOrigins);
-  registerDraining(app);
   installErrorHandler(app);
-  registerRequestIntake(app, { bodyBudgetBytes: config.bodyBudgetBytes });
-  registerDeadlines(app, {
-    answerMs: options.requestTimeout ?? REQUEST_TIMEOUT_MS,
-    sendMs: config.sendTimeoutMs,
+  registerRequestIntake(app);
+  // Every app-wide step of a request, one hook per phase (after CORS: every answer carries its
+  // headers; before the routes: the body routes get their `preHandler`).
+  await registerRequestLifecycle(app, {
+    requestId: true,
+    draining: true,
+    intake: { bodyBudgetBytes: config.bodyBudgetBytes },
+    deadlines: { answerMs: options.requestTimeout ?? REQUEST_TIMEOUT_MS, sendMs: config.sendTimeoutMs },
+    admission: admissionOf(
+      options.overload ?? DEFAULT_OVERLOAD,
+      config.databaseCheckIntervalMs > 0
+        ? { probe: databaseProbe(orm), interval: config.databaseCheckIntervalMs }
+        : undefined,
+    ),
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
 
@@ -103,13 +107,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('uploadErrors');
   app.decorateRequest('unavailableCause');
 
-  await registerOverloadProtection(
-    app,
-    options.overload,
-    config.databaseCheckIntervalMs > 0
-      ? { probe: databaseProbe(orm), interval: config.databaseCheckIntervalMs }
-      : undefined,
-  );
   await registerMetrics(app, { orm, config });
   await registerOpenapi(app, config);
   await registerMultipart(app, config);

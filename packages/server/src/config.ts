@@ -90,7 +90,7 @@ export interface Config {
   receiveTimeoutMs: number;
   /**
    * Milliseconds a client has to take a whole answer once it is handed to its connection; a
-   * connection that has not taken it by then is destroyed (plugins/availability.ts).
+   * connection that has not taken it by then is destroyed (plugins/request-lifecycle.ts).
    */
   sendTimeoutMs: number;
   /**

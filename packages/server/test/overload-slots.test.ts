@@ -1,5 +1,5 @@
 /**
- * The cap on requests in progress (plugins/availability.ts) gives back the slot of a request whose
+ * The cap on requests in progress (plugins/request-lifecycle.ts) gives back the slot of a request whose
  * client hangs up while the server works on it: the cap must not fill up with requests nobody
  * waits for (a load that stops all at once, a client that gives up).
  */

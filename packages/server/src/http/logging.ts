@@ -1,4 +1,4 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import PinoPretty from 'pino-pretty';
 import type { LogFormat } from '../config.js';
 
@@ -104,6 +104,10 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
   };
 }
 
+/** Whether `log` writes lines at `level` (a logger that cannot tell is taken to). */
+const writes = (log: FastifyBaseLogger, level: string) =>
+  (log as Partial<{ isLevelEnabled(level: string): boolean }>).isLevelEnabled?.(level) ?? true;
+
 /** Probes that load balancers and scrapers call every few seconds: logged only at `debug`. */
 const PROBE_ROUTES = new Set(['/health', '/ready', '/metrics']);
 
@@ -129,6 +133,8 @@ export class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    // At `warn` and above a request that went well writes nothing: nothing to build for it.
+    if (!error && !writes(reply.log, 'info')) return;
     const route = request.is404 ? '(unmatched)' : (request.routeOptions.url ?? '(unmatched)');
     const fields = {
       req: request,

@@ -2,20 +2,22 @@ import type { IncomingMessage } from 'node:http';
 import { NOT_ACCEPTABLE_TEXT } from '@app/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Requests whose path carried the `.json` suffix (stripped before routing). */
-const suffixed = new WeakSet<IncomingMessage>();
+/** The path of a URL (without its query). */
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
 
 /**
- * Fastify `rewriteUrl`: route matching ignores the `.json` suffix; the suffix is remembered as a
- * request for JSON.
+ * Fastify `rewriteUrl`: route matching ignores the `.json` suffix. The suffix asks for JSON: it
+ * is read again from the URL as sent (`request.originalUrl`, kept by Fastify), which costs less
+ * than remembering each such request in a `WeakSet` (an entry per request for the collector).
  */
 export function stripJsonSuffix(raw: IncomingMessage): string {
   const url = raw.url ?? '/';
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
+  const path = pathOf(url);
   if (!path.endsWith('.json')) return url;
-  suffixed.add(raw);
-  return path.slice(0, -'.json'.length) + (q === -1 ? '' : url.slice(q));
+  return path.slice(0, -'.json'.length) + url.slice(path.length);
 }
 
 /** Whether an `Accept` header asks for `application/json` with a quality above zero. */
@@ -31,7 +33,7 @@ export function acceptsJson(accept: string | undefined): boolean {
 
 /** JSON only: selected by the `.json` suffix or by `Accept`. */
 export const isJsonRequest = (request: FastifyRequest): boolean =>
-  suffixed.has(request.raw) || acceptsJson(request.headers.accept);
+  pathOf(request.originalUrl).endsWith('.json') || acceptsJson(request.headers.accept);
 
 /** The `406` of a request that does not ask for JSON. */
 export function refuseNotJson(reply: FastifyReply) {

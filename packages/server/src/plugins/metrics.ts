@@ -77,18 +77,25 @@ export async function registerMetrics(
   const ownOrigin = new URL(baseUrl).origin;
   const register = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'Requests answered, by method, route template and status',
-    labelNames,
-    registers: [register],
-  });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request arriving to its answer being sent, by method, route template and status',
     labelNames,
     buckets: DURATION_BUCKETS,
     registers: [register],
+  });
+  // The histogram counts the requests already: the counter is read from it at each scrape, so a
+  // request is recorded once (prom-client hashes the labels of every observation).
+  new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by method, route template and status',
+    labelNames,
+    registers: [register],
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await duration.get()).values)
+        if (metricName === 'http_request_duration_seconds_count') this.inc(labels, value);
+    },
   });
   const unavailable = new Counter({
     name: 'http_unavailable_responses_total',
@@ -179,15 +186,16 @@ export async function registerMetrics(
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise and no microtask per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.is404 ? UNMATCHED : (request.routeOptions.url ?? UNMATCHED),
       status_code: String(reply.statusCode),
     };
-    requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
     if (reply.statusCode === 503) unavailable.inc({ cause: request.unavailableCause ?? 'other' });
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true }, config: { cors: false } }, async (request, reply) => {

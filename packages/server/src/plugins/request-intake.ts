@@ -1,29 +1,15 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { Transform } from 'node:stream';
-import { NOT_FOUND_MESSAGE } from '@app/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest, unavailable, unsupportedMediaType } from '../http/errors.js';
+import { badRequest, unsupportedMediaType } from '../http/errors.js';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** Bytes of request bodies held in memory now, across requests (see {@link registerBodyBudget}). */
-    bodyBytesInFlight(): number;
-  }
   interface FastifyContextConfig {
     /**
      * The largest body the route reads (a multipart form with its files; Fastify's `bodyLimit`
      * otherwise): the rest of a body within it is read and dropped after an early answer.
      */
     maxBodyBytes?: number;
-  }
-  interface FastifyRequest {
-    /**
-     * Counts `bytes` more of this request's body against the budget of bodies in memory, until
-     * its answer is sent or its connection closes; throws the `503` (cause `bodies`) instead when
-     * they would not fit.
-     */
-    holdBodyBytes(bytes: number): void;
   }
 }
 
@@ -40,27 +26,15 @@ declare module 'fastify' {
  *   already being read) closes the connection, so a refused client cannot keep it busy;
  * - a request not received whole within the receive timeout is answered `408` by Node and its
  *   connection closed (see {@link receiveTimeoutOptions}).
+ * This registers the body parsers; the `404`, the early answers' connections and the budget of
+ * bodies in memory are steps of the request lifecycle's hooks (plugins/request-lifecycle.ts).
  */
-export function registerRequestIntake(app: FastifyInstance, options: { bodyBudgetBytes: number }): void {
+export function registerRequestIntake(app: FastifyInstance): void {
   limitJsonDepth(app);
-  registerBodyBudget(app, options.bodyBudgetBytes);
   // Bodies are JSON (or multipart forms for files): a JSON text labelled text/plain, which
   // `fetch` sends without a content type, is 415 like any other type, not a body read as a string.
   app.removeContentTypeParser('text/plain');
   readEmptyBodyOfAnyType(app);
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!request.is404) return done();
-    void reply.code(404).send({ error: NOT_FOUND_MESSAGE });
-  });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // No response of ours is to be read as another type than it says (an upload as HTML, say).
-    reply.header('x-content-type-options', 'nosniff');
-    if (bodyStillArriving(request.raw)) {
-      if (drainable(request, reply.statusCode)) draining.add(request.raw.socket);
-      else reply.header('connection', 'close');
-    }
-    done(null, payload);
-  });
 }
 
 /**
@@ -86,57 +60,6 @@ function readEmptyBodyOfAnyType(app: FastifyInstance): void {
 }
 
 /**
- * The bodies of all requests together hold at most `budget` bytes of memory: every body is
- * counted as it arrives (a JSON body chunk by chunk, a multipart form part by part, its files
- * included: pipeline/multipart.ts), and its bytes are given back when its answer is sent or its
- * connection closes (an upload abandoned half-way included). A body announced (`Content-Length`)
- * larger than what is left, or whose next bytes would not fit, is answered `503` with
- * `Retry-After: 1` (cause `bodies`) and its connection closed; nothing of it is stored. Without
- * it, 150 connections each holding an almost complete 5 MiB logo took 629 MiB.
- */
-function registerBodyBudget(app: FastifyInstance, budget: number): void {
-  let inFlight = 0;
-  const held = new WeakMap<FastifyRequest, number>();
-  app.decorate('bodyBytesInFlight', () => inFlight);
-  app.decorateRequest('holdBodyBytes', function holdBodyBytes(this: FastifyRequest, bytes: number) {
-    if (inFlight + bytes > budget) throw unavailable('bodies');
-    inFlight += bytes;
-    held.set(this, (held.get(this) ?? 0) + bytes);
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.once('close', () => {
-      inFlight -= held.get(request) ?? 0;
-      held.delete(request);
-    });
-    done();
-  });
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    const { headers } = request;
-    if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0')
-      return done(null, payload);
-    if (Number(headers['content-length'] ?? 0) > budget - inFlight) return done(unavailable('bodies'));
-    // Multipart forms are read by @fastify/multipart from the request itself: counted part by part.
-    if (headers['content-type']?.toLowerCase().startsWith('multipart/')) return done(null, payload);
-    const counted = Object.assign(
-      new Transform({
-        transform(chunk: Buffer, _encoding, next) {
-          try {
-            request.holdBodyBytes(chunk.length);
-          } catch (error) {
-            return next(error as Error);
-          }
-          counted.receivedEncodedLength += chunk.length;
-          next(null, chunk);
-        },
-      }),
-      { receivedEncodedLength: 0 },
-    );
-    payload.on('error', (error) => counted.destroy(error));
-    done(null, payload.pipe(counted));
-  });
-}
-
-/**
  * Whether the request announced a body that has not all arrived. A request without one (a `GET`)
  * is complete once its head is read, even before Node flags it so: answering it early (a `503`
  * under load) keeps its connection open, and its client does not pay for a new one.
@@ -152,7 +75,7 @@ export function bodyStillArriving(raw: FastifyRequest['raw']): boolean {
  * rest of that body (it does so for a request nobody read once its answer is sent). Their receive
  * timeout closes them without a second answer.
  */
-const draining = new WeakSet<Socket>();
+export const draining = new WeakSet<Socket>();
 
 /**
  * Whether the rest of a body still arriving after an early answer is read and dropped rather than
@@ -160,7 +83,7 @@ const draining = new WeakSet<Socket>();
  * a `Content-Length` within the route's limit, and an answer other than `503` (under overload the
  * connection goes).
  */
-function drainable(request: FastifyRequest, status: number): boolean {
+export function drainable(request: FastifyRequest, status: number): boolean {
   const raw = request.raw;
   if (request.is404 || status === 503 || raw.readableFlowing !== null) return false;
   if (raw.headers['transfer-encoding'] !== undefined) return false;

@@ -1,0 +1,331 @@
+import { Transform } from 'node:stream';
+import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER } from '@app/schemas';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload, RouteOptions } from 'fastify';
+import { sendHttpError, unavailable } from '../http/errors.js';
+import { DeadlineQueue, Queued } from './deadline-queue.js';
+import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
+import { bodyStillArriving, drainable, draining as drainingSockets } from './request-intake.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Requests in progress: those holding a slot of the cap (counted also without a cap). */
+    requestsInProgress(): number;
+    /** Answers handed to their connection that the client has not taken whole yet. */
+    responsesSending(): number;
+    /** Bytes of request bodies held in memory now, across requests (the body budget in use). */
+    bodyBytesInFlight(): number;
+  }
+  interface FastifyRequest {
+    /**
+     * Counts `bytes` more of this request's body against the budget of bodies in memory, until
+     * its answer is sent or its connection closes; throws the `503` (cause `bodies`) instead when
+     * they would not fit.
+     */
+    holdBodyBytes(bytes: number): void;
+  }
+}
+
+/** The cap on requests in progress and the overload checks ({@link registerRequestLifecycle}). */
+export interface Admission {
+  /** Requests in progress past which new ones get a `503` (0: no limit, only counted). */
+  maxConcurrent: number;
+  /** `@fastify/under-pressure`'s checks (event-loop delay, database), run just before the cap. */
+  underPressure: UnderPressureOptions;
+}
+
+export interface Deadlines {
+  /**
+   * Milliseconds from a request's arrival to its answer: one still being worked on then gets the
+   * `503` (cause `timeout`). A request whose body is still arriving then is the receive
+   * timeout's (`408`); if its body does come in, it gets the `503` within a second of it.
+   */
+  answerMs: number; // 0: no request timeout
+  /**
+   * Milliseconds a client has to take an answer once it is handed to the connection: one that
+   * has not taken it whole by then (all of it handed to the operating system) has its connection
+   * reset.
+   */
+  sendMs: number;
+}
+
+/** What {@link registerRequestLifecycle} does; a step left out is not done. */
+export interface LifecycleOptions {
+  /** Every answer carries its request's (the server's) id in `X-Request-Id`. */
+  requestId?: boolean;
+  /** Requests arriving while the server shuts down get the `503`; answers close their connection. */
+  draining?: boolean;
+  /** Unknown routes are `404` on arrival; answers get `nosniff`; bodies count against this budget. */
+  intake?: { bodyBudgetBytes: number };
+  deadlines?: Deadlines;
+  admission?: Admission;
+}
+
+/** Where Fastify keeps a request's {@link RequestState} (a decoration of our own, by symbol). */
+const kState = Symbol('request state');
+
+/**
+ * What the lifecycle tracks of one request, from its arrival until its response closes. It waits
+ * for one deadline at a time (its answer's, then its answer's sending), linked in that queue.
+ */
+class RequestState extends Queued {
+  /** It holds a slot of the cap on requests in progress. */
+  holdsSlot = false;
+  /** It gave its slot back while its body arrives, and takes one again before its handler. */
+  awaitingBody = false;
+  /** Its answer was handed over or its connection went: it never takes a slot again. */
+  settled = false;
+  /** Bytes of its body counted against the budget of bodies in memory. */
+  bodyBytes = 0;
+  /** Its answer is counted among those being sent (`responsesSending`). */
+  sending = false;
+  /** Its response closed (sent whole, or the connection went). */
+  closed = false;
+
+  constructor(
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+  ) {
+    super();
+  }
+}
+
+type WithState = FastifyRequest & { [kState]: RequestState | null };
+
+/**
+ * The app-wide steps every request goes through, one Fastify hook per phase instead of one hook
+ * per concern, one `close` listener per request instead of three, and two shared timers instead
+ * of two per request. Each hook, listener, timer and `WeakMap` entry cost 1–2 µs of a show's
+ * 70 µs (docs/performance-log.md, issue #27 item 3). Each step is written where it runs, in the
+ * order it has always run in:
+ *
+ * - `onRequest`, on arrival (registered where the app places this plugin: after CORS, so that
+ *   every answer below carries its headers):
+ *   1. while shutting down, the `503` (cause `shutdown`), before any work: its client retries on
+ *      another instance. Fastify's own answer (`return503OnClosing`, off in app.ts) has neither
+ *      the documented body nor `Retry-After`;
+ *   2. an unknown route (or method) is `404`, before its body is read;
+ *   3. the request's answer deadline starts (`deadlines.answerMs`).
+ * - then `@fastify/under-pressure`'s own hook (event-loop delay, the database check), and a
+ *   second `onRequest`: the slot of the cap. Two hooks, as under-pressure's verdict comes before
+ *   the cap's (a refused database is `database`, not `overload`) and after the `404`.
+ * - `preParsing`: the body budget (a body announced larger than what is left is `503`, its bytes
+ *   are counted as they arrive); then, on the routes that read a body (added by `onRoute`), the
+ *   slot is given back while the body arrives.
+ * - `preHandler`, on the routes that read a body: the slot taken again.
+ * - `onSend`, one hook: the headers every answer carries (`X-Request-Id`, `nosniff`,
+ *   `Connection: close` while shutting down or when a refused body is still arriving), the end
+ *   of the answer deadline, the slot given back for good, the send deadline started.
+ * - the response's `close` (sent whole, or the connection gone): the body's bytes, the slot and
+ *   both deadlines are let go.
+ */
+export async function registerRequestLifecycle(
+  app: FastifyInstance,
+  options: LifecycleOptions,
+): Promise<void> {
+  const { requestId = false, intake, deadlines, admission } = options;
+  app.decorateRequest(kState, null);
+
+  let shuttingDown = false;
+  if (options.draining)
+    app.addHook('preClose', async () => {
+      shuttingDown = true;
+    });
+
+  // The cap on requests in progress (counted also without a cap, for the metrics). A request
+  // holds a slot while the server works on it: not while its client sends the body (a body that
+  // trickles in, or never comes, must not keep honest requests out), and not while its client
+  // takes the answer (a client that does not read must not either; the send deadline bounds
+  // that). So it takes its slot on arrival (the token and tenancy checks are work), gives it back
+  // while its body is read, takes one again before its handler runs, and gives it back for good
+  // once its answer is handed to the connection (`onSend`) or its connection closes.
+  let inProgress = 0;
+  const maxConcurrent = admission?.maxConcurrent ?? 0;
+  app.decorate('requestsInProgress', () => inProgress);
+  const take = (state: RequestState): boolean => {
+    if (maxConcurrent > 0 && inProgress >= maxConcurrent) {
+      void sendHttpError(state.reply, unavailable('overload'));
+      return false;
+    }
+    inProgress += 1;
+    state.holdsSlot = true;
+    return true;
+  };
+  const give = (state: RequestState) => {
+    if (!state.holdsSlot) return;
+    state.holdsSlot = false;
+    inProgress -= 1;
+  };
+  const settle = (state: RequestState) => {
+    state.settled = true;
+    give(state);
+  };
+
+  // The budget of bodies in memory: every body is counted as it arrives (a JSON body chunk by
+  // chunk here, a multipart form part by part, its files included: pipeline/multipart.ts), and
+  // its bytes are given back when its response closes (an upload abandoned half-way included).
+  // Without it, 150 connections each holding an almost complete 5 MiB logo took 629 MiB.
+  const budget = intake?.bodyBudgetBytes ?? Number.POSITIVE_INFINITY;
+  let bodyBytes = 0;
+  app.decorate('bodyBytesInFlight', () => bodyBytes);
+  app.decorateRequest('holdBodyBytes', function holdBodyBytes(this: FastifyRequest, bytes: number) {
+    if (bodyBytes + bytes > budget) throw unavailable('bodies');
+    bodyBytes += bytes;
+    // Bodies are read after `onRequest`, which made the request's state on arrival.
+    ((this as WithState)[kState] as RequestState).bodyBytes += bytes;
+  });
+
+  // The deadlines: each queue has every request wait the same time, so one timer serves them all.
+  let sending = 0;
+  app.decorate('responsesSending', () => sending);
+  const answerMs = deadlines && deadlines.answerMs > 0 ? deadlines.answerMs : 0;
+  const answerLate = (state: RequestState) => {
+    const { request, reply } = state;
+    if (reply.sent || reply.raw.headersSent) return;
+    if (bodyStillArriving(request.raw)) {
+      // The receive timeout drops it if the body does not come; if it does, it is late already.
+      lateBodies?.add(state);
+      return;
+    }
+    request.log.warn({ url: request.url }, 'request timed out');
+    void sendHttpError(reply, unavailable('timeout'));
+  };
+  // Fastify's own `handlerTimeout` is not used: it is disarmed once a request's body has been
+  // read, so a `PATCH` waiting on a lock was answered only when the lock went.
+  const answers = answerMs > 0 ? new DeadlineQueue(answerMs, answerLate) : undefined;
+  const lateBodies = answerMs > 0 ? new DeadlineQueue(Math.min(answerMs, 1_000), answerLate) : undefined;
+  const sends =
+    deadlines &&
+    new DeadlineQueue<RequestState>(deadlines.sendMs, ({ request, reply }) => {
+      request.log.warn({ url: request.url }, 'answer not taken within the send timeout: connection reset');
+      const socket = request.raw.socket;
+      // A reset frees the connection's buffers at once; a close would keep sending them.
+      if (typeof socket?.resetAndDestroy === 'function') socket.resetAndDestroy();
+      else reply.raw.destroy();
+    });
+
+  const closed = (state: RequestState) => {
+    state.closed = true;
+    settle(state);
+    bodyBytes -= state.bodyBytes;
+    state.bodyBytes = 0;
+    state.queue?.delete(state);
+    if (state.sending) {
+      state.sending = false;
+      sending -= 1;
+    }
+  };
+  /** The request's state, made (with its one `close` listener) by the first hook that sees it. */
+  const stateOf = (request: FastifyRequest, reply: FastifyReply): RequestState => {
+    const known = (request as WithState)[kState];
+    if (known) return known;
+    const state = new RequestState(request, reply);
+    (request as WithState)[kState] = state;
+    // 'close' comes once the response is sent whole or the connection is gone, whichever happens.
+    reply.raw.on('close', () => closed(state));
+    return state;
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const state = stateOf(request, reply);
+    if (shuttingDown) return void sendHttpError(reply, unavailable('shutdown'));
+    if (intake && request.is404) return void reply.code(404).send({ error: NOT_FOUND_MESSAGE });
+    answers?.add(state);
+    done();
+  });
+
+  if (admission) {
+    await registerUnderPressure(app, admission.underPressure);
+    app.addHook('onRequest', (request, reply, done) => {
+      if (take(stateOf(request, reply))) done();
+    });
+  }
+
+  if (intake)
+    app.addHook('preParsing', (request, _reply, payload, done) => {
+      const { headers } = request;
+      // No body at all (every GET): nothing to count.
+      if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0')
+        return done(null, payload);
+      if (Number(headers['content-length'] ?? 0) > budget - bodyBytes) return done(unavailable('bodies'));
+      // Multipart forms are read by @fastify/multipart from the request itself: counted part by part.
+      if (headers['content-type']?.toLowerCase().startsWith('multipart/')) return done(null, payload);
+      done(null, countedBody(request, payload));
+    });
+  // The slot is given back while a body arrives, and taken again before the handler, by hooks of
+  // the routes whose body Fastify reads: it reads none of a GET or a HEAD, whose requests keep
+  // their slot and run no hook here. (Route hooks run after the app's: the budget comes first.)
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some(readsBody)) return;
+    route.preParsing = [giveBack, ...[route.preParsing ?? []].flat()];
+    route.preHandler = [takeAgain, ...[route.preHandler ?? []].flat()];
+  });
+  function giveBack(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: RequestPayload,
+    done: (error: Error | null, payload: RequestPayload) => void,
+  ) {
+    const state = stateOf(request, reply);
+    if (state.holdsSlot && bodyStillArriving(request.raw)) {
+      give(state);
+      state.awaitingBody = true;
+    }
+    done(null, payload);
+  }
+  function takeAgain(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+    const state = stateOf(request, reply);
+    if (!state.awaitingBody || state.settled) return done();
+    state.awaitingBody = false;
+    if (take(state)) done();
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const state = stateOf(request, reply);
+    if (requestId) reply.header(REQUEST_ID_HEADER, request.id);
+    if (shuttingDown) reply.header('connection', 'close');
+    if (intake) {
+      // No response of ours is to be read as another type than it says (an upload as HTML, say).
+      reply.header('x-content-type-options', 'nosniff');
+      // A body still arriving after an early answer: read and dropped, or its connection closed
+      // (request-intake.ts).
+      if (bodyStillArriving(request.raw)) {
+        if (drainable(request, reply.statusCode)) drainingSockets.add(request.raw.socket);
+        else reply.header('connection', 'close');
+      }
+    }
+    answers?.delete(state);
+    lateBodies?.delete(state);
+    settle(state);
+    // An answer to a connection already gone is not being sent (and no `close` would count it off).
+    if (sends && !state.sending && !state.closed && !reply.raw.destroyed) {
+      state.sending = true;
+      sending += 1;
+      sends.add(state);
+    }
+    done(null, payload);
+  });
+}
+
+/** Whether Fastify reads a body of this method (it reads none of a GET or a HEAD). */
+const readsBody = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+/** The request's body, each chunk counted against the budget as it arrives. */
+function countedBody(request: FastifyRequest, payload: NodeJS.ReadableStream) {
+  const counted = Object.assign(
+    new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        try {
+          request.holdBodyBytes(chunk.length);
+        } catch (error) {
+          return next(error as Error);
+        }
+        counted.receivedEncodedLength += chunk.length;
+        next(null, chunk);
+      },
+    }),
+    { receivedEncodedLength: 0 },
+  );
+  payload.on('error', (error) => counted.destroy(error));
+  return payload.pipe(counted);
+}
