@@ -63,6 +63,16 @@ const cases: Record<string, () => Promise<unknown>> = {
   'ky, retry 0, timeout false': async () =>
     JSON.parse(await ky(url, { headers, retry: 0, timeout: false, fetch: fetchNow }).text()),
   'ky, defaults': async () => JSON.parse(await ky(url, { headers, fetch: fetchNow }).text()),
+  // The target's baseline (sdk.ts): ky alone, configured as the SDK configures it.
+  "ky, the SDK's retry and timeout": async () =>
+    JSON.parse(
+      await ky(url, {
+        headers,
+        retry: retryPolicy('GET', 3, Math.random),
+        timeout: 30_000,
+        fetch: fetchNow,
+      }).text(),
+    ),
   'sdk retrieve': () => client.organizations.retrieve(id),
   'raw page': async () => {
     const res = await fetchNow(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, { headers });
