@@ -146,32 +146,29 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    return this.#items(Number.POSITIVE_INFINITY);
+    return new Items(this.#pages(Number.POSITIVE_INFINITY));
   }
 
   /** Collects items in order; with `limit`, stops fetching pages once it has that many. */
   async toArray({ limit = Number.POSITIVE_INFINITY }: { limit?: number } = {}): Promise<T[]> {
     const items: T[] = [];
-    for await (const item of this.#items(limit)) items.push(item);
+    for await (const page of this.#pages(limit))
+      for (const item of page.data) if (items.push(item) >= limit) return items;
     return items;
   }
 
   /**
-   * Yields items page by page. Once `Total-Pages` is known, up to `concurrency` following pages
-   * are in flight at a time, but never a page that `limit` cannot need.
+   * Yields pages in order. Once `Total-Pages` is known, up to `concurrency` following pages are in
+   * flight at a time, but never a page that `limit` items cannot need.
    */
-  async *#items(limit: number): AsyncGenerator<T, void, undefined> {
+  async *#pages(limit: number): AsyncGenerator<Page<T>, void, undefined> {
     if (limit <= 0) return;
     let page = await this.#firstPage();
     const lastUseful = page.page + Math.ceil(limit / Math.max(1, page.pageItems)) - 1;
     const inFlight = new Map<number, Promise<Page<T>>>();
     let next = page.page + 1;
-    let yielded = 0;
     for (;;) {
-      for (const item of page.data) {
-        yield item;
-        if (++yielded >= limit) return;
-      }
+      yield page;
       if (!page.hasNextPage()) return;
       // The page right after the current one is always needed: a page may hold fewer than `pageItems`.
       while (
@@ -189,5 +186,56 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
       inFlight.delete(page.page + 1);
       page = await following;
     }
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
+/**
+ * The items of a sequence of pages, one by one. An item of a page already here is handed over at
+ * once: an async generator step per item (an `await` and a resume) cost about as much again as
+ * the SDK's other work on a page.
+ */
+class Items<T> implements AsyncIterator<T, undefined> {
+  readonly #pages: AsyncGenerator<Page<T>, void, undefined>;
+  #items: readonly T[] = [];
+  #index = 0;
+  #done = false;
+  /** The next page being read; callers of `next()` meanwhile wait for it, in their order. */
+  #refilling: Promise<void> | undefined;
+
+  constructor(pages: AsyncGenerator<Page<T>, void, undefined>) {
+    this.#pages = pages;
+  }
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    if (this.#index < this.#items.length)
+      return Promise.resolve({ value: this.#items[this.#index++] as T, done: false });
+    if (this.#done) return Promise.resolve(DONE);
+    return this.#refill().then(() => this.next());
+  }
+
+  /** An early `break`: the prefetches are abandoned. */
+  async return(): Promise<IteratorResult<T, undefined>> {
+    this.#done = true;
+    this.#items = [];
+    await this.#pages.return();
+    return DONE;
+  }
+
+  #refill(): Promise<void> {
+    this.#refilling ??= this.#pages.next().then(
+      (next) => {
+        this.#refilling = undefined;
+        if (next.done) this.#done = true;
+        else [this.#items, this.#index] = [next.value.data, 0];
+      },
+      (error: unknown) => {
+        this.#refilling = undefined;
+        this.#done = true;
+        throw error;
+      },
+    );
+    return this.#refilling;
   }
 }
