@@ -189,30 +189,35 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
   }
 }
 
-const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
-
 /**
  * The items of a sequence of pages, one by one. An item of a page already here is handed over at
  * once: an async generator step per item (an `await` and a resume) cost about as much again as
- * the SDK's other work on a page.
+ * the SDK's other work on a page. A call of `next()` made while an earlier one still waits for a
+ * page waits behind it, so that calls are answered in order.
  */
 class Items<T> implements AsyncIterator<T, undefined> {
   readonly #pages: AsyncGenerator<Page<T>, void, undefined>;
   #items: readonly T[] = [];
   #index = 0;
   #done = false;
-  /** The next page being read; callers of `next()` meanwhile wait for it, in their order. */
-  #refilling: Promise<void> | undefined;
+  /** Settles once the last call of `next()` that had to wait is answered. */
+  #waiting: Promise<unknown> | undefined;
 
   constructor(pages: AsyncGenerator<Page<T>, void, undefined>) {
     this.#pages = pages;
   }
 
   next(): Promise<IteratorResult<T, undefined>> {
-    if (this.#index < this.#items.length)
+    if (this.#waiting === undefined && this.#index < this.#items.length)
       return Promise.resolve({ value: this.#items[this.#index++] as T, done: false });
-    if (this.#done) return Promise.resolve(DONE);
-    return this.#refill().then(() => this.next());
+    const answer = (this.#waiting ?? Promise.resolve()).then(() => this.#take());
+    // Cleared before the caller resumes (its reaction comes later), so its next call is quick.
+    const answered = () => {
+      if (this.#waiting === waiting) this.#waiting = undefined;
+    };
+    const waiting = answer.then(answered, answered);
+    this.#waiting = waiting;
+    return answer;
   }
 
   /** An early `break`: the prefetches are abandoned. */
@@ -220,22 +225,22 @@ class Items<T> implements AsyncIterator<T, undefined> {
     this.#done = true;
     this.#items = [];
     await this.#pages.return();
-    return DONE;
+    return { value: undefined, done: true };
   }
 
-  #refill(): Promise<void> {
-    this.#refilling ??= this.#pages.next().then(
-      (next) => {
-        this.#refilling = undefined;
+  /** The next item, reading pages until one has it; after a failed page, the end. */
+  async #take(): Promise<IteratorResult<T, undefined>> {
+    while (this.#index >= this.#items.length) {
+      if (this.#done) return { value: undefined, done: true };
+      try {
+        const next = await this.#pages.next();
         if (next.done) this.#done = true;
         else [this.#items, this.#index] = [next.value.data, 0];
-      },
-      (error: unknown) => {
-        this.#refilling = undefined;
+      } catch (error) {
         this.#done = true;
         throw error;
-      },
-    );
-    return this.#refilling;
+      }
+    }
+    return { value: this.#items[this.#index++] as T, done: false };
   }
 }
