@@ -236,14 +236,27 @@ export function testHelper<
   };
 }
 
+/**
+ * Each path template of the table split at its parameters, once: `/a/:id/b` is `['/a/', 'id',
+ * '/b']`, the names at odd indices (a `replace` with a callback per call cost the SDK 1–2 µs).
+ */
+const splitTemplates = new Map<string, readonly string[]>();
+
 /** The path with its parameters filled in and the `.json` suffix, e.g. for the SDK. */
 export function buildPath(template: string, params: Readonly<Record<string, string>>): string {
-  const filled = template.replace(/:([a-z_]+)/g, (_, name: string) => {
+  let parts = splitTemplates.get(template);
+  if (parts === undefined) {
+    parts = template.split(/:([a-z_]+)/);
+    splitTemplates.set(template, parts);
+  }
+  let path = parts[0] ?? '';
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] ?? '';
     const value = params[name];
     if (value === undefined || value === '') throw new TypeError(`Missing path parameter "${name}"`);
-    return encodeURIComponent(value);
-  });
-  return `${filled}.json`;
+    path += encodeURIComponent(value) + (parts[i + 1] ?? '');
+  }
+  return `${path}.json`;
 }
 
 const ACCESS_TEXT: Record<Access, string> = {

@@ -22,8 +22,34 @@ export const idOf = <const Brand extends string>(_brand: Brand) => z.string().mi
 /** ISO 8601 UTC timestamp with `Z`, as every `*_at` field is on the wire. */
 export const timestamp = z.iso.datetime({ offset: false });
 
-/** An absolute http(s) URL as the server writes it in `url`, `logo_url`, `banner_image_url`. */
-export const absoluteUrl = z.url({ protocol: /^https?$/ });
+/**
+ * What `absoluteUrl` accepts, checked in full: zod's `z.url()` (it trims the value, requires
+ * `http(s)://`, asks the platform's URL parser, then removes tabs and line breaks from the value).
+ */
+const parsedHttpUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * The start of a URL the platform's parser certainly reads: `http(s)://`, then a dotted-decimal
+ * IPv4 or a lowercase DNS name whose last label starts with a letter (so not an IPv4 number; no
+ * `--`, so no punycode), a port up to 9999, and the end of the authority. What follows cannot make
+ * the parser fail (the WHATWG URL parser has no failure in the path, query and fragment states),
+ * so it is not read: a third of the cost of a regex over the whole URL. What it refuses is not
+ * refused: `parsedHttpUrl` decides.
+ */
+const PLAIN_HTTP_URL =
+  /^https?:\/\/(?:(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)|(?:[a-z0-9]+(?:-[a-z0-9]+)*\.)*[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?::\d{1,4})?(?:[/?#]|$)/;
+
+const TAB_OR_LINE_BREAK = /[\t\n\r]/g;
+
+/**
+ * An absolute http(s) URL as the server writes it in `url`, `logo_url`, `banner_image_url`:
+ * exactly what `z.url({ protocol: /^https?$/ })` accepts, with the same output, and the same JSON
+ * Schema (`format: uri`); the common case is decided by {@link PLAIN_HTTP_URL} alone.
+ */
+export const absoluteUrl = z
+  .stringFormat('url', (value) => PLAIN_HTTP_URL.test(value) || parsedHttpUrl.safeParse(value).success)
+  // z.url()'s output: the value trimmed, without tabs and line breaks.
+  .overwrite((value) => value.trim().replace(TAB_OR_LINE_BREAK, ''));
 
 const BLANK = "can't be blank";
 

@@ -113,7 +113,9 @@ describe('the headers the SDK sets itself', () => {
     server.use(http.get(`${BASE}/organizations/${ORG_ID}.json`, () => HttpResponse.json(organization)));
     await client({
       defaultHeaders: { constructor: 'c' },
-    }).organizations.retrieve(ORG_ID);
+    }).organizations.retrieve(ORG_ID, { headers: { toString: 't', hasOwnProperty: 'h' } });
     expect(header('constructor')).toEqual(['c']);
+    expect(header('tostring')).toEqual(['t']);
+    expect(header('hasownproperty')).toEqual(['h']);
   });
 });

@@ -91,6 +91,30 @@ describe('iterating list()', () => {
     expect(asked).toEqual([1]);
   });
 
+  test('next() called again before the last call settles still gives each item once, in order', async () => {
+    const asked = serve(all);
+    const iterator = client().organizations.list()[Symbol.asyncIterator]();
+    const results = await Promise.all(Array.from({ length: 47 }, () => iterator.next()));
+    expect(results.slice(0, 45).map((r) => r.value?.id)).toEqual(all.map((o) => o.id));
+    expect(results.slice(45)).toEqual([
+      { value: undefined, done: true },
+      { value: undefined, done: true },
+    ]);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  test('after a failed page, iteration is over', async () => {
+    server.use(
+      http.get(`${BASE}/organizations.json`, ({ request }) =>
+        pageParam(request) === 2 ? Response.json({ error: 'Not found' }, { status: 404 }) : pageOf(all, 1),
+      ),
+    );
+    const iterator = client().organizations.list()[Symbol.asyncIterator]();
+    for (let i = 0; i < 20; i++) expect((await iterator.next()).done).toBe(false);
+    await expect(iterator.next()).rejects.toMatchObject({ status: 404 });
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
   test('breaking out of the loop stops fetching', async () => {
     const asked = serve(all);
     for await (const org of client().organizations.list()) if (org.id === 'org3') break;

@@ -146,32 +146,29 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    return this.#items(Number.POSITIVE_INFINITY);
+    return new Items(this.#pages(Number.POSITIVE_INFINITY));
   }
 
   /** Collects items in order; with `limit`, stops fetching pages once it has that many. */
   async toArray({ limit = Number.POSITIVE_INFINITY }: { limit?: number } = {}): Promise<T[]> {
     const items: T[] = [];
-    for await (const item of this.#items(limit)) items.push(item);
+    for await (const page of this.#pages(limit))
+      for (const item of page.data) if (items.push(item) >= limit) return items;
     return items;
   }
 
   /**
-   * Yields items page by page. Once `Total-Pages` is known, up to `concurrency` following pages
-   * are in flight at a time, but never a page that `limit` cannot need.
+   * Yields pages in order. Once `Total-Pages` is known, up to `concurrency` following pages are in
+   * flight at a time, but never a page that `limit` items cannot need.
    */
-  async *#items(limit: number): AsyncGenerator<T, void, undefined> {
+  async *#pages(limit: number): AsyncGenerator<Page<T>, void, undefined> {
     if (limit <= 0) return;
     let page = await this.#firstPage();
     const lastUseful = page.page + Math.ceil(limit / Math.max(1, page.pageItems)) - 1;
     const inFlight = new Map<number, Promise<Page<T>>>();
     let next = page.page + 1;
-    let yielded = 0;
     for (;;) {
-      for (const item of page.data) {
-        yield item;
-        if (++yielded >= limit) return;
-      }
+      yield page;
       if (!page.hasNextPage()) return;
       // The page right after the current one is always needed: a page may hold fewer than `pageItems`.
       while (
@@ -189,5 +186,61 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
       inFlight.delete(page.page + 1);
       page = await following;
     }
+  }
+}
+
+/**
+ * The items of a sequence of pages, one by one. An item of a page already here is handed over at
+ * once: an async generator step per item (an `await` and a resume) cost about as much again as
+ * the SDK's other work on a page. A call of `next()` made while an earlier one still waits for a
+ * page waits behind it, so that calls are answered in order.
+ */
+class Items<T> implements AsyncIterator<T, undefined> {
+  readonly #pages: AsyncGenerator<Page<T>, void, undefined>;
+  #items: readonly T[] = [];
+  #index = 0;
+  #done = false;
+  /** Settles once the last call of `next()` that had to wait is answered. */
+  #waiting: Promise<unknown> | undefined;
+
+  constructor(pages: AsyncGenerator<Page<T>, void, undefined>) {
+    this.#pages = pages;
+  }
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    if (this.#waiting === undefined && this.#index < this.#items.length)
+      return Promise.resolve({ value: this.#items[this.#index++] as T, done: false });
+    const answer = (this.#waiting ?? Promise.resolve()).then(() => this.#take());
+    // Cleared before the caller resumes (its reaction comes later), so its next call is quick.
+    const answered = () => {
+      if (this.#waiting === waiting) this.#waiting = undefined;
+    };
+    const waiting = answer.then(answered, answered);
+    this.#waiting = waiting;
+    return answer;
+  }
+
+  /** An early `break`: the prefetches are abandoned. */
+  async return(): Promise<IteratorResult<T, undefined>> {
+    this.#done = true;
+    this.#items = [];
+    await this.#pages.return();
+    return { value: undefined, done: true };
+  }
+
+  /** The next item, reading pages until one has it; after a failed page, the end. */
+  async #take(): Promise<IteratorResult<T, undefined>> {
+    while (this.#index >= this.#items.length) {
+      if (this.#done) return { value: undefined, done: true };
+      try {
+        const next = await this.#pages.next();
+        if (next.done) this.#done = true;
+        else [this.#items, this.#index] = [next.value.data, 0];
+      } catch (error) {
+        this.#done = true;
+        throw error;
+      }
+    }
+    return { value: this.#items[this.#index++] as T, done: false };
   }
 }
