@@ -3,14 +3,13 @@
  * to their connection that the client has not taken yet. An answer to a client that already hung
  * up is not being sent: it must not stay counted (no `close` will ever come for it).
  */
-import { connect } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerRequestLifecycle } from '../src/plugins/request-lifecycle.js';
+import { heldRequest } from './held-request.js';
 
 const app = Fastify({ logger: false });
-let entered: (request: { hungUp: Promise<void> }) => void;
-let release: () => void = () => undefined;
+const slow = heldRequest();
 let answered: () => void = () => undefined;
 let port: number;
 
@@ -20,13 +19,7 @@ beforeAll(async () => {
     '/slow',
     {
       // Work done before the handler (as the token check is): held until released.
-      onRequest: async (_request, reply) => {
-        const held = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        entered({ hungUp: new Promise<void>((resolve) => reply.raw.once('close', () => resolve())) });
-        await held;
-      },
+      onRequest: slow.hold,
       // After the app's own `onSend`: the answer has been handed over.
       onSend: (_request, _reply, payload, done) => {
         answered();
@@ -43,22 +36,12 @@ afterAll(() => app.close());
 
 describe('an answer to a client that hung up while its request was worked on', () => {
   it('is not counted among the answers being sent', async () => {
-    const inHook = new Promise<{ hungUp: Promise<void> }>((resolve) => {
-      entered = resolve;
-    });
-    const socket = connect(port, '127.0.0.1');
-    socket.on('error', () => undefined);
-    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.write('GET /slow HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
-    const { hungUp } = await inHook;
-    socket.destroy();
-    await closed;
-    await hungUp;
+    await slow.hangUp(port, '/slow');
     // The work ends after the hang-up, and its answer goes to a connection that is gone.
     const handedOver = new Promise<void>((resolve) => {
       answered = resolve;
     });
-    release();
+    slow.release();
     await handedOver;
 
     expect(app.responsesSending()).toBe(0);
