@@ -13,6 +13,8 @@ import { columnsOf, countedListOf, pageSql, totalOf } from './pages.js';
  * No module writes SQL for such a read or knows which placeholder holds what: the caller lookup
  * (modules/access-tokens/caller.ts) joins the built read into its own statement, so that one round
  * trip authenticates, checks tenancy and reads the rows, and numbers the placeholders itself.
+ * Pages not read with the caller (an organization's members, a user's inbox) are declared the same
+ * way and read through the ORM's connection ({@link readPage}).
  */
 
 /** An entity as `defineEntity` makes it (its metadata is looked up by its class name). */
