@@ -23,6 +23,14 @@ export interface CountedList {
   owner: string;
   /** A fixed condition on the rows the list shows (SQL on the row, `new`/`old`, or the table). */
   shown?: (row: string) => string;
+  /**
+   * The list has a version (`row_counts.version`) that changes with every insert, update and
+   * delete of its rows, so that a page read with it can be cached until it changes
+   * (pipeline/page-cache.ts). Its updates then lock the owner's count to the commit as its inserts
+   * and deletes do: a transaction that writes two rows of one owner's list must not wait on
+   * another that does the same.
+   */
+  versioned?: boolean;
 }
 
 /** The lists declared by {@link countedBy}, by the name of their trigger. */
@@ -42,27 +50,44 @@ export function countedListOf(meta: EntityMetadata): CountedList | undefined {
 }
 
 /**
+ * The version a versioned list takes in a transaction that changes it: the transaction's id, which
+ * PostgreSQL never gives twice (64 bits, `xid8`), so that a version names one committed state of
+ * the list, even after its owner's count was removed at 0 and made again.
+ */
+const VERSION = 'pg_current_xact_id()::text::bigint';
+
+/**
  * The trigger that keeps a list's count in `row_counts` (an entity's `triggers`): one more on
  * insert, one less on delete, the owner's count removed when it reaches 0. The owner column and
- * what `shown` reads are never updated, so updates need no tracking.
+ * what `shown` reads are never updated, so updates need no counting; a `versioned` list's updates
+ * change its version (once per transaction).
  */
 export function countedBy(counted: CountedList): TriggerDef[] {
-  const { list, owner, shown } = counted;
+  const { list, owner, shown, versioned = false } = counted;
   countedLists.set(triggerName(list), counted);
   const when = (row: string, sql: string) => (shown ? `if ${shown(row)} then ${sql} end if;` : sql);
   const key = (row: string) => `list = '${list}' and owner_id = ${row}.${owner}`;
-  const insert = `insert into row_counts (list, owner_id, count) values ('${list}', new.${owner}, 1) on conflict (list, owner_id) do update set count = row_counts.count + 1;`;
-  const remove = `update row_counts set count = count - 1 where ${key('old')}; delete from row_counts where ${key('old')} and count = 0;`;
+  const insert = versioned
+    ? `insert into row_counts (list, owner_id, count, version) values ('${list}', new.${owner}, 1, ${VERSION}) on conflict (list, owner_id) do update set count = row_counts.count + 1, version = excluded.version;`
+    : `insert into row_counts (list, owner_id, count) values ('${list}', new.${owner}, 1) on conflict (list, owner_id) do update set count = row_counts.count + 1;`;
+  const remove = `update row_counts set count = count - 1${versioned ? `, version = ${VERSION}` : ''} where ${key('old')}; delete from row_counts where ${key('old')} and count = 0;`;
+  const update = `update row_counts set version = ${VERSION} where ${key('new')} and version is distinct from ${VERSION};`;
   return [
     {
       name: triggerName(list),
       timing: 'after',
-      events: ['insert', 'delete'],
+      events: versioned ? ['insert', 'update', 'delete'] : ['insert', 'delete'],
       forEach: 'row',
-      body: `if TG_OP = 'INSERT' then ${when('new', insert)} return new; end if; ${when('old', remove)} return old;`,
+      body: `if TG_OP = 'INSERT' then ${when('new', insert)} return new; end if; ${
+        versioned ? `if TG_OP = 'UPDATE' then ${when('new', update)} return new; end if; ` : ''
+      }${when('old', remove)} return old;`,
     },
   ];
 }
+
+/** A versioned list's version as an SQL expression (null when the owner has no rows). */
+export const versionOf = (list: CountedList, ownerSql: string) =>
+  `(select version from row_counts where list = '${list.list}' and owner_id = ${ownerSql})`;
 
 /** A list's total as an SQL expression: its count in `row_counts` for the owner `ownerSql`. */
 export const totalOf = (list: CountedList, ownerSql: string) =>
@@ -105,10 +130,12 @@ export function pageSql(
     limit: string;
     offset: string;
     total?: string;
+    /** A condition on the statement's parameters only: when it is false, no row is read. */
+    gate?: string;
   },
 ): string {
   const table = `"${meta.tableName}"`;
-  const { where, orderBy, limit, offset, total } = page;
+  const { where, orderBy, limit, offset, total, gate } = page;
   const ids = total
     ? `(select id from ${table} where ${where} and 2 * ${offset} < ${total} order by ${orderBy} limit ${limit} offset ${offset})
   union all
@@ -118,7 +145,7 @@ export function pageSql(
   // The rows by their ids as an array: a join would let the planner guess the ids' number (a
   // limit it cannot read in a prepared statement) and hash the whole table.
   return `select ${columnsOf(meta, page.omit, 'r.').join(', ')}
-  from ${table} r where r.id = any(array(${ids}))
+  from ${table} r where ${gate ? `${gate} and ` : ''}r.id = any(array(${ids}))
   order by ${orderBy
     .split(',')
     .map((term) => `r.${term.trim()}`)

@@ -14,6 +14,11 @@ export const RowCount = defineEntity({
     list: p.string().length(40).primary(),
     ownerId: p.string().length(16).primary(),
     count: p.integer(),
+    /**
+     * A versioned list's version (db/pages.ts `countedBy`): the id of the last transaction that
+     * inserted, updated or deleted one of its rows. Null for a list that is not versioned.
+     */
+    version: p.bigint().nullable(),
   },
 });
 export type RowCount = InferEntity<typeof RowCount>;

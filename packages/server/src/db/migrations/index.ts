@@ -5,6 +5,7 @@ import { Migration20261123064000 } from './Migration20261123064000.js';
 import { Migration20261124111832 } from './Migration20261124111832.js';
 import { Migration20261126024441 } from './Migration20261126024441.js';
 import { Migration20261126063000 } from './Migration20261126063000.js';
+import { Migration20261126113758 } from './Migration20261126113758.js';
 
 /**
  * Every migration, oldest first. Listed here (not discovered from disk) so that the built server
@@ -17,4 +18,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124111832', class: Migration20261124111832 },
   { name: 'Migration20261126024441', class: Migration20261126024441 },
   { name: 'Migration20261126063000', class: Migration20261126063000 },
+  { name: 'Migration20261126113758', class: Migration20261126113758 },
 ];

@@ -32,7 +32,8 @@ export const Campaign = defineEntity({
     ...timestampColumns(),
   },
   indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
-  // The organization's campaigns, counted in `row_counts` (db/pages.ts): a page's total.
-  triggers: countedBy({ list: 'campaigns', owner: 'organization_id' }),
+  // The organization's campaigns, counted in `row_counts` (db/pages.ts): a page's total; versioned,
+  // so a page is cached until one of them changes (pipeline/page-cache.ts).
+  triggers: countedBy({ list: 'campaigns', owner: 'organization_id', versioned: true }),
 });
 export type Campaign = InferEntity<typeof Campaign>;

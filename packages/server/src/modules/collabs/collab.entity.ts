@@ -23,7 +23,8 @@ export const Collab = defineEntity({
     ...timestampColumns(),
   },
   indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
-  // The organization's collabs, counted in `row_counts` (db/pages.ts): a page's total.
-  triggers: countedBy({ list: 'collabs', owner: 'organization_id' }),
+  // The organization's collabs, counted in `row_counts` (db/pages.ts): a page's total; versioned,
+  // so a page is cached until one of them changes (pipeline/page-cache.ts).
+  triggers: countedBy({ list: 'collabs', owner: 'organization_id', versioned: true }),
 });
 export type Collab = InferEntity<typeof Collab>;
