@@ -1,6 +1,6 @@
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { Em } from './database.js';
-import { columnsOf, countedListOf, pageSql, totalOf } from './pages.js';
+import { columnsOf, countedListOf, pageSql, totalOf, versionOf } from './pages.js';
 
 /*
  * What a route reads, declared (issue #27, item 1). A hot read route says which rows it shows, in
@@ -63,6 +63,12 @@ export interface PageWindow {
 export interface ReadResult {
   entities: object[];
   total: number | null;
+  /**
+   * The version of a versioned list (db/pages.ts `countedBy`) as the page was read (null when the
+   * list is not versioned or has no rows, and for a caller who is not a member). When it is the
+   * version the read was told it knew ({@link ReadContext} `known`), no row was read.
+   */
+  version?: string | null;
 }
 
 /** A declared read as SQL, to be joined into a statement that provides its context. */
@@ -71,6 +77,8 @@ export interface BuiltRead {
   rows: string;
   /** The list's total as an SQL expression (a page only). */
   total: string | null;
+  /** The list's version as an SQL expression (a page of a versioned list only). */
+  version: string | null;
 }
 
 /**
@@ -84,6 +92,11 @@ export interface ReadContext {
   limit?: string;
   offset?: string;
   totalName?: string;
+  /**
+   * A page of a versioned list: the version the reader already has the page of (a placeholder,
+   * null for none). When the list is still at that version, the page's rows are not read.
+   */
+  known?: string;
 }
 
 function columnOf(meta: EntityMetadata, property: string): string {
@@ -114,6 +127,7 @@ export function buildRead(meta: EntityMetadata, read: ReadOne | ReadPage, at: Re
         return `${columnOf(meta, property)} ${direction}`;
       })
       .join(', ');
+    const version = counted.versioned ? versionOf(counted, at.owner) : null;
     return {
       rows: pageSql(meta, {
         where: where.join(' and '),
@@ -122,8 +136,10 @@ export function buildRead(meta: EntityMetadata, read: ReadOne | ReadPage, at: Re
         limit: required(at.limit, 'limit'),
         offset: required(at.offset, 'offset'),
         total: required(at.totalName, 'total'),
+        ...(version && at.known && { gate: `${at.known} is distinct from ${version}` }),
       }),
       total: totalOf(counted, at.owner),
+      version,
     };
   }
   const key = meta.primaryKeys[0] as string;
@@ -131,6 +147,7 @@ export function buildRead(meta: EntityMetadata, read: ReadOne | ReadPage, at: Re
   return {
     rows: `select ${columnsOf(meta).join(', ')} from "${meta.tableName}" where ${where.join(' and ')}`,
     total: null,
+    version: null,
   };
 }
 

@@ -26,6 +26,8 @@ export interface CallerRead {
   declaration: ReadDeclaration;
   params: Record<string, unknown>;
   page: PageWindow;
+  /** A page of a versioned list: the version whose page the reader has (its rows are then not read). */
+  known?: string | null;
 }
 
 /*
@@ -51,13 +53,13 @@ where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 mi
 };
 
 const CALLER: Statement = { name: 'caller', text: `${CALLER_SQL}${CALLER_FROM}${CALLER_WHERE}` };
-const withRead = new WeakMap<ReadDeclaration, { statement: Statement }>();
+const withRead = new WeakMap<ReadDeclaration, { statement: Statement; versioned: boolean }>();
 
 /**
  * The caller statement joined with a declared read (built once per declaration): the read's rows
  * in a lateral join, and for a page the list's total beside the caller's columns. Placeholders:
  * `$1` the token's digest, `$2` the organization of the URL, then the read's own: a row's key, or
- * a page's limit and offset.
+ * a page's limit and offset, and for a versioned list the version whose page the reader has.
  */
 function statementOf(metadata: MetadataStorage, name: string, declaration: ReadDeclaration) {
   let found = withRead.get(declaration);
@@ -69,21 +71,25 @@ function statementOf(metadata: MetadataStorage, name: string, declaration: ReadD
       limit: '$3',
       offset: '$4',
       totalName: 't.total_count',
+      known: '$5::bigint',
     });
+    const version = read.version
+      ? `, case when m.id is not null then ${read.version} end as list_version`
+      : '';
     const total = read.total
       ? `
 left join lateral (
-  select case when m.id is not null then ${read.total} end as total_count
+  select case when m.id is not null then ${read.total} end as total_count${version}
 ) t on true`
       : '';
     const statement = {
       name: `caller+${name}`,
-      text: `${CALLER_SQL}${total ? ', t.total_count' : ''}, r.*${CALLER_FROM}${total}
+      text: `${CALLER_SQL}${total ? `, t.total_count${version ? ', t.list_version' : ''}` : ''}, r.*${CALLER_FROM}${total}
 left join lateral (
   ${read.rows}
 ) r on true${CALLER_WHERE}`,
     };
-    found = { statement };
+    found = { statement, versioned: read.version !== null };
     withRead.set(declaration, found);
   }
   return found;
@@ -115,9 +121,12 @@ export async function findCaller(
   const values = [digestOf(token), organizationId ?? null];
   let rows: Row[];
   if (read) {
-    const { statement } = statementOf(statements.metadata, read.name, read.declaration);
+    const { statement, versioned } = statementOf(statements.metadata, read.name, read.declaration);
     const { declaration, page, params } = read;
-    const own = 'page' in declaration ? [page.limit, page.offset] : [params[declaration.by]];
+    const own =
+      'page' in declaration
+        ? [page.limit, page.offset, ...(versioned ? [read.known ?? null] : [])]
+        : [params[declaration.by]];
     rows = await statements.run(statement, [...values, ...own]);
   } else rows = await statements.run(CALLER, values);
   const first = rows[0];
@@ -130,6 +139,8 @@ export async function findCaller(
       entities: read ? statements.toEntities(read.declaration.entity.meta.className, selected) : [],
       total:
         read && 'page' in read.declaration && first.caller_membership_id ? Number(first.total_count) : null,
+      // A bigint: a string from pg, a BigInt from PGlite.
+      version: first.list_version == null ? null : String(first.list_version),
     },
   };
 }
