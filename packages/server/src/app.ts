@@ -9,6 +9,7 @@ import { registerReferencePage } from './http/reference-page.js';
 import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
 import { stripJsonSuffix } from './pipeline/json-selection.js';
+import { PageCache } from './pipeline/page-cache.js';
 import { registerRoute } from './pipeline/routes.js';
 import { admissionOf, DEFAULT_OVERLOAD, type OverloadOptions } from './plugins/availability.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
@@ -113,13 +114,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const random = options.random ?? Math.random;
   const uploads = await createUploadStore(config.storage, app.log);
+  const pages = new PageCache(config.pageCacheBytes);
   await app.register(async (api) => {
     api.setValidatorCompiler(validatorCompiler);
     // Answers are typed against the table's response schemas at compile time (`ResultOf`) and
     // checked against the published document by the contract run; they are not parsed again.
     api.setSerializerCompiler(() => (data) => JSON.stringify(data));
     const routes = config.testHelpersKey ? [...publicRoutes, ...testHelperRoutes] : publicRoutes;
-    for (const route of routes) registerRoute(api, route, { config, random, uploads });
+    for (const route of routes) registerRoute(api, route, { config, random, uploads, pages });
   });
 
   registerUploadRoutes(app, uploads);

@@ -84,6 +84,11 @@ export interface Config {
   logFormat: LogFormat;
   maxUploadBytes: number;
   /**
+   * Bytes of answered pages of versioned lists kept in memory, each until its list changes
+   * (pipeline/page-cache.ts); 0 keeps none.
+   */
+  pageCacheBytes: number;
+  /**
    * Milliseconds a client has to send a whole request (head and body); a body still arriving
    * then is answered `408` and its connection closed.
    */
@@ -147,6 +152,11 @@ const Env = z.object({
     .int()
     .positive()
     .default(5 * 1024 * 1024),
+  MARKETPLACE_PAGE_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(16 * 1024 * 1024),
   MARKETPLACE_RECEIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MARKETPLACE_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   MARKETPLACE_BODY_BUDGET_BYTES: z.coerce
@@ -267,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     maxUploadBytes: e.MARKETPLACE_MAX_UPLOAD_BYTES,
+    pageCacheBytes: e.MARKETPLACE_PAGE_CACHE_BYTES,
     receiveTimeoutMs: e.MARKETPLACE_RECEIVE_TIMEOUT_MS,
     sendTimeoutMs: e.MARKETPLACE_SEND_TIMEOUT_MS,
     bodyBudgetBytes: e.MARKETPLACE_BODY_BUDGET_BYTES,

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       maxUploadBytes: 5 * 1024 * 1024,
       sendTimeoutMs: 60_000,
       bodyBudgetBytes: 128 * 1024 * 1024,
+      pageCacheBytes: 16 * 1024 * 1024,
       prefillAllowPrivate: false,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
       MARKETPLACE_DATABASE_POOLER: 'transaction',
       MARKETPLACE_SEND_TIMEOUT_MS: '5000',
       MARKETPLACE_BODY_BUDGET_BYTES: '33554432',
+      MARKETPLACE_PAGE_CACHE_BYTES: '0',
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'pretty',
     });
@@ -50,6 +52,7 @@ describe('loadConfig', () => {
       databasePooler: 'transaction',
       sendTimeoutMs: 5000,
       bodyBudgetBytes: 32 * 1024 * 1024,
+      pageCacheBytes: 0,
       logLevel: 'warn',
       logFormat: 'pretty',
     });
@@ -92,6 +95,8 @@ describe('loadConfig', () => {
     ['LOG_FORMAT', 'xml'],
     ['MARKETPLACE_DATABASE_POOL_SIZE', '0'],
     ['MARKETPLACE_DATABASE_POOLER', 'statement'],
+    ['MARKETPLACE_PAGE_CACHE_BYTES', '-1'],
+    ['MARKETPLACE_PAGE_CACHE_BYTES', 'lots'],
     ['MARKETPLACE_STORAGE_URL', 'https://bucket.example/'],
     ['MARKETPLACE_STORAGE_URL', 's3://'],
     ['MARKETPLACE_STORAGE_URL', 's3://key:secret@bucket'],

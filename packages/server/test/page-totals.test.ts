@@ -1,5 +1,5 @@
 /**
- * `Total-Count` is read from `row_counts` (modules/common/pages.ts), kept by triggers in the
+ * `Total-Count` is read from `row_counts` (db/pages.ts), kept by triggers in the
  * transactions that insert and delete rows, not counted on every page. These tests change the
  * rows every way the server and its operators do — the API, the test helpers, SQL typed by hand,
  * foreign-key cascades, transactions that roll back, all of it concurrently — and compare the

@@ -20,6 +20,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     logLevel: 'silent',
     logFormat: 'json',
     maxUploadBytes: 64 * 1024,
+    pageCacheBytes: 16 * 1024 * 1024,
     receiveTimeoutMs: 10_000,
     sendTimeoutMs: 60_000,
     bodyBudgetBytes: 128 * 1024 * 1024,

@@ -29,6 +29,7 @@ import { authorize, type CallerRead } from './auth.js';
 import { conditionalGet } from './conditional-get.js';
 import { isJsonRequest, refuseNotJson } from './json-selection.js';
 import { formMaxBytes, readMultipartForm } from './multipart.js';
+import { type CachedPage, PageCache } from './page-cache.js';
 import { pageWindow, setPageHeaders } from './pagination.js';
 import { requireTestHelpersKey } from './test-helpers-key.js';
 
@@ -134,6 +135,11 @@ export interface RouteInput {
   errors: FieldErrors | null;
   /** What the route's declared read selected with the caller (empty when it declares none). */
   read: ReadResult;
+  /**
+   * A page of a versioned list: its key in the page cache and the page kept there when the request
+   * arrived, whose version the read was told (pipeline/page-cache.ts).
+   */
+  page?: { key: string; cached: CachedPage | undefined };
 }
 
 const issuesOf = (error: z.ZodError) =>
@@ -180,15 +186,32 @@ function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unkn
  * The route's read for this request, or none when its parameters or query are not valid or name
  * nothing (the request is then refused after authentication, without reading anything).
  */
-function readOf(route: Route, input: RouteInput): CallerRead | undefined {
+function readOf(route: Route, input: RouteInput, pages: PageCache): CallerRead | undefined {
   if (!route.read || input.namesNothing || !input.valid) return undefined;
-  return {
+  const page = (input.valid.query as { page?: number }).page ?? 1;
+  const read: CallerRead = {
     name: route.name,
     declaration: route.read,
     params: input.valid.params,
-    page: pageWindow((input.valid.query as { page?: number }).page ?? 1),
+    page: pageWindow(page),
   };
+  if ('page' in route.read && pages.enabled && input.organizationId) {
+    const key = PageCache.keyOf(route.name, input.organizationId, page);
+    const cached = pages.get(key);
+    input.page = { key, cached };
+    read.known = cached?.version ?? null;
+  }
+  return read;
 }
+
+/** A page's JSON and total: the kept JSON when its list is still at its version, else null. */
+function cachedPageOf(input: RouteInput | undefined): { body: string; total: number } | null {
+  const cached = input?.page?.cached;
+  if (!cached || input.read.version !== cached.version || input.read.total === null) return null;
+  return { body: cached.body, total: input.read.total };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 function responseSchemasOf(endpoint: Endpoint): Record<number, z.ZodType> {
   const schemas: Record<number, z.ZodType> = {
@@ -261,6 +284,8 @@ export interface RouteOptions {
   random: () => number;
   /** The one upload store of the app. */
   uploads: UploadStore;
+  /** The pages of versioned lists answered, kept until their list changes. */
+  pages: PageCache;
 }
 
 /** Registers one endpoint of the table: hooks in the order of decisions.md, then the handler. */
@@ -308,7 +333,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
           organizationId: input.organizationId,
         },
-        readOf(route, input),
+        readOf(route, input, options.pages),
       );
       if (read) input.read = read;
     },
@@ -328,6 +353,13 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       const unstorable = unstorableText(request.body);
       if (unstorable) throw unprocessable(toFieldErrors([unstorable], body?.key ?? undefined));
       const raw = request.body as Record<string, unknown> | undefined;
+      const input = request.routeInput;
+      const pageNumber = (request.query as { page?: number }).page ?? 1;
+      const kept = endpoint.paginated ? cachedPageOf(input) : null;
+      if (kept !== null) {
+        setPageHeaders(reply, pageNumber, kept.total);
+        return reply.code(200).type(JSON_TYPE).send(kept.body);
+      }
       const result = await handler(
         new HandlerContext({
           request,
@@ -339,8 +371,8 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           body: (body && body.key !== null ? raw?.[body.key] : raw) as never,
           files: request.uploads ?? {},
           uploads: options.uploads,
-          page: pageWindow((request.query as { page?: number }).page ?? 1),
-          read: request.routeInput?.read ?? NOTHING_READ,
+          page: pageWindow(pageNumber),
+          read: input?.read ?? NOTHING_READ,
         }),
       );
       if (endpoint.show) {
@@ -353,8 +385,11 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       if (endpoint.status === 204) return reply.code(204).send();
       if (endpoint.paginated) {
         const { items, total } = result as unknown as { items: unknown[]; total: number };
-        setPageHeaders(reply, (request.query as { page?: number }).page ?? 1, total);
-        return reply.code(200).send(items);
+        setPageHeaders(reply, pageNumber, total);
+        const json = JSON.stringify(items);
+        const version = input?.read.version;
+        if (input?.page && version) options.pages.set(input.page.key, { version, body: json });
+        return reply.code(200).type(JSON_TYPE).send(json);
       }
       if (result === undefined) throw new HttpError(500, { error: 'No response' });
       return reply.code(endpoint.status).send(result);
