@@ -54,6 +54,7 @@ export async function startServer(
     dataDir: config.dataDir,
     ...(tracing && pglite && { onQuery: tracing.statementSpan }),
     poolSize: config.databasePoolSize,
+    pooler: config.databasePooler,
   });
   // Migrate before building the app: start-up work must not count as event-loop delay for the
   // overload protection, or the first requests would get 503s.

@@ -4,7 +4,7 @@
  * and campaign shows and lists), the resource itself, all in one statement. Counted with the ORM's
  * query log, which the prepared statements report to as well (db/statements.ts), not timed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { useTestServer } from './harness.js';
 
 const server = useTestServer();
@@ -83,5 +83,34 @@ describe('round trips of an authenticated show', () => {
     expect(
       (await statementsOf(() => server.get('/me/notification_settings.json', { token }), 200)).length,
     ).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('planning of the hot statements', () => {
+  it('happens once per connection: the generic plan, not one plan per request', async () => {
+    const { token, org, collab } = await organizationWithCollab();
+    for (let i = 0; i < 8; i++)
+      for (const url of [
+        `/organizations/${org.id}.json`,
+        `/organizations/${org.id}/collabs.json`,
+        `/organizations/${org.id}/collabs/${collab.id}.json`,
+      ])
+        expect((await server.get(url, { token })).statusCode).toBe(200);
+    // Every connection of the server's pool (PostgreSQL: set when it opens; PGlite: its session).
+    expect(await server.sql("select current_setting('plan_cache_mode') as mode")).toEqual([
+      { mode: 'force_generic_plan' },
+    ]);
+    // PGlite has one session, so its prepared statements are the ones the requests ran.
+    if (inject('database').kind === 'pglite') {
+      const plans = await server.sql<{ name: string; generic_plans: number; custom_plans: number }>(
+        `select name, generic_plans::int, custom_plans::int from pg_prepared_statements
+         where name in ('caller+organizations.retrieve', 'caller+collabs.list', 'caller+collabs.retrieve')`,
+      );
+      expect(plans).toHaveLength(3);
+      for (const plan of plans) {
+        expect(plan.custom_plans).toBe(0);
+        expect(plan.generic_plans).toBeGreaterThanOrEqual(8);
+      }
+    }
   });
 });

@@ -233,6 +233,8 @@ function prepare(pglite: PGlite, statement: Statement): Promise<Prepared | undef
   const parsing = exclusive(pglite, async () => {
     const { messages: answer } = await pglite.execProtocol(
       concat([
+        // The embedded database's one session: planned once, as on PostgreSQL (db/database.ts).
+        serialize.query('set plan_cache_mode = force_generic_plan'),
         serialize.parse({ name: statement.name, text: statement.text }),
         serialize.describe({ type: 'S', name: statement.name }),
         serialize.sync(),
