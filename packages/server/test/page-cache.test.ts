@@ -10,8 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { PageCache } from '../src/pipeline/page-cache.js';
 import { TEST_HELPERS_KEY, type TestUser, useTestServer } from './harness.js';
+import { createOrganization } from './organizations.js';
 
 const server = useTestServer();
+const organizationOf = (owner: TestUser) => createOrganization(server, owner);
 
 /** Another replica on the same database, keeping `pageCacheBytes` of pages (0: none). */
 async function replica(pageCacheBytes: number) {
@@ -32,15 +34,6 @@ async function pageOf(app: Replica, url: string, token: string) {
     headers: Object.fromEntries(PAGE_HEADERS.map((name) => [name, res.headers[name]])),
     body: res.body,
   };
-}
-
-async function organizationOf(owner: TestUser) {
-  const res = await server.post('/organizations.json', {
-    token: owner.token,
-    body: { organization: { name: 'Acme' } },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json() as { id: string };
 }
 
 describe('a page kept until its list changes', () => {

@@ -7,19 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TEST_HELPERS_KEY, type TestUser, useTestServer } from './harness.js';
+import { createOrganization } from './organizations.js';
 
 const server = useTestServer();
+const organizationOf = (owner: TestUser) => createOrganization(server, owner);
 
 const totalOf = (res: { headers: Record<string, unknown> }) => Number(res.headers['total-count']);
-
-async function organizationOf(owner: TestUser) {
-  const res = await server.post('/organizations.json', {
-    token: owner.token,
-    body: { organization: { name: 'Acme' } },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json() as { id: string };
-}
 
 const countOf = async (sql: string, params: unknown[]) =>
   (await server.sql<{ n: number }>(`select count(*)::int as n from ${sql}`, params))[0]?.n;
