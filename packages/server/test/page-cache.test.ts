@@ -224,11 +224,11 @@ describe('a page kept until its list changes', () => {
 });
 
 describe('the page cache', () => {
-  const page = (body: string, version = '1') => ({ version, body });
+  const page = (body: string, version = '1') => ({ version, body: Buffer.from(body) });
 
   it('holds at most its bytes, dropping the least recently used page first', () => {
     const body = 'x'.repeat(1_000);
-    const cache = new PageCache(2 * 3 * (1_000 + 10));
+    const cache = new PageCache(3 * (1_000 + 2 * 10));
     for (const key of ['a 1', 'b 1', 'c 1']) cache.set(key, page(body));
     expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
     expect(cache.get('a 1')).toEqual(page(body));

@@ -205,7 +205,7 @@ function readOf(route: Route, input: RouteInput, pages: PageCache): CallerRead |
 }
 
 /** A page's JSON and total: the kept JSON when its list is still at its version, else null. */
-function cachedPageOf(input: RouteInput | undefined): { body: string; total: number } | null {
+function cachedPageOf(input: RouteInput | undefined): { body: Buffer; total: number } | null {
   const cached = input?.page?.cached;
   if (!cached || input.read.version !== cached.version || input.read.total === null) return null;
   return { body: cached.body, total: input.read.total };
@@ -386,7 +386,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       if (endpoint.paginated) {
         const { items, total } = result as unknown as { items: unknown[]; total: number };
         setPageHeaders(reply, pageNumber, total);
-        const json = JSON.stringify(items);
+        const json = Buffer.from(JSON.stringify(items));
         const version = input?.read.version;
         if (input?.page && version) options.pages.set(input.page.key, { version, body: json });
         return reply.code(200).type(JSON_TYPE).send(json);
