@@ -29,7 +29,11 @@ MARKETPLACE_CORS_ORIGINS, OTEL_EXPORTER_OTLP_ENDPOINT (all of them: README.md).`
 /** Runs `work` on the configured database, which is closed again whatever `work` does. */
 async function withDatabase<T>(config: Config, work: (orm: Orm) => Promise<T>): Promise<T> {
   const { checkDatabase, openDatabase } = await import('./db/database.js');
-  const orm = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const orm = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    pooler: config.databasePooler,
+  });
   try {
     await checkDatabase(orm, config.databaseUrl);
     return await work(orm);

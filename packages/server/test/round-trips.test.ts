@@ -5,6 +5,7 @@
  * query log, which the prepared statements report to as well (db/statements.ts), not timed.
  */
 import { describe, expect, inject, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
 import { useTestServer } from './harness.js';
 
 const server = useTestServer();
@@ -113,4 +114,18 @@ describe('planning of the hot statements', () => {
       }
     }
   });
+
+  // A pooler stands before PostgreSQL only: defined in the PostgreSQL run (.ci/run).
+  if (inject('database').kind === 'postgres')
+    it('makes no session setting behind a pooler in transaction mode (its sessions are shared)', async () => {
+      const url = server.orm.config.get('clientUrl') as string;
+      const pooled = await openDatabase({ url, dataDir: server.config.dataDir, pooler: 'transaction' });
+      try {
+        expect(await pooled.em.fork().execute("select current_setting('plan_cache_mode') as mode")).toEqual([
+          { mode: 'auto' },
+        ]);
+      } finally {
+        await pooled.close(true);
+      }
+    });
 });

@@ -6,6 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
+import type { Pool } from 'pg';
 import { ConfigError } from '../config.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
@@ -28,7 +29,7 @@ export interface DatabaseOptions {
   poolSize?: number;
   /**
    * `transaction` when the URL goes through a pooler in transaction mode: its sessions are not the
-   * server's, so no session setting is sent ({@link GENERIC_PLANS}).
+   * server's, so no session setting is made ({@link GENERIC_PLANS}).
    */
   pooler?: 'none' | 'transaction';
 }
@@ -42,17 +43,13 @@ export interface DatabaseOptions {
  * in the database's process. The generic plan decides what the values change at run time (its
  * one-time filters: which half of the list, whether the page is known; db/pages.ts). MikroORM
  * sends its queries with their values written in, so the setting changes nothing for them.
+ *
+ * Sent as the first statement of each new connection (`pg`'s documented `connect` event), not as
+ * a startup option: PgBouncer refuses unknown startup parameters in every pool mode. Not sent
+ * behind a pooler in transaction mode, where a `SET` would land on a server connection other
+ * clients share.
  */
-const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
-
-/** The `options` startup parameter: the URL's own, then {@link GENERIC_PLANS}. */
-function sessionOptions(url: string): string {
-  let own: string | null = null;
-  try {
-    own = new URL(url).searchParams.get('options');
-  } catch {}
-  return own ? `${own} ${GENERIC_PLANS}` : GENERIC_PLANS;
-}
+const GENERIC_PLANS = 'set plan_cache_mode = force_generic_plan';
 
 /** Statements that wait longer than this for a pooled connection fail, and the request gets a 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -86,17 +83,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
     }),
   };
   if (options.url?.startsWith('postgres')) {
-    return (await PostgresORM.init({
+    const orm = (await PostgresORM.init({
       ...common,
       clientUrl: options.url,
       // Never created here: a missing database is a wrong DATABASE_URL (see checkDatabase).
       ensureDatabase: false,
       pool: { min: 0, max: options.poolSize ?? 10, idleTimeoutMillis: 10_000 },
-      driverOptions: {
-        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        ...(options.pooler !== 'transaction' && { options: sessionOptions(options.url) }),
-      },
+      driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
     } as Options)) as unknown as Orm;
+    if (options.pooler !== 'transaction') {
+      // The pool is made here, before any connection: every connection gets the setting first.
+      const pool = (await orm.em.getConnection().getNativeClient()) as Pool;
+      pool.on('connect', (client) => {
+        // A server that cannot take it still answers, each statement planned as before.
+        client.query(GENERIC_PLANS).catch(() => {});
+      });
+    }
+    return orm;
   }
   if (options.pglite) {
     return (await PgliteORM.init({
