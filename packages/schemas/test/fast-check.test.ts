@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { acceptsAsIs, contractRegistry, ErrorBody, endpoints, ValidationErrorBody } from '../src/index.js';
 
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
@@ -138,5 +138,41 @@ describe('the fast response check', () => {
     expect(refused).toBe(0);
     // The mutations keep some bodies valid: the comparison is not empty.
     expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('leaves to zod what it cannot be sure of', () => {
+    // Shapes zod changes or reads by rules the compiler does not know: always "no".
+    for (const schema of [
+      z.string().trim(),
+      z.string().default('x'),
+      z.union([z.string(), z.number()]),
+      z.string().refine(() => true),
+      z.object({ a: z.string() }).refine(() => true),
+      z.url(),
+      z.number().transform((n) => n),
+    ] as z.ZodType[])
+      expect(acceptsAsIs(schema, 'x') || acceptsAsIs(schema, 1) || acceptsAsIs(schema, { a: 'x' })).toBe(
+        false,
+      );
+    // Near a length limit, zod counts code points: the fast check only answers where that cannot matter.
+    expect(acceptsAsIs(z.string().min(2), 'ab')).toBe(false);
+    expect(acceptsAsIs(z.string().min(2), 'abcd')).toBe(true);
+    // An optional key may be absent; a required one may not.
+    const shape = z.object({ a: z.string(), b: z.int().optional() });
+    expect(
+      [{ a: 'x' }, { a: 'x', b: 1 }, { b: 1 }, { a: 'x', b: 1.5 }].map((v) => acceptsAsIs(shape, v)),
+    ).toEqual([true, true, false, false]);
+  });
+
+  it('says no while Object.prototype has an enumerable key (every object would seem to have it)', () => {
+    const shape = z.object({ a: z.string(), b: z.string() });
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.b = 'inherited';
+    try {
+      expect(acceptsAsIs(shape, { a: 'x' })).toBe(false);
+    } finally {
+      delete proto.b;
+    }
+    expect(acceptsAsIs(shape, { a: 'x', b: 'y' })).toBe(true);
   });
 });
