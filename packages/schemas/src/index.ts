@@ -2,6 +2,7 @@ export * from './components.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
 export * from './errors.js';
+export * from './fast-check.js';
 export * from './field-descriptions.js';
 export * from './idempotency.js';
 export * from './pagination.js';

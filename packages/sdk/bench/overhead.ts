@@ -6,7 +6,7 @@
  * picks cases; `N` calls a round, `ROUNDS` rounds (taken in turn by the cases).
  * Run from the repository root: `node --import tsx --conditions=@app/source packages/sdk/bench/overhead.ts`.
  */
-import { endpoints, OrganizationId, PAGE_SIZE, PAGINATION_HEADERS } from '@app/schemas';
+import { endpoints, fastCheck, OrganizationId, PAGE_SIZE, PAGINATION_HEADERS } from '@app/schemas';
 import { Marketplace } from '@app/sdk';
 import ky from 'ky';
 import { retryPolicy } from '../src/core/retry.js';
@@ -27,6 +27,8 @@ const fetchNow = async (input: string | URL | Request, _init?: RequestInit) =>
   String(input instanceof Request ? input.url : input).includes('/collabs.json')
     ? new Response(pageBody, { status: 200, headers: pageHeaders })
     : answer();
+const pageSchema = endpoints.collabs.list.response;
+const pageJson: unknown = JSON.parse(pageBody);
 const base = 'http://127.0.0.1:9';
 const url = `${base}/organizations/OrgBench00000002.json`;
 const headers = { authorization: 'Bearer mkt_bench', accept: 'application/json' };
@@ -107,6 +109,21 @@ const cases: Record<string, () => Promise<unknown>> = {
     const total = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
     return [total, endpoints.collabs.list.response.parse(JSON.parse(await res.text()))];
   },
+  // The same with the SDK's fast check in front of zod (what parseResponse does).
+  "ky page + the SDK's fast check": async () => {
+    const res = ky(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, {
+      headers,
+      retry: retryPolicy('GET', 3, Math.random),
+      timeout: 30_000,
+      fetch: fetchNow,
+    });
+    const total = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
+    const json: unknown = JSON.parse(await res.text());
+    return [total, fastCheck(pageSchema)(json) ? json : pageSchema.parse(json)];
+  },
+  // The check alone, on one parsed page of 20 items: zod's parse, and the fast check.
+  'zod parse of a page': async () => pageSchema.parse(pageJson),
+  'fast check of a page': async () => fastCheck(pageSchema)(pageJson),
   'sdk page': () => client.collabs.list(id).toArray({ limit: PAGE_SIZE }),
 };
 if (before) {

@@ -198,8 +198,8 @@ export class Marketplace {
       const answer = await this.#send(endpoint, url, body, slot?.cached, options);
       const { status, text } = answer;
       if (status === 304 && slot?.cached)
-        return new Outcome(parseResponse(endpoint, slot.cached.body, status), answer);
-      const { json, data } = readResponse(endpoint, url, status, text);
+        return new Outcome(parseResponse(endpoint, slot.cached.body, status, true), answer);
+      const { json, data } = readResponse(endpoint, url, status, text, slot !== undefined);
       if (slot) await this.#cache?.save(slot, answer.headers.get('etag'), json);
       return new Outcome(data, answer);
     } catch (error) {

@@ -1,7 +1,7 @@
-import { endpoints, type OrganizationId } from '@app/schemas';
+import { acceptsAsIs, endpoints, type OrganizationId } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { readResponse, validateRequest } from '../src/core/validation.js';
+import { parseResponse, readResponse, validateRequest } from '../src/core/validation.js';
 import { type CacheStore, RequestValidationError, ResponseValidationError } from '../src/index.js';
 import {
   address,
@@ -153,6 +153,65 @@ describe('responses are validated with their schema', () => {
     const org = await client().organizations.retrieve(ORG_ID);
     const id: OrganizationId = org.id;
     expect([id, typeof org.created_at]).toEqual([ORG_ID, 'string']);
+  });
+});
+
+describe('the fast path of the response check', () => {
+  const list = endpoints.collabs.list;
+  // A list's items are summaries: without `brief` (zod would strip it, so the fast path says no).
+  const { brief: _brief, ...summary } = collab;
+  const page = Array.from({ length: 20 }, (_, i) => ({ ...summary, id: `Collab${i}`, name: `Collab ${i}` }));
+
+  test('a valid page is accepted as it is: the body itself is the data, as zod would give it', () => {
+    const json = JSON.parse(JSON.stringify(page));
+    expect(acceptsAsIs(list.response, json)).toBe(true);
+    expect(parseResponse(list, json, 200)).toBe(json);
+    expect(list.response.parse(json)).toEqual(json);
+    // A page with a `brief` (zod strips it) is left to zod.
+    expect(acceptsAsIs(list.response, [collab])).toBe(false);
+  });
+
+  test('an invalid body still gets zod’s ResponseValidationError, message and issues', () => {
+    const bad = [
+      { ...summary, created_at: '2026-13-01T00:00:00Z', extra: 1 },
+      { ...summary, countries: 'US' },
+    ];
+    expect(acceptsAsIs(list.response, bad)).toBe(false);
+    const error = (() => {
+      try {
+        parseResponse(list, bad, 200);
+      } catch (e) {
+        return e;
+      }
+    })() as ResponseValidationError;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.message).toBe(
+      'GET /organizations/:organization_id/collabs: the response does not match its schema ' +
+        '(0.created_at: Invalid ISO datetime; 1.countries: Invalid input: expected array, received string)',
+    );
+    expect(error.issues).toEqual(list.response.safeParse(bad).error?.issues);
+  });
+
+  test('a body zod would change (a key it strips) is zod’s output', () => {
+    const json = { ...organization, extra: 1 };
+    expect(parseResponse(endpoints.organizations.retrieve, json, 200)).toEqual(organization);
+  });
+
+  test('what the caller does to a cached resource does not change the cached copy', async () => {
+    const orgUrl = `${BASE}/organizations/${ORG_ID}.json`;
+    server.use(
+      http.get(orgUrl, ({ request }) =>
+        request.headers.get('if-none-match') === 'W/"1"'
+          ? new HttpResponse(null, { status: 304, headers: { ETag: 'W/"1"' } })
+          : HttpResponse.json(organization, { headers: { ETag: 'W/"1"' } }),
+      ),
+    );
+    const sdk = client();
+    const first = await sdk.organizations.retrieve(ORG_ID);
+    (first as { name: string }).name = 'Changed by the caller';
+    const again = await sdk.organizations.retrieve(ORG_ID);
+    (again as { website: string | null }).website = null;
+    expect(await sdk.organizations.retrieve(ORG_ID)).toEqual(organization);
   });
 });
 

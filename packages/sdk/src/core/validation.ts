@@ -1,4 +1,4 @@
-import { type BodySpec, type Endpoint, toFieldErrors } from '@app/schemas';
+import { type BodySpec, type Endpoint, fastCheck, toFieldErrors } from '@app/schemas';
 import type { z } from 'zod';
 import { RequestValidationError, ResponseValidationError } from './error.js';
 import { splitFiles, toFormData } from './uploads.js';
@@ -23,13 +23,15 @@ export function validateRequest(
 
 /**
  * Reads a success answer: its status must be the endpoint's, and its body (JSON) must match the
- * endpoint's response schema. `json` is what the ETag cache keeps.
+ * endpoint's response schema. `json` is what the ETag cache keeps; with `keep` (the cache will keep
+ * it), `data` is never that same object, so that a caller's changes to `data` do not reach the cache.
  */
 export function readResponse(
   endpoint: Endpoint,
   url: string,
   status: number,
   text: string,
+  keep = false,
 ): { json: unknown; data: unknown } {
   if (status !== endpoint.status)
     throw new ResponseValidationError(
@@ -38,12 +40,18 @@ export function readResponse(
     );
   if (!endpoint.response) return { json: undefined, data: undefined };
   const json = parseJson(text, status, url);
-  return { json, data: parseResponse(endpoint, json, status) };
+  return { json, data: parseResponse(endpoint, json, status, keep) };
 }
 
-/** The body parsed with the endpoint's response schema (also for a copy from the cache). */
-export function parseResponse(endpoint: Endpoint, json: unknown, status: number): unknown {
+/**
+ * The body parsed with the endpoint's response schema. A body the schema's fast check accepts
+ * (`fastCheck`: zod would accept it and give it back unchanged) is returned as it is, unless it is
+ * `shared` (a copy the ETag cache holds): then zod's output, a copy of its own, is returned, as for
+ * any body the fast check is not sure of (zod's errors, zod's output).
+ */
+export function parseResponse(endpoint: Endpoint, json: unknown, status: number, shared = false): unknown {
   if (!endpoint.response) return undefined;
+  if (!shared && fastCheck(endpoint.response)(json)) return json;
   const result = endpoint.response.safeParse(json);
   if (result.success) return result.data;
   const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');

@@ -1,0 +1,289 @@
+/**
+ * A fast answer to "would this schema accept this JSON value and give it back unchanged?", compiled
+ * from the zod schema's own definition (`schema._zod.def`), for the response bodies the SDK checks
+ * on every call. It is one-sided: `true` means zod certainly succeeds with an output deep-equal to
+ * the input; `false` means "not certain", and the caller runs zod (its errors, its output). So it
+ * may refuse what zod accepts (a key zod would strip, a string near a length limit, a shape it does
+ * not know) but never accepts what zod refuses or would change. No `eval`: closures only.
+ */
+import { z } from 'zod';
+
+/** The compiled answer for one schema. */
+export type FastCheck = (value: unknown) => boolean;
+
+/** A compiled check, or `undefined` for a schema the compiler does not know (zod decides). */
+type Compiled = FastCheck | undefined;
+
+const never: FastCheck = () => false;
+
+/**
+ * Schemas whose own check cannot be read from their definition (a custom format, a rewrite), with
+ * a predicate that implies "zod accepts it unchanged", given by the module that defines them.
+ */
+const known = new WeakMap<z.ZodType, (value: string) => boolean>();
+
+/**
+ * Declares that `schema` (a string schema) accepts, unchanged, every string `plain` returns true
+ * for. `plain` may refuse more than the schema does; it must never accept more.
+ */
+export function knownFastCheck(schema: z.ZodType, plain: (value: string) => boolean): void {
+  known.set(schema, plain);
+}
+
+const cache = new WeakMap<z.ZodType, FastCheck>();
+
+/** The schema's compiled check, made on first use and kept with the schema object. */
+export function fastCheck(schema: z.ZodType): FastCheck {
+  let check = cache.get(schema);
+  if (!check) {
+    const compiled = compile(schema, new Map());
+    check = compiled ? (value) => !inheritsEnumerableKeys() && compiled(value) : never;
+    cache.set(schema, check);
+  }
+  return check;
+}
+
+/**
+ * Whether every object inherits an enumerable key (someone added one to `Object.prototype`): the
+ * object checks read keys with `for…in`, which would then count an inherited key as the object's.
+ */
+function inheritsEnumerableKeys(): boolean {
+  for (const _key in Object.prototype) return true;
+  return false;
+}
+
+/** Whether zod would certainly accept `value` for `schema` and return it as it is. */
+export const acceptsAsIs = (schema: z.ZodType, value: unknown): boolean => fastCheck(schema)(value);
+
+/** String formats whose whole check is their `pattern` (zod: `$ZodStringFormat` with a `def.pattern`). */
+const PATTERN_FORMATS = [z.ZodISODateTime, z.ZodISODate, z.ZodEmail, z.ZodUUID, z.ZodGUID];
+
+/** The definition's checks, as their own definitions. */
+type CheckDef = z.core.$ZodChecks['_zod']['def'];
+const checksOf = (def: { checks?: z.core.$ZodCheck[] }): CheckDef[] =>
+  (def.checks ?? []).map((c) => c._zod.def as CheckDef);
+
+function compile(schema: z.ZodType, seen: Map<z.ZodType, Compiled>): Compiled {
+  if (seen.has(schema)) return seen.get(schema);
+  // A schema met again while compiling itself (a recursive shape) is left to zod.
+  seen.set(schema, undefined);
+  const check = compileNew(schema, seen);
+  seen.set(schema, check);
+  return check;
+}
+
+function compileNew(schema: z.ZodType, seen: Map<z.ZodType, Compiled>): Compiled {
+  const plain = known.get(schema);
+  if (plain) return (v) => typeof v === 'string' && plain(v);
+  const def = (schema as z.core.$ZodType)._zod.def;
+  switch (def.type) {
+    case 'string':
+      return compileString(schema, def as z.core.$ZodStringDef);
+    case 'number':
+      return compileNumber(def as z.core.$ZodNumberDef & { format?: string });
+    case 'boolean':
+      return (def as z.core.$ZodBooleanDef).coerce || def.checks?.length
+        ? undefined
+        : (v) => typeof v === 'boolean';
+    case 'enum':
+      return compileEnum(def as z.core.$ZodEnumDef);
+    case 'literal':
+      return compileLiteral(def as z.core.$ZodLiteralDef<z.core.util.Literal>);
+    case 'nullable': {
+      const inner = compileInner(def as z.core.$ZodNullableDef, seen);
+      return inner && ((v) => v === null || inner(v));
+    }
+    case 'optional': {
+      const inner = compileInner(def as z.core.$ZodOptionalDef, seen);
+      return inner && ((v) => v === undefined || inner(v));
+    }
+    case 'array':
+      return compileArray(def as z.core.$ZodArrayDef, seen);
+    case 'object':
+      return compileObject(def as z.core.$ZodObjectDef, seen);
+    case 'record':
+      return compileRecord(def as z.core.$ZodRecordDef, seen);
+    case 'unknown':
+    case 'any':
+      // zod gives the value itself back, whatever it is; an absent key is another matter (see objects).
+      return def.checks?.length ? undefined : () => true;
+    default:
+      // Unions (zod takes the first option that succeeds, so accepting by a later one would not be
+      // certain), pipes, transforms, defaults, lazy, readonly…: zod decides.
+      return undefined;
+  }
+}
+
+function compileInner(
+  def: { innerType: z.core.$ZodType; checks?: unknown[] },
+  seen: Map<z.ZodType, Compiled>,
+) {
+  return def.checks?.length ? undefined : compile(def.innerType as z.ZodType, seen);
+}
+
+function compileString(schema: z.ZodType, def: z.core.$ZodStringDef): Compiled {
+  if (def.coerce) return undefined;
+  const tests: Array<(v: string) => boolean> = [];
+  const format = (def as { format?: string }).format;
+  if (format !== undefined) {
+    // The schema is itself a format check; only those that are exactly their pattern are read.
+    const pattern = (def as { pattern?: RegExp }).pattern;
+    if (!pattern || !PATTERN_FORMATS.some((Format) => schema instanceof Format)) return undefined;
+    tests.push(patternTest(pattern));
+  }
+  for (const check of checksOf(def)) {
+    switch (check.check) {
+      case 'min_length':
+        // zod counts code points near the limit; a string of twice as many UTF-16 units (or any
+        // non-empty one for a minimum of 1) certainly has enough of them.
+        {
+          const min = check.minimum;
+          tests.push((v) => v.length >= 2 * min || (min <= 1 && v.length >= min));
+        }
+        break;
+      case 'max_length': {
+        // Code points are never more than UTF-16 units.
+        const max = check.maximum;
+        tests.push((v) => v.length <= max);
+        break;
+      }
+      case 'string_format':
+        if (check.format !== 'regex' || !check.pattern) return undefined;
+        tests.push(patternTest(check.pattern));
+        break;
+      default:
+        // Rewrites (trim, case), refinements, other formats: zod decides.
+        return undefined;
+    }
+  }
+  if (tests.length === 0) return (v) => typeof v === 'string';
+  if (tests.length === 1) {
+    const [test] = tests as [(v: string) => boolean];
+    return (v) => typeof v === 'string' && test(v);
+  }
+  return (v) => typeof v === 'string' && tests.every((test) => test(v));
+}
+
+/** zod's own test of a pattern (it resets `lastIndex`, which a `g` or `y` flag makes matter). */
+function patternTest(pattern: RegExp): (v: string) => boolean {
+  if (!pattern.global && !pattern.sticky) return (v) => pattern.test(v);
+  return (v) => {
+    pattern.lastIndex = 0;
+    return pattern.test(v);
+  };
+}
+
+/** The integer formats: the value must be an integer inside the range. */
+const INTEGER_RANGES: Record<string, readonly [number, number]> = {
+  safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  int32: [-2147483648, 2147483647],
+  uint32: [0, 4294967295],
+};
+
+function compileNumber(def: z.core.$ZodNumberDef & { format?: string }): Compiled {
+  if (def.coerce) return undefined;
+  // The checks folded into one test: whether it must be an integer, and its bounds.
+  let integer = false;
+  const lower: Array<{ value: number; inclusive: boolean }> = [];
+  const upper: Array<{ value: number; inclusive: boolean }> = [];
+  if (def.format !== undefined) {
+    const range = INTEGER_RANGES[def.format];
+    if (!range) return undefined;
+    integer = true;
+    lower.push({ value: range[0], inclusive: true });
+    upper.push({ value: range[1], inclusive: true });
+  }
+  for (const check of checksOf(def)) {
+    if (check.check === 'greater_than' && typeof check.value === 'number')
+      lower.push({ value: check.value, inclusive: check.inclusive });
+    else if (check.check === 'less_than' && typeof check.value === 'number')
+      upper.push({ value: check.value, inclusive: check.inclusive });
+    else return undefined;
+  }
+  return (v) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v))) return false;
+    for (const { value, inclusive } of lower) if (inclusive ? v < value : v <= value) return false;
+    for (const { value, inclusive } of upper) if (inclusive ? v > value : v >= value) return false;
+    return true;
+  };
+}
+
+function compileEnum(def: z.core.$ZodEnumDef): Compiled {
+  if (def.checks?.length) return undefined;
+  const entries = Object.entries(def.entries);
+  // `z.enum([...])` only: a TypeScript enum's entries are read by rules of zod's own.
+  if (!entries.every(([key, value]) => key === value)) return undefined;
+  const values = new Set<unknown>(entries.map(([, value]) => value));
+  return (v) => values.has(v);
+}
+
+function compileLiteral(def: z.core.$ZodLiteralDef<z.core.util.Literal>): Compiled {
+  if (def.checks?.length) return undefined;
+  if (!def.values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+    return undefined;
+  const values = new Set<unknown>(def.values);
+  return (v) => values.has(v);
+}
+
+function compileArray(def: z.core.$ZodArrayDef, seen: Map<z.ZodType, Compiled>): Compiled {
+  if (def.checks?.length) return undefined;
+  const element = compile(def.element as z.ZodType, seen);
+  if (!element) return undefined;
+  return (v) => {
+    if (!Array.isArray(v)) return false;
+    for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+    return true;
+  };
+}
+
+/** An object as `JSON.parse` makes it (zod reads other objects by rules of its own). */
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+
+function compileObject(def: z.core.$ZodObjectDef, seen: Map<z.ZodType, Compiled>): Compiled {
+  if (def.checks?.length) return undefined;
+  const keys = Object.keys(def.shape);
+  if (keys.includes('__proto__')) return undefined;
+  const fields = new Map<string, FastCheck>();
+  const required: string[] = [];
+  for (const key of keys) {
+    const field = def.shape[key] as z.ZodType;
+    const check = compile(field, seen);
+    if (!check) return undefined;
+    fields.set(key, check);
+    // zod leaves out an absent key only when its schema is an `optional()`.
+    if ((field as z.core.$ZodType)._zod.def.type !== 'optional') required.push(key);
+  }
+  const count = keys.length;
+  return (v) => {
+    if (!isJsonObject(v)) return false;
+    // The object's own keys, in its own order (V8 reads `v[key]` fast inside `for…in`).
+    let present = 0;
+    for (const key in v) {
+      const check = fields.get(key);
+      // Any other key (zod would strip it, or refuse it), `__proto__` included: zod decides.
+      if (check === undefined || !check(v[key])) return false;
+      present++;
+    }
+    // Every key of the shape was there; otherwise the absent ones must be optional.
+    return present === count || required.every((key) => Object.hasOwn(v, key));
+  };
+}
+
+function compileRecord(def: z.core.$ZodRecordDef, seen: Map<z.ZodType, Compiled>): Compiled {
+  if (def.checks?.length) return undefined;
+  // Keys: a plain `z.string()` takes every key as it is.
+  const keyDef = (def.keyType as z.core.$ZodType)._zod.def as z.core.$ZodStringDef & { format?: string };
+  if (keyDef.type !== 'string' || keyDef.coerce || keyDef.format !== undefined || keyDef.checks?.length)
+    return undefined;
+  const value = compile(def.valueType as z.ZodType, seen);
+  if (!value) return undefined;
+  return (v) => {
+    if (!isJsonObject(v)) return false;
+    for (const key of Object.keys(v)) {
+      // zod leaves a `__proto__` key out of its output.
+      if (key === '__proto__' || !value(v[key])) return false;
+    }
+    return true;
+  };
+}

@@ -1,0 +1,178 @@
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { acceptsAsIs, contractRegistry, ErrorBody, endpoints, ValidationErrorBody } from '../src/index.js';
+
+/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The valid bodies of a schema: its component's examples (an array: its items' examples). */
+function examplesOf(schema: z.ZodType): unknown[] {
+  const def = (schema as z.core.$ZodType)._zod.def;
+  if (def.type === 'array') {
+    const items = examplesOf((def as z.core.$ZodArrayDef).element as z.ZodType);
+    return [[], items, [...items, ...items]];
+  }
+  return (contractRegistry.get(schema)?.examples as unknown[] | undefined) ?? [];
+}
+
+const strange: unknown[] = [
+  null,
+  undefined,
+  0,
+  -1,
+  1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  2 ** 53,
+  true,
+  false,
+  '',
+  ' ',
+  'x',
+  [],
+  {},
+  [1],
+  { a: 1 },
+  'draft',
+  'usd',
+  'USD',
+  'US',
+  'us',
+  'ZZZ',
+  '2026-11-21T10:15:30.123Z',
+  '2026-13-01T00:00:00Z',
+  '2026-02-30T10:00:00Z',
+  '2024-02-29T10:00:00Z',
+  '2026-11-21T10:15:30.123+01:00',
+  '2026-11-21 10:15:30Z',
+  '2026-11-21T24:00:00Z',
+  '2026-11-21',
+  'https://example.com/a',
+  ' https://example.com/a',
+  'https://example.com/a ',
+  'https://exa\tmple.com',
+  'https://example.com/a\n',
+  'ftp://example.com',
+  'https://',
+  'http://[::1]/x',
+  'HTTPS://EXAMPLE.COM',
+  'http://a..b',
+  'a@example.com',
+  'not an email',
+];
+
+/** A copy of `value` with one change somewhere inside it (or at its root). */
+function mutate(value: unknown, next: () => number): unknown {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  if (Array.isArray(value)) {
+    if (value.length === 0 || next() < 0.2) return next() < 0.5 ? pick(strange) : [...value, pick(strange)];
+    const i = Math.floor(next() * value.length);
+    return value.map((item, j) => (j === i ? mutate(item, next) : item));
+  }
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    const keys = Object.keys(copy);
+    const r = next();
+    if (r < 0.1) copy[pick(['extra', '__proto__', 'constructor', 'toString'])] = pick(strange);
+    else if (r < 0.2 && keys.length > 0) delete copy[pick(keys)];
+    else if (keys.length > 0) {
+      const key = pick(keys);
+      copy[key] = mutate(copy[key], next);
+    }
+    // Through JSON, as a body arrives (a `__proto__` key becomes an own key there).
+    return next() < 0.5 ? JSON.parse(JSON.stringify(copy) ?? 'null') : copy;
+  }
+  return next() < 0.8
+    ? pick(strange)
+    : typeof value === 'string'
+      ? `${value}${pick(['', ' ', '\n', 'x'])}`
+      : value;
+}
+
+const schemas: Array<[string, z.ZodType]> = [
+  ['ErrorBody', ErrorBody],
+  ['ValidationErrorBody', ValidationErrorBody],
+  ...Object.entries(endpoints).flatMap(([group, table]) =>
+    Object.entries(table as Record<string, { response?: z.ZodType }>).flatMap(([name, endpoint]) =>
+      endpoint.response ? [[`${group}.${name}`, endpoint.response] as [string, z.ZodType]] : [],
+    ),
+  ),
+];
+
+describe('the fast response check', () => {
+  it.each(schemas)('%s: accepts its valid examples', (_name, schema) => {
+    const examples = examplesOf(schema);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const body = JSON.parse(JSON.stringify(example));
+      expect(schema.safeParse(body).success).toBe(true);
+      expect(acceptsAsIs(schema, body)).toBe(true);
+    }
+  });
+
+  it.each(schemas)('%s: never accepts what zod refuses or would change', (name, schema) => {
+    const next = random([...name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7));
+    const examples = examplesOf(schema);
+    let accepted = 0;
+    let refused = 0;
+    for (let n = 0; n < 1500; n++) {
+      let body = examples[n % examples.length];
+      for (let k = 1 + Math.floor(next() * 3); k > 0; k--) body = mutate(body, next);
+      if (!acceptsAsIs(schema, body)) continue;
+      const result = schema.safeParse(body);
+      expect(result.success, JSON.stringify(body)).toBe(true);
+      // Node's comparison, prototypes included (vitest's reads a `constructor` key as the class).
+      expect(isDeepStrictEqual(result.data, body), JSON.stringify(body)).toBe(true);
+      if (result.success) accepted++;
+      else refused++;
+    }
+    expect(refused).toBe(0);
+    // The mutations keep some bodies valid: the comparison is not empty.
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('leaves to zod what it cannot be sure of', () => {
+    // Shapes zod changes or reads by rules the compiler does not know: always "no".
+    for (const schema of [
+      z.string().trim(),
+      z.string().default('x'),
+      z.union([z.string(), z.number()]),
+      z.string().refine(() => true),
+      z.object({ a: z.string() }).refine(() => true),
+      z.url(),
+      z.number().transform((n) => n),
+    ] as z.ZodType[])
+      expect(acceptsAsIs(schema, 'x') || acceptsAsIs(schema, 1) || acceptsAsIs(schema, { a: 'x' })).toBe(
+        false,
+      );
+    // Near a length limit, zod counts code points: the fast check only answers where that cannot matter.
+    expect(acceptsAsIs(z.string().min(2), 'ab')).toBe(false);
+    expect(acceptsAsIs(z.string().min(2), 'abcd')).toBe(true);
+    // An optional key may be absent; a required one may not.
+    const shape = z.object({ a: z.string(), b: z.int().optional() });
+    expect(
+      [{ a: 'x' }, { a: 'x', b: 1 }, { b: 1 }, { a: 'x', b: 1.5 }].map((v) => acceptsAsIs(shape, v)),
+    ).toEqual([true, true, false, false]);
+  });
+
+  it('says no while Object.prototype has an enumerable key (every object would seem to have it)', () => {
+    const shape = z.object({ a: z.string(), b: z.string() });
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.b = 'inherited';
+    try {
+      expect(acceptsAsIs(shape, { a: 'x' })).toBe(false);
+    } finally {
+      delete proto.b;
+    }
+    expect(acceptsAsIs(shape, { a: 'x', b: 'y' })).toBe(true);
+  });
+});
