@@ -34,12 +34,27 @@ export interface CallerRead {
  * One round trip: the token by digest, its user, the membership in the organization of the URL,
  * and the route's own read, if any. Whether the token's `last_used_at` is due for its touch (at
  * most once a minute) comes with it; the touch is a second statement only then.
+ *
+ * The caller is one JSON array column, not nine: `pg` describes every column of every run again
+ * (a parser looked up and a property added per column, ~0.65 µs each), so nine columns cost
+ * about 5 µs more per request than one array parsed with `JSON.parse`.
  */
 const CALLER_SQL = `
-select tok.id as caller_token_id, tok.permission as caller_permission, u.id as caller_user_id,
-       u.name as caller_name, u.email as caller_email, m.id as caller_membership_id,
-       m.role as caller_role, m.is_owner as caller_is_owner,
-       (tok.last_used_at is null or tok.last_used_at < now() - interval '1 minute') as caller_touch_due`;
+select json_build_array(tok.id, tok.permission, u.id, u.name, u.email, m.id, m.role, m.is_owner,
+       tok.last_used_at is null or tok.last_used_at < now() - interval '1 minute') as caller`;
+
+/** The caller column's entries, in the order of {@link CALLER_SQL}. */
+type CallerColumn = [
+  tokenId: string,
+  permission: CallerRow['permission'],
+  userId: string,
+  name: string,
+  email: string,
+  membershipId: string | null,
+  role: Role | null,
+  isOwner: boolean | null,
+  touchDue: boolean,
+];
 const CALLER_FROM = `
 from access_tokens tok join users u on u.id = tok.user_id
 left join memberships m on m.user_id = u.id and m.organization_id = $2`;
@@ -95,15 +110,28 @@ left join lateral (
   return found;
 }
 
-const callerOf = (row: Row): CallerRow => ({
-  token_id: row.caller_token_id as string,
-  permission: row.caller_permission as CallerRow['permission'],
-  user_id: row.caller_user_id as string,
-  name: row.caller_name as string,
-  email: row.caller_email as string,
-  membership_id: (row.caller_membership_id as string | null) ?? null,
-  role: (row.caller_role as Role | null) ?? null,
-  is_owner: (row.caller_is_owner as boolean | null) ?? null,
+/** The caller column, parsed (both drivers parse `json` with `JSON.parse`). */
+const callerColumnOf = (row: Row): CallerColumn =>
+  (typeof row.caller === 'string' ? JSON.parse(row.caller) : row.caller) as CallerColumn;
+
+const callerOf = ([
+  token_id,
+  permission,
+  user_id,
+  name,
+  email,
+  membership_id,
+  role,
+  is_owner,
+]: CallerColumn): CallerRow => ({
+  token_id,
+  permission,
+  user_id,
+  name,
+  email,
+  membership_id,
+  role,
+  is_owner,
 });
 
 /**
@@ -131,14 +159,16 @@ export async function findCaller(
   } else rows = await statements.run(CALLER, values);
   const first = rows[0];
   if (!first) return null;
-  if (first.caller_touch_due === true) await statements.run(TOUCH, [first.caller_token_id]);
-  const selected = read && first.caller_membership_id ? rows.filter((row) => row.id != null) : [];
+  const column = callerColumnOf(first);
+  const caller = callerOf(column);
+  if (column[8] === true) await statements.run(TOUCH, [caller.token_id]);
+  const member = caller.membership_id !== null;
+  const selected = read && member ? rows.filter((row) => row.id != null) : [];
   return {
-    caller: callerOf(first),
+    caller,
     read: {
       entities: read ? statements.toEntities(read.declaration.entity.meta.className, selected) : [],
-      total:
-        read && 'page' in read.declaration && first.caller_membership_id ? Number(first.total_count) : null,
+      total: read && 'page' in read.declaration && member ? Number(first.total_count) : null,
       // A bigint: a string from pg, a BigInt from PGlite.
       version: first.list_version == null ? null : String(first.list_version),
     },
