@@ -4,6 +4,7 @@ import {
   type Endpoint,
   ErrorBody,
   type FieldErrors,
+  fastCheck,
   toFieldErrors,
   ValidationErrorBody,
 } from '@app/schemas';
@@ -148,6 +149,15 @@ const issuesOf = (error: z.ZodError) =>
 /** The read of a route that declares none. */
 const NOTHING_READ: ReadResult = Object.freeze({ entities: [], total: null });
 
+/**
+ * `schema.safeParse(value)`, but a value the schema's fast check accepts (zod would return it
+ * unchanged: `fastCheck` of @app/schemas, the SDK's check of answers) is taken as it is, without
+ * zod's run (an organization id: about 1 µs of the 2.5 zod takes).
+ */
+function parsed(schema: z.ZodType, value: unknown): z.ZodSafeParseResult<unknown> {
+  return fastCheck(schema)(value) ? { success: true, data: value } : schema.safeParse(value);
+}
+
 /** Checks the request's parameters and query against the endpoint's schemas, once. */
 function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unknown): RouteInput {
   let namesNothing = false;
@@ -166,9 +176,10 @@ function inputOf(endpoint: Endpoint, params: Record<string, string>, query: unkn
     errors: toFieldErrors(issuesOf(error)),
     read: NOTHING_READ,
   });
-  const validParams = endpoint.params.safeParse(params);
+  // A plain copy: Fastify's parameters have no prototype, which the fast check leaves to zod.
+  const validParams = parsed(endpoint.params, { ...params });
   if (!validParams.success) return refused(validParams.error);
-  const validQuery = endpoint.query.safeParse(query ?? {});
+  const validQuery = parsed(endpoint.query, query ?? {});
   if (!validQuery.success) return refused(validQuery.error);
   return {
     namesNothing,
