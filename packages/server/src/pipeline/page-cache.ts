@@ -28,7 +28,10 @@ export interface CachedPage {
  * `maxBytes` (`MARKETPLACE_PAGE_CACHE_BYTES`; 0 keeps none).
  */
 export class PageCache {
+  /** Oldest first: a page read or kept moves to the end. */
   readonly #pages = new Map<string, CachedPage>();
+  /** The key at the end: reading it again needs no move (a page polled in a loop). */
+  #newest: string | undefined;
   #bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -45,19 +48,21 @@ export class PageCache {
   /** The page kept under `key`, now the most recently used. */
   get(key: string): CachedPage | undefined {
     const found = this.#pages.get(key);
-    if (found) {
+    if (found && key !== this.#newest) {
       this.#pages.delete(key);
       this.#pages.set(key, found);
+      this.#newest = key;
     }
     return found;
   }
 
-  /** Keeps a page answered at `version`, in place of the one kept under `key`, if any. */
+  /** Keeps a page answered at its version, in place of the one kept under `key`, if any. */
   set(key: string, page: CachedPage): void {
     const size = sizeOf(key, page);
     if (size > this.maxBytes) return;
     this.#drop(key);
     this.#pages.set(key, page);
+    this.#newest = key;
     this.#bytes += size;
     for (const oldest of this.#pages.keys()) {
       if (this.#bytes <= this.maxBytes) break;
@@ -75,6 +80,7 @@ export class PageCache {
     if (!found) return;
     this.#pages.delete(key);
     this.#bytes -= sizeOf(key, found);
+    if (key === this.#newest) this.#newest = undefined;
   }
 }
 
