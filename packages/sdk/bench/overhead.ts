@@ -68,6 +68,15 @@ async function time(cases: Array<[string, () => Promise<unknown>]>) {
   }
 }
 
+/** A page through ky alone, with the SDK's retry policy and timeout. */
+const kyPage = () =>
+  ky(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, {
+    headers,
+    retry: retryPolicy('GET', 3, Math.random),
+    timeout: 30_000,
+    fetch: fetchNow,
+  });
+
 const cases: Record<string, () => Promise<unknown>> = {
   raw: async () => JSON.parse(await (await fetchNow(url, { headers })).text()),
   'raw + new Request': async () => JSON.parse(await (await fetchNow(new Request(url, { headers }))).text()),
@@ -90,33 +99,18 @@ const cases: Record<string, () => Promise<unknown>> = {
     return [Number(res.headers.get(PAGINATION_HEADERS.totalPages)), JSON.parse(await res.text())];
   },
   "ky page, the SDK's retry and timeout": async () => {
-    const res = ky(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, {
-      headers,
-      retry: retryPolicy('GET', 3, Math.random),
-      timeout: 30_000,
-      fetch: fetchNow,
-    });
+    const res = kyPage();
     return [Number((await res).headers.get(PAGINATION_HEADERS.totalPages)), JSON.parse(await res.text())];
   },
   // The same and the zod check of the items: what is left of the SDK's page cost beside it is its own code.
   "ky page + the SDK's zod check": async () => {
-    const res = ky(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, {
-      headers,
-      retry: retryPolicy('GET', 3, Math.random),
-      timeout: 30_000,
-      fetch: fetchNow,
-    });
+    const res = kyPage();
     const total = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
     return [total, endpoints.collabs.list.response.parse(JSON.parse(await res.text()))];
   },
   // The same with the SDK's fast check in front of zod (what parseResponse does).
   "ky page + the SDK's fast check": async () => {
-    const res = ky(`${base}/organizations/OrgBench00000002/collabs.json?page=1`, {
-      headers,
-      retry: retryPolicy('GET', 3, Math.random),
-      timeout: 30_000,
-      fetch: fetchNow,
-    });
+    const res = kyPage();
     const total = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
     const json: unknown = JSON.parse(await res.text());
     return [total, fastCheck(pageSchema)(json) ? json : pageSchema.parse(json)];

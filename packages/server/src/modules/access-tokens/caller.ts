@@ -114,24 +114,15 @@ left join lateral (
 const callerColumnOf = (row: Row): CallerColumn =>
   (typeof row.caller === 'string' ? JSON.parse(row.caller) : row.caller) as CallerColumn;
 
-const callerOf = ([
-  token_id,
-  permission,
-  user_id,
-  name,
-  email,
-  membership_id,
-  role,
-  is_owner,
-]: CallerColumn): CallerRow => ({
-  token_id,
-  permission,
-  user_id,
-  name,
-  email,
-  membership_id,
-  role,
-  is_owner,
+const callerOf = (c: CallerColumn): CallerRow => ({
+  token_id: c[0],
+  permission: c[1],
+  user_id: c[2],
+  name: c[3],
+  email: c[4],
+  membership_id: c[5],
+  role: c[6],
+  is_owner: c[7],
 });
 
 /**
