@@ -43,6 +43,12 @@ const CALLER_SQL = `
 select json_build_array(tok.id, tok.permission, u.id, u.name, u.email, m.id, m.role, m.is_owner,
        tok.last_used_at is null or tok.last_used_at < now() - interval '1 minute') as caller`;
 
+const CALLER_FROM = `
+from access_tokens tok join users u on u.id = tok.user_id
+left join memberships m on m.user_id = u.id and m.organization_id = $2`;
+const CALLER_WHERE = `
+where tok.digest = $1`;
+
 /** The caller column's entries, in the order of {@link CALLER_SQL}. */
 type CallerColumn = [
   tokenId: string,
@@ -55,11 +61,6 @@ type CallerColumn = [
   isOwner: boolean | null,
   touchDue: boolean,
 ];
-const CALLER_FROM = `
-from access_tokens tok join users u on u.id = tok.user_id
-left join memberships m on m.user_id = u.id and m.organization_id = $2`;
-const CALLER_WHERE = `
-where tok.digest = $1`;
 
 const TOUCH: Statement = {
   name: 'caller_touch',
@@ -110,10 +111,6 @@ left join lateral (
   return found;
 }
 
-/** The caller column, parsed (both drivers parse `json` with `JSON.parse`). */
-const callerColumnOf = (row: Row): CallerColumn =>
-  (typeof row.caller === 'string' ? JSON.parse(row.caller) : row.caller) as CallerColumn;
-
 const callerOf = (c: CallerColumn): CallerRow => ({
   token_id: c[0],
   permission: c[1],
@@ -150,9 +147,11 @@ export async function findCaller(
   } else rows = await statements.run(CALLER, values);
   const first = rows[0];
   if (!first) return null;
-  const column = callerColumnOf(first);
+  // Both drivers parse a `json` column (`pg` and PGlite: `JSON.parse`).
+  const column = first.caller as CallerColumn;
   const caller = callerOf(column);
-  if (column[8] === true) await statements.run(TOUCH, [caller.token_id]);
+  const touchDue = column[8];
+  if (touchDue) await statements.run(TOUCH, [caller.token_id]);
   const member = caller.membership_id !== null;
   const selected = read && member ? rows.filter((row) => row.id != null) : [];
   return {
