@@ -60,6 +60,14 @@ try {
       payload: { organization: { name: 'B' } },
     })
   ).json();
+  // A full page of collabs (kept by the page cache after its first read, as on a running server).
+  for (let i = 0; i < 20; i++)
+    await first.inject({
+      method: 'POST',
+      url: `/organizations/${org.id}/collabs.json`,
+      headers,
+      payload: { collab: { name: `Collab ${i}`, brief: `# Collab ${i}` } },
+    });
   const cases = [
     ['show', `/organizations/${org.id}.json`],
     ['list page', `/organizations/${org.id}/collabs.json`],

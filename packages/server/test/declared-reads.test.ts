@@ -6,7 +6,9 @@
  * own tests.)
  */
 import { describe, expect, it } from 'vitest';
+import { rowObjectOf } from '../src/db/pages.js';
 import { buildRead, type ReadOne, type ReadPage } from '../src/db/reads.js';
+import { Campaign } from '../src/modules/campaigns/campaign.entity.js';
 import { Collab } from '../src/modules/collabs/collab.entity.js';
 import { JoinRequest } from '../src/modules/members/join-request.entity.js';
 import { Organization } from '../src/modules/organizations/organization.entity.js';
@@ -47,6 +49,33 @@ describe('declared reads', () => {
     expect(built.rows).toContain('"organization_id" = $2');
     expect(built.rows).not.toMatch(/"brief(_html)?"/);
     expect(built.total).toContain("list = 'collabs' and owner_id = $2");
+  });
+
+  it('reads a row as one JSON object: values as the drivers read the columns, a type it cannot carry refused when built', () => {
+    const meta = server.orm.getMetadata().getByClassName(Campaign.meta.className);
+    const sql = rowObjectOf(meta, ['brief'], 'r.');
+    // Timestamps and 64-bit amounts as their text (the drivers read both columns as text), the rest as is.
+    expect(sql).toContain(`'created_at', r."created_at"::text`);
+    expect(sql).toContain(`'cpm_amount', r."cpm_amount"::text`);
+    expect(sql).toContain(`'countries', r."countries",`);
+    expect(sql).toContain(`'organization_id', r."organization_id",`);
+    expect(sql).not.toContain(`'brief'`);
+    const fake = (columnTypes: string[]) =>
+      ({ className: 'Fake', props: [{ name: 'day', fieldNames: ['day'], columnTypes }] }) as never;
+    expect(() => rowObjectOf(fake(['date']))).toThrow(
+      /Fake.day: a row read as one JSON object cannot carry date/,
+    );
+    expect(() => rowObjectOf(fake(['bigint[]']))).toThrow(/cannot carry bigint\[\]/);
+    expect(rowObjectOf(fake(['varchar(3)[]']))).toBe(`json_build_object('day', "day")`);
+    const wide = {
+      className: 'Wide',
+      props: Array.from({ length: 51 }, (_, i) => ({
+        name: `c${i}`,
+        fieldNames: [`c${i}`],
+        columnTypes: ['text'],
+      })),
+    } as never;
+    expect(() => rowObjectOf(wide)).toThrow(/more than 50 columns/);
   });
 
   it('refuses, when built, a page of an entity that no list counts and a property the entity lacks', () => {

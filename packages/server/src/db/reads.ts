@@ -1,6 +1,6 @@
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { Em } from './database.js';
-import { columnsOf, countedListOf, pageSql, totalOf, versionOf } from './pages.js';
+import { columnsOf, countedListOf, pageSql, rowObjectOf, totalOf, versionOf } from './pages.js';
 
 /*
  * What a route reads, declared (issue #27, item 1). A hot read route says which rows it shows, in
@@ -97,6 +97,8 @@ export interface ReadContext {
    * null for none). When the list is still at that version, the page's rows are not read.
    */
   known?: string;
+  /** Each row as one JSON column, `row` (db/pages.ts `rowObjectOf`), instead of its columns. */
+  asObject?: boolean;
 }
 
 function columnOf(meta: EntityMetadata, property: string): string {
@@ -137,6 +139,7 @@ export function buildRead(meta: EntityMetadata, read: ReadOne | ReadPage, at: Re
         offset: required(at.offset, 'offset'),
         total: required(at.totalName, 'total'),
         ...(version && at.known && { gate: `${at.known} is distinct from ${version}` }),
+        ...(at.asObject && { asObject: true }),
       }),
       total: totalOf(counted, at.owner),
       version,
@@ -145,7 +148,7 @@ export function buildRead(meta: EntityMetadata, read: ReadOne | ReadPage, at: Re
   const key = meta.primaryKeys[0] as string;
   where.push(`"${columnOf(meta, key)}" = ${required(at.key, 'key')}`);
   return {
-    rows: `select ${columnsOf(meta).join(', ')} from "${meta.tableName}" where ${where.join(' and ')}`,
+    rows: `select ${at.asObject ? `${rowObjectOf(meta)} as row` : columnsOf(meta).join(', ')} from "${meta.tableName}" where ${where.join(' and ')}`,
     total: null,
     version: null,
   };

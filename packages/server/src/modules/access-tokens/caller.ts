@@ -73,7 +73,8 @@ const withRead = new WeakMap<ReadDeclaration, { statement: Statement; versioned:
 
 /**
  * The caller statement joined with a declared read (built once per declaration): the read's rows
- * in a lateral join, and for a page the list's total beside the caller's columns. Placeholders:
+ * in a lateral join, each as one JSON column (`row`, for the reason the caller is one), and for a
+ * page the list's total beside the caller's columns. Placeholders:
  * `$1` the token's digest, `$2` the organization of the URL, then the read's own: a row's key, or
  * a page's limit and offset, and for a versioned list the version whose page the reader has.
  */
@@ -88,6 +89,7 @@ function statementOf(metadata: MetadataStorage, name: string, declaration: ReadD
       offset: '$4',
       totalName: 't.total_count',
       known: '$5::bigint',
+      asObject: true,
     });
     const version = read.version
       ? `, case when m.id is not null then ${read.version} end as list_version`
@@ -100,7 +102,7 @@ left join lateral (
       : '';
     const statement = {
       name: `caller+${name}`,
-      text: `${CALLER_SQL}${total ? `, t.total_count${version ? ', t.list_version' : ''}` : ''}, r.*${CALLER_FROM}${total}
+      text: `${CALLER_SQL}${total ? `, t.total_count${version ? ', t.list_version' : ''}` : ''}, r.row${CALLER_FROM}${total}
 left join lateral (
   ${read.rows}
 ) r on true${CALLER_WHERE}`,
@@ -153,7 +155,8 @@ export async function findCaller(
   const touchDue = column[8];
   if (touchDue) await statements.run(TOUCH, [caller.token_id]);
   const member = caller.membership_id !== null;
-  const selected = read && member ? rows.filter((row) => row.id != null) : [];
+  // Each row is one JSON column keyed by column names (db/pages.ts `rowObjectOf`), parsed by the driver.
+  const selected = read && member ? rows.flatMap((row) => (row.row == null ? [] : [row.row as Row])) : [];
   return {
     caller,
     read: {
