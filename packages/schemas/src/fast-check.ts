@@ -17,17 +17,26 @@ type Compiled = FastCheck | undefined;
 const never: FastCheck = () => false;
 
 /**
- * Schemas whose own check cannot be read from their definition (a custom format, a rewrite), with
- * a predicate that implies "zod accepts it unchanged", given by the module that defines them.
+ * Schemas whose own check cannot be read from their definition (a custom format, a rewrite, a
+ * preprocess), with a predicate that implies "zod accepts it unchanged", given by the module that
+ * defines them.
  */
-const known = new WeakMap<z.ZodType, (value: string) => boolean>();
+const known = new WeakMap<z.ZodType, FastCheck>();
 
 /**
  * Declares that `schema` (a string schema) accepts, unchanged, every string `plain` returns true
  * for. `plain` may refuse more than the schema does; it must never accept more.
  */
 export function knownFastCheck(schema: z.ZodType, plain: (value: string) => boolean): void {
-  known.set(schema, plain);
+  known.set(schema, (v) => typeof v === 'string' && plain(v));
+}
+
+/**
+ * Declares that `schema` accepts, unchanged, every value `check` returns true for (of any type).
+ * `check` may refuse more than the schema does; it must never accept more.
+ */
+export function knownValueCheck(schema: z.ZodType, check: FastCheck): void {
+  known.set(schema, check);
 }
 
 const cache = new WeakMap<z.ZodType, FastCheck>();
@@ -74,7 +83,7 @@ function compile(schema: z.ZodType, seen: Map<z.ZodType, Compiled>): Compiled {
 
 function compileNew(schema: z.ZodType, seen: Map<z.ZodType, Compiled>): Compiled {
   const plain = known.get(schema);
-  if (plain) return (v) => typeof v === 'string' && plain(v);
+  if (plain) return plain;
   const def = (schema as z.core.$ZodType)._zod.def;
   switch (def.type) {
     case 'string':

@@ -1,7 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { acceptsAsIs, contractRegistry, ErrorBody, endpoints, ValidationErrorBody } from '../src/index.js';
+import {
+  acceptsAsIs,
+  contractRegistry,
+  ErrorBody,
+  endpoints,
+  PageQuery,
+  ValidationErrorBody,
+} from '../src/index.js';
 
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
 function random(seed: number) {
@@ -203,6 +210,18 @@ describe('the fast response check', () => {
     for (const [i, schema] of numbers.entries())
       for (const value of values)
         expect(acceptsAsIs(schema, value), `${i}: ${value}`).toBe(schema.safeParse(value).success);
+  });
+
+  it("takes a list's query with a page number as it is, and leaves any other page to zod", () => {
+    const values = [1, 2, 0, -1, 1.5, 2 ** 53 - 1, 2 ** 53, Number.NaN, '1', '01', ' 1', '0x10', null, true];
+    for (const page of values) {
+      const query = { page };
+      const accepted = acceptsAsIs(PageQuery, query);
+      const result = PageQuery.safeParse(query);
+      if (accepted) expect(result.success && isDeepStrictEqual(result.data, query), String(page)).toBe(true);
+      expect(accepted, String(page)).toBe(typeof page === 'number' && result.success);
+    }
+    expect(acceptsAsIs(PageQuery, {})).toBe(true);
   });
 
   it('reads the keys in any order, and none that for…in does not see', () => {
