@@ -17,17 +17,26 @@ type Compiled = FastCheck | undefined;
 const never: FastCheck = () => false;
 
 /**
- * Schemas whose own check cannot be read from their definition (a custom format, a rewrite), with
- * a predicate that implies "zod accepts it unchanged", given by the module that defines them.
+ * Schemas whose own check cannot be read from their definition (a custom format, a rewrite, a
+ * preprocess), with a predicate that implies "zod accepts it unchanged", given by the module that
+ * defines them.
  */
-const known = new WeakMap<z.ZodType, (value: string) => boolean>();
+const known = new WeakMap<z.ZodType, FastCheck>();
 
 /**
  * Declares that `schema` (a string schema) accepts, unchanged, every string `plain` returns true
  * for. `plain` may refuse more than the schema does; it must never accept more.
  */
 export function knownFastCheck(schema: z.ZodType, plain: (value: string) => boolean): void {
-  known.set(schema, plain);
+  known.set(schema, (v) => typeof v === 'string' && plain(v));
+}
+
+/**
+ * Declares that `schema` accepts, unchanged, every value `check` returns true for (of any type).
+ * `check` may refuse more than the schema does; it must never accept more.
+ */
+export function knownValueCheck(schema: z.ZodType, check: FastCheck): void {
+  known.set(schema, check);
 }
 
 const cache = new WeakMap<z.ZodType, FastCheck>();
@@ -74,7 +83,7 @@ function compile(schema: z.ZodType, seen: Map<z.ZodType, Compiled>): Compiled {
 
 function compileNew(schema: z.ZodType, seen: Map<z.ZodType, Compiled>): Compiled {
   const plain = known.get(schema);
-  if (plain) return (v) => typeof v === 'string' && plain(v);
+  if (plain) return plain;
   const def = (schema as z.core.$ZodType)._zod.def;
   switch (def.type) {
     case 'string':
@@ -124,12 +133,14 @@ function compileInner(
 function compileString(schema: z.ZodType, def: z.core.$ZodStringDef): Compiled {
   if (def.coerce) return undefined;
   const tests: Array<(v: string) => boolean> = [];
+  // The patterns among `tests` that neither a `g` nor a `y` flag makes stateful.
+  const patterns: RegExp[] = [];
   const format = (def as { format?: string }).format;
   if (format !== undefined) {
     // The schema is itself a format check; only those that are exactly their pattern are read.
     const pattern = (def as { pattern?: RegExp }).pattern;
     if (!pattern || !PATTERN_FORMATS.some((Format) => schema instanceof Format)) return undefined;
-    tests.push(patternTest(pattern));
+    tests.push(patternTest(pattern, patterns));
   }
   for (const check of checksOf(def)) {
     switch (check.check) {
@@ -149,7 +160,7 @@ function compileString(schema: z.ZodType, def: z.core.$ZodStringDef): Compiled {
       }
       case 'string_format':
         if (check.format !== 'regex' || !check.pattern) return undefined;
-        tests.push(patternTest(check.pattern));
+        tests.push(patternTest(check.pattern, patterns));
         break;
       default:
         // Rewrites (trim, case), refinements, other formats: zod decides.
@@ -157,6 +168,11 @@ function compileString(schema: z.ZodType, def: z.core.$ZodStringDef): Compiled {
     }
   }
   if (tests.length === 0) return (v) => typeof v === 'string';
+  // A pattern alone (most formats) is tested here, one closure call fewer per value.
+  if (patterns.length === 1 && tests.length === 1) {
+    const [pattern] = patterns as [RegExp];
+    return (v) => typeof v === 'string' && pattern.test(v);
+  }
   if (tests.length === 1) {
     const [test] = tests as [(v: string) => boolean];
     return (v) => typeof v === 'string' && test(v);
@@ -165,8 +181,11 @@ function compileString(schema: z.ZodType, def: z.core.$ZodStringDef): Compiled {
 }
 
 /** zod's own test of a pattern (it resets `lastIndex`, which a `g` or `y` flag makes matter). */
-function patternTest(pattern: RegExp): (v: string) => boolean {
-  if (!pattern.global && !pattern.sticky) return (v) => pattern.test(v);
+function patternTest(pattern: RegExp, plain: RegExp[]): (v: string) => boolean {
+  if (!pattern.global && !pattern.sticky) {
+    plain.push(pattern);
+    return (v) => pattern.test(v);
+  }
   return (v) => {
     pattern.lastIndex = 0;
     return pattern.test(v);
@@ -200,12 +219,31 @@ function compileNumber(def: z.core.$ZodNumberDef & { format?: string }): Compile
       upper.push({ value: check.value, inclusive: check.inclusive });
     else return undefined;
   }
-  return (v) => {
-    if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v))) return false;
-    for (const { value, inclusive } of lower) if (inclusive ? v < value : v <= value) return false;
-    for (const { value, inclusive } of upper) if (inclusive ? v > value : v >= value) return false;
-    return true;
-  };
+  // The tightest bound on each side, read once per value.
+  const [min, minInclusive] = tightest(lower, (a, b) => a > b);
+  const [max, maxInclusive] = tightest(upper, (a, b) => a < b);
+  return (v) =>
+    typeof v === 'number' &&
+    Number.isFinite(v) &&
+    (!integer || Number.isInteger(v)) &&
+    (minInclusive ? v >= min : v > min) &&
+    (maxInclusive ? v <= max : v < max);
+}
+
+/**
+ * The bound of `bounds` that `tighter` prefers (an exclusive one over an inclusive one of the same
+ * value), as `[value, inclusive]`; no bound is an inclusive infinity.
+ */
+function tightest(
+  bounds: Array<{ value: number; inclusive: boolean }>,
+  tighter: (a: number, b: number) => boolean,
+): [number, boolean] {
+  let value = tighter(0, 1) ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  let inclusive = true;
+  for (const bound of bounds)
+    if (tighter(bound.value, value) || (bound.value === value && !bound.inclusive))
+      [value, inclusive] = [bound.value, bound.inclusive];
+  return [value, inclusive];
 }
 
 function compileEnum(def: z.core.$ZodEnumDef): Compiled {
@@ -244,20 +282,30 @@ function compileObject(def: z.core.$ZodObjectDef, seen: Map<z.ZodType, Compiled>
   if (def.checks?.length) return undefined;
   const keys = Object.keys(def.shape);
   if (keys.includes('__proto__')) return undefined;
+  const checks: FastCheck[] = [];
   const fields = new Map<string, FastCheck>();
-  const required: string[] = [];
+  // zod leaves out an absent key only when its schema is an `optional()`.
+  const optional: boolean[] = [];
   for (const key of keys) {
     const field = def.shape[key] as z.ZodType;
     const check = compile(field, seen);
     if (!check) return undefined;
+    checks.push(check);
     fields.set(key, check);
-    // zod leaves out an absent key only when its schema is an `optional()`.
-    if ((field as z.core.$ZodType)._zod.def.type !== 'optional') required.push(key);
+    optional.push((field as z.core.$ZodType)._zod.def.type === 'optional');
   }
   const count = keys.length;
-  return (v) => {
-    if (!isJsonObject(v)) return false;
-    // The object's own keys, in its own order (V8 reads `v[key]` fast inside `for…in`).
+  /**
+   * Whether the shape's keys from `from` on, none of which `for…in` met, are absent as zod sees
+   * them: not `in` the object (a non-enumerable own key or an inherited one is read by zod), and
+   * optional.
+   */
+  const absentFrom = (v: Record<string, unknown>, from: number): boolean => {
+    for (let i = from; i < count; i++) if (!optional[i] || (keys[i] as string) in v) return false;
+    return true;
+  };
+  /** The object's keys in any order: each looked up in the shape. */
+  const inAnyOrder = (v: Record<string, unknown>): boolean => {
     let present = 0;
     for (const key in v) {
       const check = fields.get(key);
@@ -265,8 +313,25 @@ function compileObject(def: z.core.$ZodObjectDef, seen: Map<z.ZodType, Compiled>
       if (check === undefined || !check(v[key])) return false;
       present++;
     }
-    // Every key of the shape was there; otherwise the absent ones must be optional.
-    return present === count || required.every((key) => Object.hasOwn(v, key));
+    if (present === count) return true;
+    // The keys zod reads (`in`) must be those met (enumerable own), and the others optional.
+    let read = 0;
+    for (let i = 0; i < count; i++)
+      if ((keys[i] as string) in v) read++;
+      else if (!optional[i]) return false;
+    return read === present;
+  };
+  return (v) => {
+    if (!isJsonObject(v)) return false;
+    // The object's own keys, in its own order (V8 reads `v[key]` fast inside `for…in`). A body from
+    // `JSON.parse` has them in the shape's order: each is compared with the next key of the shape.
+    let i = 0;
+    for (const key in v) {
+      if (key !== keys[i]) return inAnyOrder(v);
+      if (!(checks[i] as FastCheck)(v[key])) return false;
+      i++;
+    }
+    return i === count || absentFrom(v, i);
   };
 }
 

@@ -1,7 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { acceptsAsIs, contractRegistry, ErrorBody, endpoints, ValidationErrorBody } from '../src/index.js';
+import {
+  acceptsAsIs,
+  contractRegistry,
+  ErrorBody,
+  endpoints,
+  PageQuery,
+  ValidationErrorBody,
+} from '../src/index.js';
 
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
 function random(seed: number) {
@@ -84,7 +91,14 @@ function mutate(value: unknown, next: () => number): unknown {
     const r = next();
     if (r < 0.1) copy[pick(['extra', '__proto__', 'constructor', 'toString'])] = pick(strange);
     else if (r < 0.2 && keys.length > 0) delete copy[pick(keys)];
-    else if (keys.length > 0) {
+    else if (r < 0.3 && keys.length > 1) {
+      // The same keys in another order (the check compares them with the shape's order first).
+      const i = Math.floor(next() * keys.length);
+      const moved = keys[i] as string;
+      const value = copy[moved];
+      delete copy[moved];
+      copy[moved] = value;
+    } else if (keys.length > 0) {
       const key = pick(keys);
       copy[key] = mutate(copy[key], next);
     }
@@ -162,6 +176,98 @@ describe('the fast response check', () => {
     expect(
       [{ a: 'x' }, { a: 'x', b: 1 }, { b: 1 }, { a: 'x', b: 1.5 }].map((v) => acceptsAsIs(shape, v)),
     ).toEqual([true, true, false, false]);
+  });
+
+  it('reads number bounds as zod does', () => {
+    const numbers = [
+      z.number().gt(0).lte(5),
+      z.number().gte(0).lt(5).gt(1),
+      z.number().gte(1).gt(1),
+      z.number().lte(2).lt(2),
+      z.int().nonnegative(),
+      z.int32().max(10),
+      z.uint32(),
+      z.number(),
+    ];
+    const values = [
+      -1,
+      -0.5,
+      0,
+      0.5,
+      1,
+      1.5,
+      2,
+      4.5,
+      5,
+      5.5,
+      10,
+      11,
+      2 ** 31,
+      2 ** 32,
+      2 ** 53,
+      -(2 ** 31) - 1,
+    ];
+    for (const [i, schema] of numbers.entries())
+      for (const value of values)
+        expect(acceptsAsIs(schema, value), `${i}: ${value}`).toBe(schema.safeParse(value).success);
+  });
+
+  it("takes a list's query with a page number as it is, and leaves any other page to zod", () => {
+    const values = [1, 2, 0, -1, 1.5, 2 ** 53 - 1, 2 ** 53, Number.NaN, '1', '01', ' 1', '0x10', null, true];
+    for (const page of values) {
+      const query = { page };
+      const accepted = acceptsAsIs(PageQuery, query);
+      const result = PageQuery.safeParse(query);
+      if (accepted) expect(result.success && isDeepStrictEqual(result.data, query), String(page)).toBe(true);
+      expect(accepted, String(page)).toBe(typeof page === 'number' && result.success);
+    }
+    expect(acceptsAsIs(PageQuery, {})).toBe(true);
+  });
+
+  it('reads the keys in any order, and none that for…in does not see', () => {
+    const shape = z.object({ a: z.string(), b: z.string(), c: z.int().optional(), d: z.int().optional() });
+    const accepted = [
+      { a: 'x', b: 'y' },
+      { a: 'x', b: 'y', c: 1 },
+      { a: 'x', b: 'y', d: 1 },
+      { b: 'y', a: 'x' },
+      { d: 1, b: 'y', a: 'x', c: 2 },
+      { a: 'x', b: 'y', c: 1, d: 2 },
+    ];
+    for (const value of accepted) expect(acceptsAsIs(shape, value), JSON.stringify(value)).toBe(true);
+    const refused = [
+      { a: 'x' },
+      { b: 'y', c: 1 },
+      { a: 'x', b: 'y', c: 1, d: 2, e: 3 },
+      { a: 'x', b: 'y', e: 3 },
+      { b: 'y', a: 'x', e: 3 },
+      { a: 'x', b: 1 },
+      { b: 1, a: 'x' },
+      { a: 'x', b: 'y', c: 1.5 },
+      JSON.parse('{"a":"x","b":"y","__proto__":1}'),
+    ];
+    for (const value of refused) expect(acceptsAsIs(shape, value), JSON.stringify(value)).toBe(false);
+  });
+
+  it('says no to a key zod reads that for…in does not see (non-enumerable, inherited)', () => {
+    const shape = z.object({ a: z.string(), b: z.string() });
+    const hidden = Object.defineProperty({ a: 'x' }, 'b', { value: 5, enumerable: false });
+    expect(shape.safeParse(hidden).success).toBe(false);
+    expect(acceptsAsIs(shape, hidden)).toBe(false);
+    // Out of order, the same.
+    const hiddenFirst = Object.defineProperty({ b: 'y' }, 'a', { value: 5, enumerable: false });
+    expect(acceptsAsIs(shape, hiddenFirst)).toBe(false);
+    // An optional key zod finds on the object (own but hidden, or inherited) is read, not absent.
+    const withOptional = z.object({
+      a: z.string(),
+      b: z.string().optional(),
+      toString: z.string().optional(),
+    });
+    const optionalHidden = Object.defineProperty({ a: 'x' }, 'b', { value: 5, enumerable: false });
+    expect(withOptional.safeParse(optionalHidden).success).toBe(false);
+    expect(acceptsAsIs(withOptional, optionalHidden)).toBe(false);
+    expect(withOptional.safeParse({ a: 'x' }).success).toBe(false);
+    expect(acceptsAsIs(withOptional, { a: 'x' })).toBe(false);
   });
 
   it('says no while Object.prototype has an enumerable key (every object would seem to have it)', () => {

@@ -120,7 +120,12 @@ export class Marketplace {
     this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
     this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000, MAX_TIMEOUT_MS);
     this.#cache = store && new ETagCache(store, token);
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    // Called without a `this` (ky would call it as a method of its options, which a browser's
+    // `fetch` refuses), through one wrapper made here rather than one per call.
+    const fetch = options.fetch;
+    this.#fetch = fetch
+      ? (input, init) => fetch(input, init)
+      : (input, init) => globalThis.fetch(input, init);
     this.#userAgent = userAgent(options.userAgent);
     this.#logger = logger;
     this.#random = options.random ?? Math.random;
@@ -162,10 +167,7 @@ export class Marketplace {
         options,
       );
       const info = pageInfo(answer.headers, answer.status);
-      return pageResponse(
-        new Page(data as Item<E>[], info, fetchPage, answer.headers),
-        () => answer.response,
-      );
+      return pageResponse(new Page(data as Item<E>[], info, fetchPage, answer.headers), answer);
     };
     const { page = 1 } = (input.query ?? {}) as { page?: number };
     return new PagePromise(fetchPage, page, concurrency);
@@ -237,17 +239,20 @@ export class Marketplace {
       // ky merges its options key by key on every call: only the keys this call needs are given.
       const headers = this.#headers(endpoint, cached, options);
       // One key for every attempt of this call: a retry is then answered, not run again (§6).
-      if (endpoint.idempotent) headers.set('idempotency-key', idempotencyKeyFor(options.idempotencyKey));
+      if (endpoint.idempotent) headers['idempotency-key'] = idempotencyKeyFor(options.idempotencyKey);
       const init: Options = {
-        // A plain object in fast mode: ky spreads it into its defaults (a prototype-less object, a
-        // dictionary to V8, made that ten times slower).
-        headers: Object.fromEntries(headers),
-        ...body,
+        headers,
         timeout,
         retry: this.#retry(endpoint.method, maxRetries, endpoint.idempotent),
         throwHttpErrors,
-        fetch: instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
+        // The attempts are counted for the logger and for a DELETE (see below) only.
+        fetch:
+          this.#logger === undefined && endpoint.method !== 'DELETE'
+            ? this.#fetch
+            : instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
       };
+      if ('json' in body) init.json = body.json;
+      if ('body' in body) init.body = body.body;
       if (endpoint.method !== 'GET') init.method = endpoint.method;
       if (options.signal) init.signal = options.signal;
       // A transition's 303 is its answer: the redirect is not followed.
@@ -277,16 +282,24 @@ export class Marketplace {
     }
   }
 
+  /**
+   * The request's headers as a plain object in fast mode: ky spreads it into its defaults (a
+   * prototype-less object, a dictionary to V8, made that ten times slower).
+   */
   #headers(
     endpoint: Endpoint,
     cached: CachedResponse | undefined,
     options: CallOptions,
-  ): Map<string, string> {
-    const headers = customHeaders(this.#defaultHeaders, options.headers, 'headers');
-    headers.set('accept', 'application/json');
-    headers.set('authorization', `Bearer ${this.#credential(endpoint, options)}`);
-    if (this.#userAgent) headers.set('user-agent', this.#userAgent);
-    if (cached) headers.set('if-none-match', cached.etag);
+  ): Record<string, string> {
+    // Without headers of the caller's, no map: the SDK's own names are plain keys.
+    const headers: Record<string, string> =
+      this.#defaultHeaders.size === 0 && options.headers === undefined
+        ? {}
+        : Object.fromEntries(customHeaders(this.#defaultHeaders, options.headers, 'headers'));
+    headers.accept = 'application/json';
+    headers.authorization = `Bearer ${this.#credential(endpoint, options)}`;
+    if (this.#userAgent) headers['user-agent'] = this.#userAgent;
+    if (cached) headers['if-none-match'] = cached.etag;
     return headers;
   }
 
@@ -308,14 +321,25 @@ export class Marketplace {
   }
 
   #url(path: string, query: Readonly<Record<string, unknown>>): string {
-    let search: URLSearchParams | undefined;
+    let search = '';
     for (const name in query) {
       const value = query[name];
       if (value === undefined) continue;
-      search ??= new URLSearchParams();
-      search.set(name, String(value));
+      const text = String(value);
+      // Names and values that form encoding leaves as they are (`page=2`) are written as they are.
+      if (!FORM_VERBATIM.test(name) || !FORM_VERBATIM.test(text)) return this.#encodedUrl(path, query);
+      search += `${search === '' ? '?' : '&'}${name}=${text}`;
     }
-    return search ? `${this.#baseUrl}${path}?${search}` : `${this.#baseUrl}${path}`;
+    return `${this.#baseUrl}${path}${search}`;
+  }
+
+  #encodedUrl(path: string, query: Readonly<Record<string, unknown>>): string {
+    const search = new URLSearchParams();
+    for (const name in query) {
+      const value = query[name];
+      if (value !== undefined) search.set(name, String(value));
+    }
+    return `${this.#baseUrl}${path}?${search}`;
   }
 }
 
@@ -354,6 +378,9 @@ function customHeaders(
   }
   return headers;
 }
+
+/** The characters `URLSearchParams` writes as they are (application/x-www-form-urlencoded). */
+const FORM_VERBATIM = /^[A-Za-z0-9*._-]*$/;
 
 /** 303 (transitions) and 304 (cache) are answers to read, not errors. */
 const throwHttpErrors = (status: number) => status >= 400;

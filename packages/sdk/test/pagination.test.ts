@@ -1,3 +1,4 @@
+import { endpoints } from '@app/schemas';
 import { http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { Page } from '../src/index.js';
@@ -34,6 +35,18 @@ describe('awaiting list()', () => {
     expect([second.page, third.page, third.data.length]).toEqual([2, 3, 5]);
     expect(third.hasNextPage()).toBe(false);
     await expect(third.getNextPage()).rejects.toThrow(/last page/);
+  });
+
+  test('a page given otherwise than as a number is read as the server would read it', async () => {
+    const asked = serve(all);
+    await client().organizations.list({ page: '2' as never });
+    // Inherited, not its own: read all the same.
+    await client().organizations.list(Object.create({ page: 3 }));
+    await client().request(endpoints.organizations.list, { query: Object.create({ page: 2 }) });
+    expect(asked).toEqual([2, 3, 2]);
+    await expect(client().organizations.list({ page: 1.5 })).rejects.toMatchObject({
+      errors: { page: ['must be a positive integer'] },
+    });
   });
 
   test('{ page } starts elsewhere', async () => {

@@ -314,6 +314,17 @@ describe('transport errors (real sockets)', () => {
     return { calls, fetch };
   }
 
+  test('the fetch option is called as a function, without a `this` (a browser fetch needs none)', async () => {
+    const receivers: unknown[] = [];
+    const fetch = function (this: unknown, input: string | URL | Request, init?: RequestInit) {
+      receivers.push(this);
+      return globalThis.fetch(input, init);
+    };
+    const sdk = client({ baseUrl: await closedPort(), fetch, maxRetries: 1 });
+    await expect(sdk.organizations.retrieve(ORG_ID)).rejects.toBeInstanceOf(APIConnectionError);
+    expect(receivers).toEqual([undefined, undefined]);
+  });
+
   test('a POST whose connection was refused is retried: nothing was sent', async () => {
     const { calls, fetch } = countingFetch();
     const sdk = client({ baseUrl: await closedPort(), fetch });

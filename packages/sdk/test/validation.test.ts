@@ -1,6 +1,7 @@
-import { acceptsAsIs, endpoints, type OrganizationId } from '@app/schemas';
+import { acceptsAsIs, type Endpoint, endpoints, type OrganizationId } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { parseResponse, readResponse, validateRequest } from '../src/core/validation.js';
 import { type CacheStore, RequestValidationError, ResponseValidationError } from '../src/index.js';
 import {
@@ -244,6 +245,15 @@ describe('core/validation on its own', () => {
     const form = body.body as FormData;
     expect(form.get('organization[name]')).toBe('Acme');
     expect(form.get('organization[logo]')).toBeInstanceOf(Blob);
+  });
+
+  test("validateRequest gives a query of several keys in the schema's order, whatever the caller's", () => {
+    const endpoint = { ...e.list, query: z.object({ a: z.string(), b: z.int().optional() }) } as Endpoint;
+    const { query } = validateRequest(endpoint, { query: { b: 1, a: 'x' } });
+    expect(Object.keys(query)).toEqual(['a', 'b']);
+    // Path parameters are read by name: taken as they are.
+    const params = { id: ORG_ID };
+    expect(validateRequest(e.retrieve, { params }).params).toEqual({ id: ORG_ID });
   });
 
   test('validateRequest throws the errors map of a 422', () => {

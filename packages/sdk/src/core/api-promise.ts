@@ -47,7 +47,7 @@ export class APIPromise<T> implements Promise<T> {
 
   // Derived on first use, so that a caller of `withResponse()` alone leaves no unhandled rejection.
   #result(): Promise<T> {
-    this.#data ??= this.#answer.then(({ data }) => data);
+    this.#data ??= this.#answer.then(dataOf<T>);
     return this.#data;
   }
 
@@ -66,4 +66,9 @@ export class APIPromise<T> implements Promise<T> {
   finally(onfinally?: (() => void) | null): Promise<T> {
     return this.#result().finally(onfinally);
   }
+}
+
+/** The parsed result of an answer (one function for every call, not a closure each). */
+function dataOf<T>(answer: { data: T }): T {
+  return answer.data;
 }

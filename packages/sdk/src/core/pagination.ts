@@ -15,30 +15,44 @@ export interface PageInfo {
 
 type FetchPage<T> = (page: number) => Promise<Page<T>>;
 
-/** The response each page came from, made readable on first use (`PagePromise.withResponse()`). */
-const responses = new WeakMap<Page<unknown>, () => Response>();
+/** What a page's response is read from, made readable on first use (`PagePromise.withResponse()`). */
+export interface ResponseSource {
+  readonly response: Response;
+}
 
-/** Records the response `page` came from (the client does, as it makes each page). */
-export function pageResponse<T>(page: Page<T>, response: () => Response): Page<T> {
-  responses.set(page, response);
+/** Records where the response `page` came from is (the client does, as it makes each page). */
+export function pageResponse<T>(page: Page<T>, source: ResponseSource): Page<T> {
+  setSource(page, source);
   return page;
+}
+
+/** The response `page` came from, if it was recorded. */
+const responseOf = (page: Page<unknown>): Response | undefined => sourceOf(page)?.response;
+
+const DIGITS = /^\d+$/;
+
+/** A pagination header's number; a collection response without it breaks the contract. */
+function headerNumber(headers: Headers, name: string, status: number): number {
+  const value = headers.get(name);
+  if (value === null || !DIGITS.test(value))
+    throw new ResponseValidationError(`Missing or invalid ${name} header: ${value}`, status);
+  return Number(value);
 }
 
 /** Reads the pagination headers; a collection response without them breaks the contract. */
 export function pageInfo(headers: Headers, status: number): PageInfo {
-  const read = (name: string): number => {
-    const value = headers.get(name);
-    if (value === null || !/^\d+$/.test(value))
-      throw new ResponseValidationError(`Missing or invalid ${name} header: ${value}`, status);
-    return Number(value);
-  };
   return {
-    page: read(PAGINATION_HEADERS.currentPage),
-    pageItems: read(PAGINATION_HEADERS.pageItems),
-    totalCount: read(PAGINATION_HEADERS.totalCount),
-    totalPages: read(PAGINATION_HEADERS.totalPages),
+    page: headerNumber(headers, PAGINATION_HEADERS.currentPage, status),
+    pageItems: headerNumber(headers, PAGINATION_HEADERS.pageItems, status),
+    totalCount: headerNumber(headers, PAGINATION_HEADERS.totalCount, status),
+    totalPages: headerNumber(headers, PAGINATION_HEADERS.totalPages, status),
   };
 }
+
+// Set in `Page`'s static block: its record of the response, kept off its public surface. A field
+// rather than a `WeakMap` entry per page (a weak entry costs the collector's work too).
+let setSource: (page: Page<unknown>, source: ResponseSource) => void;
+let sourceOf: (page: Page<unknown>) => ResponseSource | undefined;
 
 /** One page of a collection, and the way to the next one. */
 export class Page<T> implements PageInfo {
@@ -47,6 +61,14 @@ export class Page<T> implements PageInfo {
   readonly totalCount: number;
   readonly totalPages: number;
   readonly #fetchPage: FetchPage<T>;
+  #source: ResponseSource | undefined;
+
+  static {
+    setSource = (page, source) => {
+      page.#source = source;
+    };
+    sourceOf = (page) => page.#source;
+  }
 
   constructor(
     /** The items of this page, in the server's order. */
@@ -56,12 +78,10 @@ export class Page<T> implements PageInfo {
     /** The response headers of this page (pagination headers, `X-Request-Id`, …). */
     readonly headers: Headers = new Headers(),
   ) {
-    ({
-      page: this.page,
-      pageItems: this.pageItems,
-      totalCount: this.totalCount,
-      totalPages: this.totalPages,
-    } = info);
+    this.page = info.page;
+    this.pageItems = info.pageItems;
+    this.totalCount = info.totalCount;
+    this.totalPages = info.totalPages;
     this.#fetchPage = fetchPage;
   }
 
@@ -136,7 +156,7 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
    */
   async withResponse(): Promise<APIResponse<Page<T>>> {
     const page = await this.#firstPage();
-    const response = responses.get(page)?.() ?? new Response(null, { headers: page.headers });
+    const response = responseOf(page) ?? new Response(null, { headers: page.headers });
     return { data: page, response, requestId: response.headers.get(REQUEST_ID_HEADER) };
   }
 
