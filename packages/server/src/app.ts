@@ -9,13 +9,13 @@ import { registerReferencePage } from './http/reference-page.js';
 import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
 import { stripJsonSuffix } from './pipeline/json-selection.js';
+import { withMultipart, withoutMultipart } from './pipeline/multipart.js';
 import { PageCache } from './pipeline/page-cache.js';
-import { registerRoute } from './pipeline/routes.js';
+import { registerRoute, takesFiles } from './pipeline/routes.js';
 import { admissionOf, DEFAULT_OVERLOAD, type OverloadOptions } from './plugins/availability.js';
 import { registerEntityManager } from './plugins/entity-manager.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { registerCors } from './plugins/external/cors.js';
-import { registerMultipart } from './plugins/external/multipart.js';
 import { registerHealthRoutes } from './plugins/health.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenapi } from './plugins/openapi.js';
@@ -110,7 +110,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerMetrics(app, { orm, config });
   await registerOpenapi(app, config);
-  await registerMultipart(app, config);
 
   const random = options.random ?? Math.random;
   const uploads = await createUploadStore(config.storage, app.log);
@@ -121,7 +120,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // checked against the published document by the contract run; they are not parsed again.
     api.setSerializerCompiler(() => (data) => JSON.stringify(data));
     const routes = config.testHelpersKey ? [...publicRoutes, ...testHelperRoutes] : publicRoutes;
-    for (const route of routes) registerRoute(api, route, { config, random, uploads, pages });
+    const routeOptions = { config, random, uploads, pages };
+    // The routes that take files read multipart forms; the others only mark one (pipeline/multipart.ts).
+    await withMultipart(api, config, (forms) => {
+      for (const route of routes.filter(takesFiles)) registerRoute(forms, route, routeOptions);
+    });
+    await withoutMultipart(api, (plain) => {
+      for (const route of routes.filter((route) => !takesFiles(route)))
+        registerRoute(plain, route, routeOptions);
+    });
   });
 
   registerUploadRoutes(app, uploads);

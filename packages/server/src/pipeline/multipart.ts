@@ -1,8 +1,54 @@
 import type { FieldErrors } from '@app/schemas';
-import type { FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Config } from '../config.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { IMAGE_TYPE_MESSAGE, sniffImage, type UploadedFile } from '../modules/uploads/uploads.js';
+
+/** Where a request that came as a multipart form is marked, on the routes that take no files. */
+const kForm = Symbol('multipart form');
+
+/**
+ * Registers the routes `register` adds in a context of their own that reads multipart forms:
+ * `@fastify/multipart`, with the file size limit enforced while a form is read (the form's own caps
+ * and its reading into the payload are below). Its hooks (an `onRequest` that adds a `close`
+ * listener and an `onResponse` that cleans saved files, both async, on every request) then run for
+ * these routes only, not for every show and page.
+ */
+export async function withMultipart(
+  app: FastifyInstance,
+  config: Config,
+  register: (forms: FastifyInstance) => void,
+): Promise<void> {
+  await app.register(async (forms) => {
+    await forms.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
+    register(forms);
+  });
+}
+
+/**
+ * Registers the routes `register` adds in a context of their own where a multipart form is
+ * marked and left unread, as `@fastify/multipart`'s parser does (its `isMultipart()`): a route that
+ * takes a body refuses it (`isMultipartForm`), one that takes none ignores it.
+ */
+export async function withoutMultipart(
+  app: FastifyInstance,
+  register: (plain: FastifyInstance) => void,
+): Promise<void> {
+  await app.register(async (plain) => {
+    plain.decorateRequest(kForm, false);
+    plain.addContentTypeParser('multipart/form-data', (request, _payload, done) => {
+      (request as FastifyRequest & { [kForm]: boolean })[kForm] = true;
+      done(null, undefined);
+    });
+    register(plain);
+  });
+}
+
+/** Whether the request came as a multipart form, on a route registered by {@link withoutMultipart}. */
+export const isMultipartForm = (request: FastifyRequest): boolean =>
+  (request as FastifyRequest & { [kForm]?: boolean })[kForm] === true;
 
 /** `organization[name]` → `['organization', 'name']`; `collab[countries][]` → `[..., 'countries', '']`. */
 export function parseFieldName(name: string): string[] {

@@ -29,7 +29,7 @@ import type { UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type CallerRead } from './auth.js';
 import { conditionalGet } from './conditional-get.js';
 import { isJsonRequest, refuseNotJson } from './json-selection.js';
-import { formMaxBytes, readMultipartForm } from './multipart.js';
+import { formMaxBytes, isMultipartForm, readMultipartForm } from './multipart.js';
 import { type CachedPage, PageCache } from './page-cache.js';
 import { pageWindow, setPageHeaders } from './pagination.js';
 import { requireTestHelpersKey } from './test-helpers-key.js';
@@ -260,9 +260,9 @@ function bodyHookOf(body: BodySpec, config: Config) {
       request.uploads = form.files;
       request.uploadErrors = form.errors;
     };
-  // The multipart parser is the app's; a form here would arrive as no body at all.
+  // A form here is marked and left unread (pipeline/multipart.ts `withoutMultipart`).
   return async (request: FastifyRequest) => {
-    if (request.isMultipart()) throw unsupportedMediaType('this endpoint takes no files');
+    if (isMultipartForm(request)) throw unsupportedMediaType('this endpoint takes no files');
   };
 }
 
@@ -298,6 +298,10 @@ export interface RouteOptions {
   /** The pages of versioned lists answered, kept until their list changes. */
   pages: PageCache;
 }
+
+/** Whether the endpoint takes files (a multipart form): its route is registered with the form reader. */
+export const takesFiles = (route: Route): boolean =>
+  ((route.endpoint.body as BodySpec | undefined)?.files.length ?? 0) > 0;
 
 /** Registers one endpoint of the table: hooks in the order of decisions.md, then the handler. */
 export function registerRoute(app: FastifyInstance, route: Route, options: RouteOptions): void {
