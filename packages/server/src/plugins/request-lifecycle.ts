@@ -236,6 +236,9 @@ export async function registerRequestLifecycle(
   if (admission) {
     await registerUnderPressure(app, admission.underPressure);
     app.addHook('onRequest', (request, reply, done) => {
+      // Turned away by under-pressure's check (its handler sent the `503`, then let the hooks go
+      // on, and the answer may still be on its way out): nothing more runs for it, no statement.
+      if (request.unavailableCause !== undefined) return;
       if (take(stateOf(request, reply))) done();
     });
   }
