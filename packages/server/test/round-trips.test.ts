@@ -10,6 +10,13 @@ import { useTestServer } from './harness.js';
 
 const server = useTestServer();
 
+// `pg` warns (once per process) when a statement is sent on a connection still running another:
+// collected from the start of the file, before any connection is opened.
+const overlapping: string[] = [];
+process.on('warning', (warning) => {
+  if (/already executing a query/.test(warning.message)) overlapping.push(warning.message);
+});
+
 async function organizationWithCollab() {
   const { token } = await server.createUser();
   const org = (
@@ -114,6 +121,23 @@ describe('planning of the hot statements', () => {
       }
     }
   });
+
+  // A pool stands before PostgreSQL only: defined in the PostgreSQL run (.ci/run).
+  if (inject('database').kind === 'postgres')
+    it('is set before a new connection is handed out: no statement waits behind it on the connection', async () => {
+      const url = server.orm.config.get('clientUrl') as string;
+      const fresh = await openDatabase({ url, dataDir: server.config.dataDir });
+      try {
+        const pool = (await fresh.em.getConnection().getNativeClient()) as unknown as {
+          query(text: string): Promise<{ rows: Array<{ mode: string }> }>;
+        };
+        const { rows } = await pool.query("select current_setting('plan_cache_mode') as mode");
+        expect(rows).toEqual([{ mode: 'force_generic_plan' }]);
+        expect(overlapping).toEqual([]);
+      } finally {
+        await fresh.close(true);
+      }
+    });
 
   // A pooler stands before PostgreSQL only: defined in the PostgreSQL run (.ci/run).
   if (inject('database').kind === 'postgres')

@@ -6,7 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
-import type { Pool } from 'pg';
+import type { ClientBase, PoolConfig } from 'pg';
 import { ConfigError } from '../config.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
@@ -44,12 +44,23 @@ export interface DatabaseOptions {
  * one-time filters: which half of the list, whether the page is known; db/pages.ts). MikroORM
  * sends its queries with their values written in, so the setting changes nothing for them.
  *
- * Sent as the first statement of each new connection (`pg`'s documented `connect` event), not as
+ * Sent as the first statement of each new connection (`pg`'s pool option `onConnect`), not as
  * a startup option: PgBouncer refuses unknown startup parameters in every pool mode. Not sent
  * behind a pooler in transaction mode, where a `SET` would land on a server connection other
  * clients share.
  */
 const GENERIC_PLANS = 'set plan_cache_mode = force_generic_plan';
+
+/**
+ * `pg`'s pool `onConnect`: awaited before a new connection is handed out, so no statement is queued
+ * behind the setting on it (`pg` deprecates that queue). A server that cannot take the setting
+ * still answers, each statement planned as before.
+ */
+const planGenerically = (client: ClientBase): Promise<void> =>
+  client.query(GENERIC_PLANS).then(
+    () => undefined,
+    () => undefined,
+  );
 
 /** Statements that wait longer than this for a pooled connection fail, and the request gets a 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -89,16 +100,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
       // Never created here: a missing database is a wrong DATABASE_URL (see checkDatabase).
       ensureDatabase: false,
       pool: { min: 0, max: options.poolSize ?? 10, idleTimeoutMillis: 10_000 },
-      driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+      driverOptions: {
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        ...(options.pooler !== 'transaction' && { onConnect: planGenerically }),
+      } satisfies Partial<PoolConfig>,
     } as Options)) as unknown as Orm;
-    if (options.pooler !== 'transaction') {
-      // The pool is made here, before any connection: every connection gets the setting first.
-      const pool = (await orm.em.getConnection().getNativeClient()) as Pool;
-      pool.on('connect', (client) => {
-        // A server that cannot take it still answers, each statement planned as before.
-        client.query(GENERIC_PLANS).catch(() => {});
-      });
-    }
     return orm;
   }
   if (options.pglite) {
