@@ -9,8 +9,8 @@
  *      organization of 45 collabs and of one of 10 000 (PostgreSQL only: seeded in SQL), and
  *      (PostgreSQL) the same build keeping no page (`MARKETPLACE_PAGE_CACHE_BYTES=0`): the pages
  *      as they cost when their list has changed since they were last read,
- * then drives each with autocannon (10 connections) in alternating rounds, so drift hits all
- * alike, and prints req/s, p50/p99 and the ratios of docs/performance.md. It runs on PostgreSQL
+ * then drives each with autocannon (10 connections) in alternating rounds, every other one in the
+ * reverse order, so drift and the order hit all alike, and prints req/s, p50/p99 and the ratios of docs/performance.md. It runs on PostgreSQL
  * (`BENCH_DATABASE_URL`, default the local one; a fresh database is created and dropped) and on
  * embedded PGlite. `--short`: one round of one second, for CI (no thresholds there).
  */
@@ -26,7 +26,8 @@ import pg from 'pg';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const short = process.argv.includes('--short');
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (short ? 1 : 3));
+// An even number: as many rounds in each order (see `measure`).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (short ? 1 : 4));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (short ? 1 : 5));
 const CONNECTIONS = 10;
 const HELPERS_KEY = 'bench-test-helpers-key-0123456789abcdef';
@@ -265,11 +266,16 @@ async function drive(
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs };
 }
 
-/** Runs each case once per round, in turn, and keeps each case's mean over the rounds. */
+/**
+ * Runs each case once per round, in turn, and keeps each case's mean over the rounds. Every other
+ * round runs the cases in the reverse order, so that no case always follows the same one: on this
+ * machine the case measured after a given other one came out up to 10 % slower or faster whichever
+ * build it was (docs/performance-log.md), and the show always followed the anchor.
+ */
 async function measure(cases: Array<{ name: string; run: () => Promise<Figures> }>) {
   const all = new Map<string, Figures[]>();
   for (let round = 0; round < ROUNDS; round++)
-    for (const c of cases) {
+    for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
       if (caseFilter && !caseFilter.some((word) => c.name.includes(word))) continue;
       const figures = await c.run();
       all.set(c.name, [...(all.get(c.name) ?? []), figures]);
