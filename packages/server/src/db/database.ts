@@ -94,7 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
     }),
   };
   if (options.url?.startsWith('postgres')) {
-    const orm = (await PostgresORM.init({
+    return (await PostgresORM.init({
       ...common,
       clientUrl: options.url,
       // Never created here: a missing database is a wrong DATABASE_URL (see checkDatabase).
@@ -105,7 +105,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
         ...(options.pooler !== 'transaction' && { onConnect: planGenerically }),
       } satisfies Partial<PoolConfig>,
     } as Options)) as unknown as Orm;
-    return orm;
   }
   if (options.pglite) {
     return (await PgliteORM.init({
