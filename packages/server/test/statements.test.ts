@@ -1,9 +1,10 @@
 /**
  * The hot path's prepared statements (db/statements.ts), on the database of the run: values bound
  * and columns read as the driver's own queries read them, prepared once and run again, a failing
- * run that leaves the next one working, and no run inside another request's open transaction.
+ * run that leaves the next one working, no run inside another request's open transaction, and
+ * rows handed back in an array the driver does not keep.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { type Statement, statementsOf } from '../src/db/statements.js';
 import { useTestServer } from './harness.js';
 
@@ -107,4 +108,33 @@ describe('prepared statements', () => {
     ).rejects.toThrow('rolled back');
     expect(await during).toEqual([{ name: user.name }]);
   });
+
+  // `pg` stands before PostgreSQL only: defined in the PostgreSQL run (.ci/run).
+  if (inject('database').kind === 'postgres')
+    it("hand back the rows in an array of their own, leaving none in pg's result", async () => {
+      const statements = await statementsOf(server.orm);
+      const pool = (await server.orm.em.getConnection().getNativeClient()) as unknown as {
+        query(config: object): Promise<{ rows: unknown[] }>;
+      };
+      const results: Array<{ rows: unknown[] }> = [];
+      const query = pool.query.bind(pool);
+      const spy = vi.spyOn(pool, 'query').mockImplementation(async (config: object) => {
+        const result = await query(config);
+        results.push(result);
+        return result;
+      });
+      try {
+        const two: Statement = {
+          name: 'test_two_rows',
+          text: 'select g as n from generate_series(1, $1::int) g',
+        };
+        const rows = await statements.run(two, [2]);
+        expect(rows).toEqual([{ n: 1 }, { n: 2 }]);
+        expect(results).toHaveLength(1);
+        expect(results[0]?.rows).not.toBe(rows);
+        expect(results[0]?.rows).toEqual([]);
+      } finally {
+        spy.mockRestore();
+      }
+    });
 });
