@@ -166,12 +166,12 @@ async function runOnPool(
 }
 
 /**
- * A driver's array of rows, emptied into a new one: the rows in an array of our own, `rows` left
- * holding none of them. V8 may allocate such an array straight into the old generation (it
- * tenures an allocation site whose objects all survived while the server started: here `pg`'s
- * `Result` makes every `rows` with one literal); then every row pushed into it, with the values
- * parsed for it, survived each young collection until the next full one, and a server answering
- * kept pages promoted 0.5–1 MB a collection (docs/performance-log.md, "The rows that survived").
+ * A driver's array of rows, emptied into a new one of ours. V8 may make such an array straight in
+ * the old generation: it tenures an allocation site whose objects all outlived a young collection,
+ * as `pg`'s `Result` literal `rows = []` did after a server's first requests. Every row pushed
+ * into a tenured array then outlived each young collection, with the values parsed for it, until
+ * the next full one: a server answering kept pages promoted 0.5–1.2 MB per collection
+ * (docs/performance-log.md, "The rows that survived"). Emptied, `pg`'s array points at none.
  */
 function detached(rows: Row[]): Row[] {
   return rows.splice(0);
