@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { ACCESS_TOKEN_PREFIX } from '@app/schemas';
 
@@ -32,4 +32,4 @@ export function isWellFormedToken(token: string): boolean {
 }
 
 /** The stored form of a token: hex SHA-256. Lookups compare digests, never tokens. */
-export const digestOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const digestOf = (token: string): string => hash('sha256', token, 'hex');
