@@ -14,15 +14,14 @@
  * (`BENCH_DATABASE_URL`, default the local one; a fresh database is created and dropped) and on
  * embedded PGlite. `--short`: one round of one second, for CI (no thresholds there).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { freePort } from '@app/testing';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { HELPERS_KEY, json, SMALL_LIST, seed, start, type Target } from './launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const short = process.argv.includes('--short');
@@ -30,59 +29,10 @@ const short = process.argv.includes('--short');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (short ? 1 : 4));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (short ? 1 : 5));
 const CONNECTIONS = 10;
-const HELPERS_KEY = 'bench-test-helpers-key-0123456789abcdef';
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = process.env.BENCH_ONLY; // 'postgres' | 'pglite'
 // `BENCH_CASES`: only the cases whose name contains one of these comma-separated words (for a profile).
 const caseFilter = process.env.BENCH_CASES?.split(',');
-
-interface Target {
-  url: string;
-  /** CPU time (user + system) the target's process has used so far, in ms (Linux `/proc`). */
-  cpuMs: () => number;
-  stop: () => Promise<void>;
-}
-
-const TICKS_PER_SECOND = 100;
-
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Starts `node <args>` with `env` and waits until `GET url + probe` answers. */
-async function start(args: string[], env: Record<string, string>, probe: string): Promise<Target> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, args, {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(url + probe, { headers: { authorization: 'Bearer x' } });
-      await res.arrayBuffer();
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { url, cpuMs: () => cpuMsOf(child.pid), stop };
-}
 
 const tsx = ['--import', 'tsx'];
 // `BENCH_SERVER`: another build's `dist/cli.js`, to compare two versions with the same instrument.
@@ -93,56 +43,10 @@ const serverBeforeCli = process.env.BENCH_SERVER_BEFORE;
 // `BENCH_SERVER_NODE_FLAGS`: flags for the server's `node` only, to measure a V8 setting like a build.
 const serverNode = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-async function json(res: Response) {
-  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** A user with a token, an organization and 45 collabs (three pages) on the server, made through the API. */
-async function seed(url: string) {
-  const created = await json(
-    await fetch(`${url}/test_helpers/users.json`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${HELPERS_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ user: { name: 'Bench', email: `bench-${Date.now()}@example.com` } }),
-    }),
-  );
-  const token = created.access_token.token as string;
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const org = await json(
-    await fetch(`${url}/organizations.json`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ organization: { name: 'Bench' } }),
-    }),
-  );
-  for (let i = 0; i < SMALL_LIST; i++)
-    await json(
-      await fetch(`${url}/organizations/${org.id}/collabs.json`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ collab: { name: `Collab ${i}`, brief: `# Collab ${i}\n\nA **brief**.` } }),
-      }),
-    );
-  const showPath = `/organizations/${org.id}.json`;
-  const show = await fetch(url + showPath, { headers });
-  const body = await show.text();
-  return {
-    token,
-    headers,
-    showPath,
-    listPath: `/organizations/${org.id}/collabs.json?page=2`,
-    smallListPath: `/organizations/${org.id}/collabs.json`,
-    body,
-    etag: show.headers.get('etag') as string,
-  };
-}
-
 /** The cases measured on a server that keeps no page (`MARKETPLACE_PAGE_CACHE_BYTES=0`). */
 const NOT_KEPT = ', no page kept';
 
-/** Collabs of the small organization (made through the API) and of the large one (the default limit). */
-const SMALL_LIST = 45;
+/** Collabs of the large organization (the default limit). */
 const LARGE_LIST = 10_000;
 
 /**

@@ -1,0 +1,119 @@
+/**
+ * What the benches share: starting a target in its own process, and the data every show and page
+ * is measured on, made through the API.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { freePort } from '@app/testing';
+
+export const HELPERS_KEY = 'bench-test-helpers-key-0123456789abcdef';
+
+/** Collabs of the small organization, made through the API (three pages). */
+export const SMALL_LIST = 45;
+
+export interface Target {
+  url: string;
+  pid: number;
+  /** CPU time (user + system) the target's process has used so far, in ms (Linux `/proc`). */
+  cpuMs: () => number;
+  stop: () => Promise<void>;
+}
+
+const TICKS_PER_SECOND = 100;
+
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export interface StartOptions {
+  /** A command the `node` process runs under (`['valgrind', '--tool=callgrind', …]`). */
+  under?: string[];
+  /** How long it may take to answer its probe (under valgrind, minutes). */
+  startupMs?: number;
+}
+
+/** Starts `node <args>` with `env` and waits until `GET url + probe` answers. */
+export async function start(
+  args: string[],
+  env: Record<string, string>,
+  probe: string,
+  { under = [], startupMs = 60_000 }: StartOptions = {},
+): Promise<Target> {
+  const port = await freePort();
+  const [command, ...prefix] = [...under, process.execPath];
+  const child: ChildProcess = spawn(command as string, [...prefix, ...args], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', under.length > 0 ? 'ignore' : 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + startupMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url + probe, { headers: { authorization: 'Bearer x' } });
+      await res.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { url, pid: child.pid as number, cpuMs: () => cpuMsOf(child.pid), stop };
+}
+
+export async function json(res: Response) {
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** A user with a token, an organization and {@link SMALL_LIST} collabs on the server, made through the API. */
+export async function seed(url: string) {
+  const created = await json(
+    await fetch(`${url}/test_helpers/users.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${HELPERS_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { name: 'Bench', email: `bench-${Date.now()}@example.com` } }),
+    }),
+  );
+  const token = created.access_token.token as string;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const org = await json(
+    await fetch(`${url}/organizations.json`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ organization: { name: 'Bench' } }),
+    }),
+  );
+  for (let i = 0; i < SMALL_LIST; i++)
+    await json(
+      await fetch(`${url}/organizations/${org.id}/collabs.json`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ collab: { name: `Collab ${i}`, brief: `# Collab ${i}\n\nA **brief**.` } }),
+      }),
+    );
+  const showPath = `/organizations/${org.id}.json`;
+  const show = await fetch(url + showPath, { headers });
+  const body = await show.text();
+  return {
+    token,
+    headers,
+    showPath,
+    listPath: `/organizations/${org.id}/collabs.json?page=2`,
+    smallListPath: `/organizations/${org.id}/collabs.json`,
+    body,
+    etag: show.headers.get('etag') as string,
+  };
+}
