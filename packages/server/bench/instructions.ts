@@ -1,0 +1,155 @@
+/**
+ * `pnpm bench:instructions`: the show and the one-statement anchor's show (targets/anchor.ts)
+ * counted in instructions, not in seconds. Each runs under valgrind's callgrind, is warmed up,
+ * then answers `BENCH_REQUESTS` shows, one connection at a time; the counts of those requests are
+ * what it prints, per request, split into the main thread (the event loop: what a request waits
+ * for) and the rest (V8's compiler and collector threads), with the simulated level-1 instruction
+ * cache's misses and the branches mispredicted. The same build gives the same figures on a busy
+ * machine and on a quiet one, which `pnpm bench`'s req/s do not (docs/performance.md): it tells
+ * whether a change made the request path do less, and where a ratio of seconds comes from.
+ *
+ * PostgreSQL only (`BENCH_DATABASE_URL`; a fresh database is made and dropped). Needs valgrind
+ * (Debian's package) and the built server (`pnpm --filter @app/server exec tsup`). Both targets run
+ * at once, one per core, about 15 minutes with the defaults.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { HELPERS_KEY, seed, start } from './launch.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// V8 keeps compiling for the first 40 000 or so requests at full speed; under callgrind, the counts
+// of compilation settle later. The warm-up is what that costs.
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 10_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const serverCli = process.env.BENCH_SERVER ?? join(here, '..', 'dist', 'cli.js');
+
+interface Counts {
+  /** Instructions, level-1 instruction-cache misses, branches mispredicted (conditional and indirect). */
+  main: { instructions: number; i1Misses: number; mispredicted: number };
+  others: { instructions: number };
+}
+
+/** The totals of each thread's dump (`--separate-threads=yes`: `<file>.<dump>-<thread>`). */
+function countsOf(dir: string): Counts {
+  const threads = readdirSync(dir)
+    .filter((name) => /-\d+$/.test(name))
+    .sort()
+    .map((name) => {
+      const text = readFileSync(join(dir, name), 'utf8');
+      const events = /^events: (.*)$/m.exec(text)?.[1]?.split(' ') ?? [];
+      const totals = (/^(?:summary|totals): (.*)$/m.exec(text)?.[1] ?? '').split(' ').map(Number);
+      const of = (event: string) => totals[events.indexOf(event)] ?? 0;
+      return { thread: name, of };
+    });
+  const main = threads.find((t) => t.thread.endsWith('-01'));
+  if (!main) throw new Error(`no dump of the main thread in ${dir}`);
+  const others = threads.filter((t) => t !== main);
+  return {
+    main: {
+      instructions: main.of('Ir'),
+      i1Misses: main.of('I1mr'),
+      mispredicted: main.of('Bcm') + main.of('Bim'),
+    },
+    others: { instructions: others.reduce((sum, t) => sum + t.of('Ir'), 0) },
+  };
+}
+
+/**
+ * `amount` requests, one at a time. Under callgrind a long compilation can hold the event loop
+ * for a second, which the server's overload protection answers with `503`s: allowed while warming
+ * up, not among the requests counted.
+ */
+async function drive(url: string, headers: Record<string, string>, amount: number, warmingUp: boolean) {
+  const result = await autocannon({ url, connections: 1, amount, headers });
+  if (result.errors > 0 || (result.non2xx > 0 && !warmingUp))
+    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+}
+
+/** Starts `args` under callgrind, warms it up on `path`, and counts {@link REQUESTS} more. */
+async function count(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  probe: string,
+  path: string,
+  auth: Record<string, string>,
+) {
+  const dir = mkdtempSync(join(tmpdir(), `bench-callgrind-${name}-`));
+  const target = await start(args, env, probe, {
+    under: [
+      'valgrind',
+      '--tool=callgrind',
+      '--cache-sim=yes',
+      '--branch-sim=yes',
+      '--separate-threads=yes',
+      // Threads take turns fairly: a compilation does not hold the event loop for long.
+      '--fair-sched=yes',
+      `--callgrind-out-file=${join(dir, 'out')}`,
+    ],
+    startupMs: 600_000,
+  });
+  try {
+    await drive(target.url + path, auth, WARM_UP, true);
+    execFileSync('callgrind_control', ['--zero', String(target.pid)], { stdio: 'ignore' });
+    await drive(target.url + path, auth, REQUESTS, false);
+    execFileSync('callgrind_control', ['--dump', String(target.pid)], { stdio: 'ignore' });
+    return countsOf(dir);
+  } finally {
+    await target.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+try {
+  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('valgrind is not installed (Debian: apt-get install valgrind)');
+  process.exit(1);
+}
+const admin = new pg.Client({ connectionString: databaseUrl });
+await admin.connect();
+const database = `bench_instructions_${process.pid}`;
+await admin.query(`create database ${database}`);
+try {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  const env = { DATABASE_URL: url.href, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' };
+  const seeder = await start([serverCli, 'serve'], env, '/health');
+  const data = await seed(seeder.url).finally(() => seeder.stop());
+  const auth = { authorization: `Bearer ${data.token}` };
+  const [anchor, show] = await Promise.all([
+    count(
+      'anchor',
+      ['--import', 'tsx', join(here, 'targets', 'anchor.ts')],
+      { DATABASE_URL: url.href },
+      '/',
+      `/one-statement${data.showPath}`,
+      auth,
+    ),
+    count('server', [serverCli, 'serve'], env, '/health', data.showPath, auth),
+  ]);
+  const k = (n: number) => (n / REQUESTS / 1000).toFixed(1);
+  const ratio = (a: number, b: number) => (a / b).toFixed(3);
+  console.log(
+    `\n## Instructions per show (callgrind; ${REQUESTS} requests after ${WARM_UP}, one connection)\n`,
+  );
+  console.log(
+    '| per request | one-statement anchor | GET /organizations/:id.json | ratio |\n|---|---|---|---|',
+  );
+  const rows: Array<[string, number, number]> = [
+    ['main thread: thousand instructions', anchor.main.instructions, show.main.instructions],
+    ['main thread: thousand L1 instruction-cache misses', anchor.main.i1Misses, show.main.i1Misses],
+    ['main thread: thousand branches mispredicted', anchor.main.mispredicted, show.main.mispredicted],
+    ['other threads: thousand instructions', anchor.others.instructions, show.others.instructions],
+  ];
+  for (const [what, a, s] of rows) console.log(`| ${what} | ${k(a)} | ${k(s)} | ${ratio(s, a)} |`);
+} finally {
+  await admin.query(`drop database if exists ${database} with (force)`);
+  await admin.end();
+}
