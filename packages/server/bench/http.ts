@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { HELPERS_KEY, json, SMALL_LIST, seed, start, type Target } from './launch.js';
+import { checkAnchorShows, HELPERS_KEY, json, SMALL_LIST, seed, start, type Target } from './launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const short = process.argv.includes('--short');
@@ -124,26 +124,6 @@ async function checkAnchorLists(
     throw new Error(`the anchor's page differs from the server's:\n${byHand.body}\n${ours.body}`);
   if (!isDeepStrictEqual(JSON.parse(built.body), JSON.parse(ours.body)) || built.paging !== ours.paging)
     throw new Error(`the page PostgreSQL built differs from the server's:\n${built.body}\n${ours.body}`);
-}
-
-/** Both anchors' shows answer the server's body, byte for byte. */
-async function checkAnchorShows(
-  serverUrl: string,
-  anchorUrl: string,
-  showPath: string,
-  headers: Record<string, string>,
-) {
-  const read = async (url: string) => {
-    const res = await fetch(url, { headers });
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    return res.text();
-  };
-  const ours = await read(serverUrl + showPath);
-  for (const path of [showPath, `/one-statement${showPath}`]) {
-    const byHand = await read(anchorUrl + path);
-    if (byHand !== ours)
-      throw new Error(`the anchor's ${path} differs from the server's:\n${byHand}\n${ours}`);
-  }
 }
 
 interface Figures {

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { HELPERS_KEY, seed, start } from './launch.js';
+import { checkAnchorShows, HELPERS_KEY, seed, start, type Target } from './launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // V8 keeps compiling for the first 40 000 or so requests at full speed; under callgrind, the counts
@@ -39,7 +39,6 @@ interface Counts {
 function countsOf(dir: string): Counts {
   const threads = readdirSync(dir)
     .filter((name) => /-\d+$/.test(name))
-    .sort()
     .map((name) => {
       const text = readFileSync(join(dir, name), 'utf8');
       const events = /^events: (.*)$/m.exec(text)?.[1]?.split(' ') ?? [];
@@ -79,6 +78,8 @@ async function count(
   probe: string,
   path: string,
   auth: Record<string, string>,
+  /** Run on the started target before anything is counted. */
+  check?: (url: string) => Promise<void>,
 ) {
   const dir = mkdtempSync(join(tmpdir(), `bench-callgrind-${name}-`));
   const target = await start(args, env, probe, {
@@ -95,6 +96,7 @@ async function count(
     startupMs: 600_000,
   });
   try {
+    await check?.(target.url);
     await drive(target.url + path, auth, WARM_UP, true);
     execFileSync('callgrind_control', ['--zero', String(target.pid)], { stdio: 'ignore' });
     await drive(target.url + path, auth, REQUESTS, false);
@@ -116,21 +118,32 @@ const admin = new pg.Client({ connectionString: databaseUrl });
 await admin.connect();
 const database = `bench_instructions_${process.pid}`;
 await admin.query(`create database ${database}`);
+const targets: Target[] = [];
 try {
   const url = new URL(databaseUrl);
   url.pathname = `/${database}`;
-  const env = { DATABASE_URL: url.href, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' };
+  // One base URL for both, so that they write the same bytes (checked before counting).
+  const baseUrl = 'http://127.0.0.1:3000';
+  const env = {
+    DATABASE_URL: url.href,
+    MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY,
+    LOG_LEVEL: 'warn',
+    MARKETPLACE_BASE_URL: baseUrl,
+  };
+  // Seeds the database, then (idle) gives the bytes the anchor's show must answer.
   const seeder = await start([serverCli, 'serve'], env, '/health');
-  const data = await seed(seeder.url).finally(() => seeder.stop());
+  targets.push(seeder);
+  const data = await seed(seeder.url);
   const auth = { authorization: `Bearer ${data.token}` };
   const [anchor, show] = await Promise.all([
     count(
       'anchor',
       ['--import', 'tsx', join(here, 'targets', 'anchor.ts')],
-      { DATABASE_URL: url.href },
+      { DATABASE_URL: url.href, MARKETPLACE_BASE_URL: baseUrl },
       '/',
       `/one-statement${data.showPath}`,
       auth,
+      (anchorUrl) => checkAnchorShows(seeder.url, anchorUrl, data.showPath, auth),
     ),
     count('server', [serverCli, 'serve'], env, '/health', data.showPath, auth),
   ]);
@@ -150,6 +163,7 @@ try {
   ];
   for (const [what, a, s] of rows) console.log(`| ${what} | ${k(a)} | ${k(s)} | ${ratio(s, a)} |`);
 } finally {
+  for (const target of targets) await target.stop();
   await admin.query(`drop database if exists ${database} with (force)`);
   await admin.end();
 }

@@ -117,3 +117,23 @@ export async function seed(url: string) {
     etag: show.headers.get('etag') as string,
   };
 }
+
+/** Both anchors' shows answer the server's body, byte for byte. */
+export async function checkAnchorShows(
+  serverUrl: string,
+  anchorUrl: string,
+  showPath: string,
+  headers: Record<string, string>,
+) {
+  const read = async (url: string) => {
+    const res = await fetch(url, { headers });
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    return res.text();
+  };
+  const ours = await read(serverUrl + showPath);
+  for (const path of [showPath, `/one-statement${showPath}`]) {
+    const byHand = await read(anchorUrl + path);
+    if (byHand !== ours)
+      throw new Error(`the anchor's ${path} differs from the server's:\n${byHand}\n${ours}`);
+  }
+}
