@@ -29,10 +29,6 @@ export interface Statement {
 export type Row = Record<string, unknown>;
 
 export interface Statements {
-  /**
-   * Runs a statement. Not an `async` function: it hands back the run's own promise, as an `async`
-   * wrapper resolved with a promise takes two more turns of the microtask queue per statement.
-   */
   run(statement: Statement, values: unknown[]): Promise<Row[]>;
   /** The entities' metadata (table and column names for statements built from an entity). */
   readonly metadata: MetadataStorage;
@@ -369,7 +365,7 @@ async function open(orm: Orm, named: boolean): Promise<Statements> {
     const pool = client;
     return {
       ...common(orm),
-      run(statement, values) {
+      async run(statement, values) {
         log(statement.text);
         return runOnPool(pool, statement, values, named);
       },
@@ -379,7 +375,7 @@ async function open(orm: Orm, named: boolean): Promise<Statements> {
   const parsers = { [types.TIMESTAMPTZ]: timestampParser(pglite) };
   return {
     ...common(orm),
-    run(statement, values) {
+    async run(statement, values) {
       log(statement.text);
       return runOnPglite(pglite, statement, values, parsers);
     },

@@ -59,16 +59,10 @@ export interface Context<E extends Endpoint, C> {
   read: ReadResult;
 }
 
-/**
- * A handler; those of 204 and 303 endpoints resolve to nothing in particular. One that only
- * presents what the route read with the caller returns its result as it is, not a promise: an
- * awaited promise is a turn of the microtask queue.
- */
+/** A handler; those of 204 and 303 endpoints resolve to nothing in particular. */
 export type Handler<E extends Endpoint, C = Caller> = (
   ctx: Context<E, C>,
-) =>
-  | (ResultOf<E> extends undefined ? unknown : ResultOf<E>)
-  | Promise<ResultOf<E> extends undefined ? unknown : ResultOf<E>>;
+) => Promise<ResultOf<E> extends undefined ? unknown : ResultOf<E>>;
 
 export type Handlers<G extends Record<string, Endpoint>, C = Caller> = { [K in keyof G]: Handler<G[K], C> };
 

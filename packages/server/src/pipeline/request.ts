@@ -10,8 +10,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** This request's EntityManager fork (forked on first use). */
     em: Em;
-    /** The prepared-statement runner of the database (db/statements.ts): a promise until it is open. */
-    statements: () => Statements | Promise<Statements>;
+    /** The prepared-statement runner of the database (db/statements.ts). */
+    statements: () => Promise<Statements>;
     /** The route's parameters and query, checked once in `onRequest` (pipeline/routes.ts). */
     routeInput: RouteInput | undefined;
     /** Set by authentication on API routes. */

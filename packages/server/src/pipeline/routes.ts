@@ -375,7 +375,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         setPageHeaders(reply, pageNumber, kept.total);
         return reply.code(200).type(JSON_TYPE).send(kept.body);
       }
-      const returned = handler(
+      const result = await handler(
         new HandlerContext({
           request,
           reply,
@@ -390,7 +390,6 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           read: input?.read ?? NOTHING_READ,
         }),
       );
-      const result = returned instanceof Promise ? await returned : returned;
       if (endpoint.show) {
         const page = buildPath(endpoint.show.path, request.params as Record<string, string>);
         return reply

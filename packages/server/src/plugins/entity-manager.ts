@@ -8,8 +8,7 @@ const forks = new WeakMap<object, Em>();
  * One EntityManager per request (`request.em`): its own identity map, nothing shared between
  * requests. It is forked on first use, so a request answered from prepared statements alone (a
  * show, a `304`) never pays for one. `request.statements()` gives the prepared-statement runner of
- * the same connection (db/statements.ts), unnamed behind a pooler in transaction mode: a promise
- * until it is open, then the runner itself.
+ * the same connection (db/statements.ts), unnamed behind a pooler in transaction mode.
  */
 export function registerEntityManager(app: FastifyInstance, orm: Orm, options: StatementsOptions = {}): void {
   app.decorateRequest('em', {
@@ -22,13 +21,6 @@ export function registerEntityManager(app: FastifyInstance, orm: Orm, options: S
       return em;
     },
   });
-  // Once open, the runner itself: a request's lookup does not wait a turn for a settled promise.
-  let open: Statements | undefined;
-  const statements = (): Statements | Promise<Statements> =>
-    open ??
-    statementsOf(orm, options).then((runner) => {
-      open = runner;
-      return runner;
-    });
+  const statements = (): Promise<Statements> => statementsOf(orm, options);
   app.decorateRequest('statements', { getter: () => statements });
 }

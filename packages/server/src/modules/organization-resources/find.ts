@@ -46,12 +46,12 @@ export function organizationReads<T extends { id: string }, Summary, Shown>(
     } satisfies ReadPage<'organization'>,
     show: { entity, in: 'organization', by: 'id' } satisfies ReadOne<'id'>,
     /** A page as read with the caller, and the total of the list (read with it). */
-    presentList(read: ReadResult, baseUrl: string) {
+    async presentList(read: ReadResult, baseUrl: string) {
       const items = (read.entities as T[]).map((row) => present.summary(row, baseUrl));
       return { items, total: read.total ?? 0 };
     },
     /** The resource as read with the caller; another organization's id is a 404. */
-    presentShow(read: ReadResult, baseUrl: string) {
+    async presentShow(read: ReadResult, baseUrl: string) {
       return present.show(readOneOrNotFound<T>(read), baseUrl);
     },
   };

@@ -63,7 +63,7 @@ export async function listOrganizations(
 /** The organization of the URL, read with the caller (one statement; its members only). */
 export const organizationRead = { entity: Organization, by: 'id' } satisfies ReadOne<'id'>;
 
-export function showOrganization(read: ReadResult, baseUrl: string) {
+export async function showOrganization(read: ReadResult, baseUrl: string) {
   return presentOrganization(readOneOrNotFound<Organization>(read), baseUrl);
 }
 
