@@ -8,9 +8,9 @@
  * machine and on a quiet one, which `pnpm bench`'s req/s do not (docs/performance.md): it tells
  * whether a change made the request path do less, and where a ratio of seconds comes from.
  *
- * Under callgrind a request takes some 50 times as long, so the work a process's timers do
+ * Under callgrind a request takes some 40 times as long, so the work a process's timers do
  * whatever the load (the server's overload sampling every 10 ms and its database check every
- * second) falls on 50 times fewer requests than at full speed. Each target is therefore also
+ * second) falls on 40 times fewer requests than at full speed. Each target is therefore also
  * counted idle for `BENCH_IDLE_MS` (30 s) after its requests, and a second table gives the counts
  * less that work scaled to the requests' duration.
  *
