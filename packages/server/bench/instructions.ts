@@ -11,8 +11,8 @@
  * Under callgrind a request takes some 40 times as long, so the work a process's timers do
  * whatever the load (the server's overload sampling every 10 ms and its database check every
  * second) falls on 40 times fewer requests than at full speed. Each target is therefore also
- * counted idle for `BENCH_IDLE_MS` (30 s) after its requests, and a second table gives the counts
- * less that work scaled to the requests' duration.
+ * counted idle for `BENCH_IDLE_MS` (30 s) after its requests, and a second table gives the main
+ * thread's counts less that work scaled to the requests' duration.
  *
  * PostgreSQL only (`BENCH_DATABASE_URL`; a fresh database is made and dropped). Needs valgrind
  * (Debian's package) and the built server (`pnpm --filter @app/server exec tsup`). Both targets run
@@ -69,7 +69,11 @@ function countsOf(dir: string): Counts {
   };
 }
 
-/** `counts` less `idle` scaled from `idleMs` to `ms`: what the requests cost beyond the clock's work. */
+/**
+ * The main thread's `counts` less its `idle` ones scaled from `idleMs` to `ms`: what the requests
+ * cost beyond its timers' work. The other threads' are left as counted: what V8 compiles while
+ * the process is idle is work the requests left it, not a timer's.
+ */
 function lessIdle(counts: Counts, ms: number, idle: Counts, idleMs: number): Counts {
   const scaled = (busy: number, quiet: number) => busy - (quiet * ms) / idleMs;
   return {
@@ -78,7 +82,7 @@ function lessIdle(counts: Counts, ms: number, idle: Counts, idleMs: number): Cou
       i1Misses: scaled(counts.main.i1Misses, idle.main.i1Misses),
       mispredicted: scaled(counts.main.mispredicted, idle.main.mispredicted),
     },
-    others: { instructions: scaled(counts.others.instructions, idle.others.instructions) },
+    others: counts.others,
   };
 }
 
@@ -204,7 +208,7 @@ try {
     show.counts,
   );
   table(
-    `The same, less each process's work when idle for as long (counted for ${seconds(IDLE_MS)} s): ` +
+    `The same, the main thread less its work when idle for as long (counted for ${seconds(IDLE_MS)} s): ` +
       'its timers, which callgrind spreads over fewer requests than a run at full speed',
     anchor.lessIdle,
     show.lessIdle,
