@@ -21,7 +21,16 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { checkAnchorShows, HELPERS_KEY, json, SMALL_LIST, seed, start, type Target } from './launch.js';
+import {
+  checkAnchorShows,
+  fetchOk,
+  HELPERS_KEY,
+  json,
+  SMALL_LIST,
+  seed,
+  start,
+  type Target,
+} from './launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const short = process.argv.includes('--short');
@@ -110,8 +119,7 @@ async function checkAnchorLists(
   headers: Record<string, string>,
 ) {
   const read = async (url: string) => {
-    const res = await fetch(url, { headers });
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    const res = await fetchOk(url, headers);
     const paging = ['current-page', 'page-items', 'total-count', 'total-pages'].map((h) =>
       res.headers.get(h),
     );

@@ -118,6 +118,13 @@ export async function seed(url: string) {
   };
 }
 
+/** `GET url` with `headers`, answered `200` (the checks that targets answer alike read these). */
+export async function fetchOk(url: string, headers: Record<string, string>): Promise<Response> {
+  const res = await fetch(url, { headers });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  return res;
+}
+
 /** Both anchors' shows answer the server's body, byte for byte. */
 export async function checkAnchorShows(
   serverUrl: string,
@@ -125,11 +132,7 @@ export async function checkAnchorShows(
   showPath: string,
   headers: Record<string, string>,
 ) {
-  const read = async (url: string) => {
-    const res = await fetch(url, { headers });
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    return res.text();
-  };
+  const read = async (url: string) => (await fetchOk(url, headers)).text();
   const ours = await read(serverUrl + showPath);
   for (const path of [showPath, `/one-statement${showPath}`]) {
     const byHand = await read(anchorUrl + path);
