@@ -10,7 +10,8 @@
  *      (PostgreSQL) the same build keeping no page (`MARKETPLACE_PAGE_CACHE_BYTES=0`): the pages
  *      as they cost when their list has changed since they were last read,
  * then drives each with autocannon (10 connections) in alternating rounds, every other one in the
- * reverse order, so drift and the order hit all alike, and prints req/s, p50/p99 and the ratios of docs/performance.md. It runs on PostgreSQL
+ * reverse order, so drift and the order hit all alike, and prints req/s, p50/p99, the CPU per request of
+ * the target and (PostgreSQL) of the database's processes, and the ratios of docs/performance.md. It runs on PostgreSQL
  * (`BENCH_DATABASE_URL`, default the local one; a fresh database is created and dropped) and on
  * embedded PGlite. `--short`: one round of one second, for CI (no thresholds there).
  */
@@ -23,9 +24,11 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import {
   checkAnchorShows,
+  databaseCpuMsSince,
   fetchOk,
   HELPERS_KEY,
   json,
+  readDatabaseCpu,
   SMALL_LIST,
   seed,
   start,
@@ -143,6 +146,8 @@ interface Figures {
   worstRoundP99: number;
   /** CPU time of the target's process per request, in µs (steadier than req/s on a busy machine). */
   cpuUs: number;
+  /** CPU time of PostgreSQL's processes per request, in µs (they share the 2 cores with the target). */
+  databaseCpuUs: number;
 }
 
 async function drive(
@@ -153,6 +158,7 @@ async function drive(
 ): Promise<Round> {
   const url = target.url + path;
   const cpuBefore = target.cpuMs();
+  const databaseBefore = readDatabaseCpu();
   // Each answer's time as the client measured it, to the microsecond: autocannon's own
   // percentiles are whole milliseconds (its histogram's lowest discernible value is 1), which on a
   // fast machine made the show's p99 4 ms against the anchor's 2.
@@ -163,10 +169,11 @@ async function drive(
     instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
   });
   const cpuUs = ((target.cpuMs() - cpuBefore) * 1000) / result.requests.total;
+  const databaseCpuUs = (databaseCpuMsSince(databaseBefore) * 1000) / result.requests.total;
   const bad = result.non2xx - (expectStatus === 304 ? result['3xx'] : 0);
   if (result.errors > 0 || bad > 0 || result.requests.total === 0)
     throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-  return { rps: result.requests.average, times: Float64Array.from(times), cpuUs };
+  return { rps: result.requests.average, times: Float64Array.from(times), cpuUs, databaseCpuUs };
 }
 
 /** One round of one case: its req/s, CPU per request and every answer's time (ms). */
@@ -174,6 +181,7 @@ interface Round {
   rps: number;
   times: Float64Array;
   cpuUs: number;
+  databaseCpuUs: number;
 }
 
 /** The value below which the fraction `p` of the `sorted` values lie (nearest rank). */
@@ -218,21 +226,30 @@ async function measure(cases: Array<{ name: string; run: () => Promise<Round> }>
           p99: percentile(times, 0.99),
           worstRoundP99: Math.max(...rounds.map((r) => percentile(r.times.sort(), 0.99))),
           cpuUs: mean(rounds.map((r) => r.cpuUs)),
+          databaseCpuUs: mean(rounds.map((r) => r.databaseCpuUs)),
         },
       ];
     }),
   );
 }
 
-function print(title: string, results: Map<string, Figures>, ratios: Array<[string, number, string]>) {
+/** Prints a section's table and ratios; `database`: PostgreSQL's own CPU per request too. */
+function print(
+  title: string,
+  results: Map<string, Figures>,
+  ratios: Array<[string, number, string]>,
+  { database = false } = {},
+) {
   console.log(`\n## ${title} (${ROUNDS} × ${SECONDS} s, ${CONNECTIONS} connections)\n`);
-  console.log(
-    '| route | req/s | p50 ms | p99 ms | worst round p99 ms | CPU µs/request |\n|---|---|---|---|---|---|',
-  );
-  for (const [name, f] of results)
-    console.log(
-      `| ${name} | ${Math.round(f.rps)} | ${f.p50.toFixed(2)} | ${f.p99.toFixed(2)} | ${f.worstRoundP99.toFixed(2)} | ${Math.round(f.cpuUs)} |`,
-    );
+  const heads = ['route', 'req/s', 'p50 ms', 'p99 ms', 'worst round p99 ms', 'CPU µs/request'];
+  if (database) heads.push('PostgreSQL CPU µs/request');
+  console.log(`| ${heads.join(' | ')} |\n|${'---|'.repeat(heads.length)}`);
+  for (const [name, f] of results) {
+    const cells = [name, Math.round(f.rps), f.p50.toFixed(2), f.p99.toFixed(2), f.worstRoundP99.toFixed(2)];
+    cells.push(Math.round(f.cpuUs));
+    if (database) cells.push(Math.round(f.databaseCpuUs));
+    console.log(`| ${cells.join(' | ')} |`);
+  }
   console.log('\n| ratio | value | target |\n|---|---|---|');
   for (const [name, value, target] of ratios) console.log(`| ${name} | ${value.toFixed(3)} | ${target} |`);
 }
@@ -350,76 +367,95 @@ async function onPostgres() {
     const showRps = rps('GET /organizations/:id.json');
     const p99 = (n: string) => results.get(n)?.p99 ?? 0;
     const worstP99 = (n: string) => results.get(n)?.worstRoundP99 ?? 0;
-    print('PostgreSQL', results, [
-      ['anchor / bare', anchorRps / bareRps, ''],
-      ['show / bare', showRps / bareRps, ''],
-      ['show / one-statement anchor', showRps / oneRps, '≥ 1.0'],
-      ...(before
-        ? ([
-            ['before: show / one-statement anchor', rps('before: GET /organizations/:id.json') / oneRps, ''],
+    // What a request costs the machine's cores: the target's CPU and PostgreSQL's.
+    const cpu = (n: string) => {
+      const f = results.get(n);
+      return f ? f.cpuUs + f.databaseCpuUs : 0;
+    };
+    print(
+      'PostgreSQL',
+      results,
+      [
+        ['anchor / bare', anchorRps / bareRps, ''],
+        ['show / bare', showRps / bareRps, ''],
+        ['show / one-statement anchor', showRps / oneRps, '≥ 1.0'],
+        [
+          "the same, CPU per request (the target's and PostgreSQL's), anchor / show",
+          cpu('anchor: one statement by hand') / cpu('GET /organizations/:id.json'),
+          '',
+        ],
+        ...(before
+          ? ([
+              [
+                'before: show / one-statement anchor',
+                rps('before: GET /organizations/:id.json') / oneRps,
+                '',
+              ],
+              [
+                'before: list page / one-statement anchor show',
+                rps('before: GET …/collabs.json?page=2') / oneRps,
+                '',
+              ],
+            ] as Array<[string, number, string]>)
+          : []),
+        [
+          'show p99 / one-statement anchor p99',
+          p99('GET /organizations/:id.json') / p99('anchor: one statement by hand'),
+          '≤ 1.2',
+        ],
+        [
+          "the same, each one's worst round",
+          worstP99('GET /organizations/:id.json') / worstP99('anchor: one statement by hand'),
+          '',
+        ],
+        ['list page / one-statement anchor show', rps('GET …/collabs.json?page=2') / oneRps, '≥ 0.6'],
+        [
+          `list page${NOT_KEPT} / one-statement anchor show`,
+          rps(`GET …/collabs.json?page=2${NOT_KEPT}`) / oneRps,
+          '',
+        ],
+        ['show / two-statement anchor', showRps / anchorRps, ''],
+        ['list page / two-statement anchor show', rps('GET …/collabs.json?page=2') / anchorRps, ''],
+        ['anchor page by hand / anchor show', rps('anchor: the page by hand') / anchorRps, ''],
+        [
+          'anchor page, JSON by PostgreSQL / anchor show',
+          rps('anchor: the page, JSON built by PostgreSQL') / anchorRps,
+          '',
+        ],
+        [
+          'list page / anchor page by hand',
+          rps('GET …/collabs.json?page=2') / rps('anchor: the page by hand'),
+          '',
+        ],
+        [
+          `list page${NOT_KEPT} / anchor page by hand`,
+          rps(`GET …/collabs.json?page=2${NOT_KEPT}`) / rps('anchor: the page by hand'),
+          '',
+        ],
+        ['304 / our 200 show', rps('the same show answered 304') / showRps, '≥ 1.3'],
+        ...['', NOT_KEPT].flatMap((kept): Array<[string, number, string]> => {
+          const small = rps(`…/collabs.json, ${SMALL_LIST} collabs, page 1${kept}`);
+          return [
             [
-              'before: list page / one-statement anchor show',
-              rps('before: GET …/collabs.json?page=2') / oneRps,
+              `${LARGE_LIST} collabs page 1 / ${SMALL_LIST} collabs page 1${kept}`,
+              rps(`…/collabs.json, ${LARGE_LIST} collabs, page 1${kept}`) / small,
+              '≥ 0.7',
+            ],
+            [
+              `${LARGE_LIST} collabs middle page / ${SMALL_LIST} collabs page 1${kept}`,
+              rps(`…/collabs.json, ${LARGE_LIST} collabs, middle page${kept}`) / small,
               '',
             ],
-          ] as Array<[string, number, string]>)
-        : []),
-      [
-        'show p99 / one-statement anchor p99',
-        p99('GET /organizations/:id.json') / p99('anchor: one statement by hand'),
-        '≤ 1.2',
+            [
+              `${LARGE_LIST} collabs last page / ${SMALL_LIST} collabs page 1${kept}`,
+              rps(`…/collabs.json, ${LARGE_LIST} collabs, last page${kept}`) / small,
+              '≥ 0.5',
+            ],
+          ];
+        }),
       ],
-      [
-        "the same, each one's worst round",
-        worstP99('GET /organizations/:id.json') / worstP99('anchor: one statement by hand'),
-        '',
-      ],
-      ['list page / one-statement anchor show', rps('GET …/collabs.json?page=2') / oneRps, '≥ 0.6'],
-      [
-        `list page${NOT_KEPT} / one-statement anchor show`,
-        rps(`GET …/collabs.json?page=2${NOT_KEPT}`) / oneRps,
-        '',
-      ],
-      ['show / two-statement anchor', showRps / anchorRps, ''],
-      ['list page / two-statement anchor show', rps('GET …/collabs.json?page=2') / anchorRps, ''],
-      ['anchor page by hand / anchor show', rps('anchor: the page by hand') / anchorRps, ''],
-      [
-        'anchor page, JSON by PostgreSQL / anchor show',
-        rps('anchor: the page, JSON built by PostgreSQL') / anchorRps,
-        '',
-      ],
-      [
-        'list page / anchor page by hand',
-        rps('GET …/collabs.json?page=2') / rps('anchor: the page by hand'),
-        '',
-      ],
-      [
-        `list page${NOT_KEPT} / anchor page by hand`,
-        rps(`GET …/collabs.json?page=2${NOT_KEPT}`) / rps('anchor: the page by hand'),
-        '',
-      ],
-      ['304 / our 200 show', rps('the same show answered 304') / showRps, '≥ 1.3'],
-      ...['', NOT_KEPT].flatMap((kept): Array<[string, number, string]> => {
-        const small = rps(`…/collabs.json, ${SMALL_LIST} collabs, page 1${kept}`);
-        return [
-          [
-            `${LARGE_LIST} collabs page 1 / ${SMALL_LIST} collabs page 1${kept}`,
-            rps(`…/collabs.json, ${LARGE_LIST} collabs, page 1${kept}`) / small,
-            '≥ 0.7',
-          ],
-          [
-            `${LARGE_LIST} collabs middle page / ${SMALL_LIST} collabs page 1${kept}`,
-            rps(`…/collabs.json, ${LARGE_LIST} collabs, middle page${kept}`) / small,
-            '',
-          ],
-          [
-            `${LARGE_LIST} collabs last page / ${SMALL_LIST} collabs page 1${kept}`,
-            rps(`…/collabs.json, ${LARGE_LIST} collabs, last page${kept}`) / small,
-            '≥ 0.5',
-          ],
-        ];
-      }),
-    ]);
+      { database: true },
+    );
   } finally {
     for (const t of targets) await t.stop();
     await admin.query(`drop database if exists ${name} with (force)`);

@@ -3,7 +3,7 @@
  * is measured on, made through the API.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '@app/testing';
 
 export const HELPERS_KEY = 'bench-test-helpers-key-0123456789abcdef';
@@ -21,14 +21,42 @@ export interface Target {
 
 const TICKS_PER_SECOND = 100;
 
-function cpuMsOf(pid: number | undefined): number {
+/** A process's name (`comm`) and the CPU time (user + system) it has used so far, in ms (Linux `/proc`). */
+function statOf(pid: number | string | undefined): { name: string; cpuMs: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return { name, cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND };
   } catch {
-    return Number.NaN;
+    return undefined;
   }
+}
+
+const cpuMsOf = (pid: number | undefined): number => statOf(pid)?.cpuMs ?? Number.NaN;
+
+/** The CPU time (ms) each PostgreSQL process on this machine has used so far, by pid. */
+export type DatabaseCpu = Map<string, number>;
+
+/** Reads the CPU time of every PostgreSQL process (the backends share the cores with the targets). */
+export function readDatabaseCpu(): DatabaseCpu {
+  const reading: DatabaseCpu = new Map();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = statOf(pid);
+    if (stat?.name === 'postgres') reading.set(pid, stat.cpuMs);
+  }
+  return reading;
+}
+
+/**
+ * The CPU time (ms) PostgreSQL's processes have used since `earlier`. What a process used before it
+ * exited is not counted; the pools' backends live through a case and are counted whole.
+ */
+export function databaseCpuMsSince(earlier: DatabaseCpu): number {
+  let ms = 0;
+  for (const [pid, cpuMs] of readDatabaseCpu()) ms += cpuMs - (earlier.get(pid) ?? 0);
+  return ms;
 }
 
 export interface StartOptions {
