@@ -115,8 +115,8 @@ export class Marketplace {
     const logger = options.logger ?? stderrLogger(readEnv('MARKETPLACE_LOG'));
     // A client made by `withOptions` shares this one's cache store (keys carry the token's fingerprint).
     this.#options = { ...options, token, baseUrl, cache: store ?? false, logger };
-    this.#token = token;
-    this.#baseUrl = String(new URL(String(baseUrl))).replace(/\/+$/, '');
+    this.#token = checkedToken(token);
+    this.#baseUrl = checkedBaseUrl(String(baseUrl));
     this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
     this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000, MAX_TIMEOUT_MS);
     this.#cache = store && new ETagCache(store, token);
@@ -398,6 +398,45 @@ function readableCopy(response: Response, status: number, text: string): Respons
 function missing(token: boolean, baseUrl: boolean): string {
   const names = [token && '`token` (or MARKETPLACE_TOKEN)', baseUrl && '`baseUrl` (or MARKETPLACE_BASE_URL)'];
   return `Marketplace: ${names.filter(Boolean).join(' and ')} required: pass it as an option or set the environment variable`;
+}
+
+/**
+ * A token as it is sent, in `Authorization: Bearer …`: one word of printable ASCII. Anything else
+ * would fail in `fetch` with an error that quotes the header, the token with it; this message
+ * never holds the token.
+ */
+function checkedToken(token: string): string {
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new TypeError(
+      'Marketplace: `token` holds a character an HTTP header cannot carry (a space, a line break, a control or non-ASCII character); a token is one word of printable ASCII',
+    );
+  return token;
+}
+
+/**
+ * The base URL the paths are appended to, without its trailing slashes: an absolute http(s) URL
+ * (a path prefix is kept), with no user name or password (refused, and masked in the message)
+ * and no query or fragment (the paths could not follow them).
+ */
+function checkedBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`Marketplace: \`baseUrl\` is not an absolute URL: ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`Marketplace: \`baseUrl\` must be an http or https URL, not ${url.protocol}`);
+  if (url.username || url.password) {
+    url.username = url.username && '***';
+    url.password = url.password && '***';
+    throw new TypeError(
+      `Marketplace: \`baseUrl\` must not hold a user name or password (the token is the credential): ${url}`,
+    );
+  }
+  if (url.search || url.hash)
+    throw new TypeError(`Marketplace: \`baseUrl\` must not have a query or fragment: ${url}`);
+  return String(url).replace(/\/+$/, '');
 }
 
 /** The longest timer Node and browsers keep (a longer one fires at once). */

@@ -66,6 +66,60 @@ describe('new Marketplace() reads the environment', () => {
   });
 });
 
+describe('new Marketplace() refuses a token or base URL it could not send, without echoing a secret', () => {
+  // A token is sent in a header: undici's own error for one that cannot be quoted the header with
+  // the token in it (a password manager's entry piped whole has more lines than the token).
+  test.each([
+    ['a second line', `${TOKEN}\nurl: https://example.test`],
+    ['a space', `${TOKEN} x`],
+    ['a non-ASCII character', `${TOKEN}é`],
+    ['a control character', `${TOKEN}\u0000`],
+  ])('a token with %s: a TypeError that does not hold the token', (_what, token) => {
+    let error: unknown;
+    try {
+      new Marketplace({ token, baseUrl: BASE });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      'Marketplace: `token` holds a character an HTTP header cannot carry (a space, a line break, a control or non-ASCII character); a token is one word of printable ASCII',
+    );
+    expect(String((error as Error).stack)).not.toContain(TOKEN);
+  });
+
+  test('from MARKETPLACE_TOKEN too', () => {
+    vi.stubEnv('MARKETPLACE_TOKEN', `${TOKEN}\nsecond line`);
+    vi.stubEnv('MARKETPLACE_BASE_URL', BASE);
+    expect(() => new Marketplace()).toThrow(/`token` holds a character an HTTP header cannot carry/);
+  });
+
+  test.each([
+    ['not a URL', 'notaurl', 'Marketplace: `baseUrl` is not an absolute URL: "notaurl"'],
+    ['another scheme', 'ftp://127.0.0.1:3000', 'Marketplace: `baseUrl` must be an http or https URL, not ftp:'],
+    [
+      'a user and password',
+      'http://user:secret@127.0.0.1:3000',
+      'Marketplace: `baseUrl` must not hold a user name or password (the token is the credential): http://***:***@127.0.0.1:3000/',
+    ],
+    [
+      'a query',
+      'http://127.0.0.1:3000/?a=1',
+      'Marketplace: `baseUrl` must not have a query or fragment: http://127.0.0.1:3000/?a=1',
+    ],
+  ])('a base URL that is %s: a TypeError saying so', (_what, baseUrl, message) => {
+    expect(() => new Marketplace({ token: TOKEN, baseUrl })).toThrow(new TypeError(message));
+  });
+
+  test('a base URL with a path prefix and a trailing slash is taken', async () => {
+    const prefixed = `${BASE}/api/`;
+    server.use(http.get(`${BASE}/api/organizations/${ORG_ID}.json`, () => HttpResponse.json(organization)));
+    await expect(
+      new Marketplace({ token: TOKEN, baseUrl: prefixed }).organizations.retrieve(ORG_ID),
+    ).resolves.toEqual(organization);
+  });
+});
+
 describe('withOptions', () => {
   test('changes the options given and keeps the others', async () => {
     let calls = 0;
