@@ -16,13 +16,50 @@ async function tokenForThisCall(values: Record<string, unknown>, io: IO): Promis
   const flagged = typeof values.token === 'string' && values.token !== '';
   if (values['token-stdin']) {
     if (flagged) throw new UsageError('give --token-stdin or --token, not both');
-    const token = (await io.readStdin()).trim();
+    const token = oneLine(await io.readStdin(), '--token-stdin');
     if (!token) throw new UsageError('--token-stdin: no token on stdin');
     return token;
   }
   if (!flagged) return undefined;
   io.stderr(PROCESS_LIST_WARNING);
   return values.token as string;
+}
+
+/**
+ * The token read from stdin, trimmed: one line. More lines (a password manager's whole entry) are
+ * refused rather than sent, and not quoted.
+ */
+function oneLine(text: string, from: string): string {
+  const token = text.trim();
+  if (/[\r\n]/.test(token))
+    throw new UsageError(
+      `${from}: stdin holds more than one line, and a token is one line (for an entry with more, \`pass show marketplace | head -n 1 | marketplace …\`)`,
+    );
+  return token;
+}
+
+/**
+ * The SDK's client, or a usage error naming where the token or the base URL came from when the SDK
+ * refuses it (a character a header cannot carry, a URL that is not http(s)); its message never
+ * quotes the token.
+ */
+function clientFor(token: Given, baseUrl: Given): Marketplace {
+  try {
+    return new Marketplace({ token: token.value, baseUrl: baseUrl.value });
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const problem = error.message.replace(/^Marketplace: `\w+` /, '');
+    const which = error.message.includes('`token`')
+      ? `the token from ${token.source}`
+      : `the base URL from ${baseUrl.source}`;
+    throw new UsageError(`${which} ${problem}`);
+  }
+}
+
+/** A value given to the CLI, and where it came from (a flag, a variable, the config file's path). */
+interface Given {
+  value: string;
+  source: string;
 }
 
 /** A base URL as the SDK uses it (`http://h:3000/` and `http://H:3000` are one server). */
@@ -45,7 +82,7 @@ const sameUrl = (a: string, b: string) => {
 async function credentials(
   values: Record<string, unknown>,
   io: IO,
-): Promise<{ token: string | undefined; baseUrl: string | undefined; source: string }> {
+): Promise<{ token: Given | undefined; baseUrl: Given | undefined }> {
   const flagToken = await tokenForThisCall(values, io);
   const tokenGiven = flagToken
     ? { value: flagToken, source: values['token-stdin'] ? '--token-stdin' : '--token' }
@@ -58,21 +95,21 @@ async function credentials(
       : io.env.MARKETPLACE_BASE_URL
         ? { value: io.env.MARKETPLACE_BASE_URL, source: 'MARKETPLACE_BASE_URL' }
         : undefined;
-  if (tokenGiven && baseUrlGiven)
-    return { token: tokenGiven.value, baseUrl: baseUrlGiven.value, source: tokenGiven.source };
+  if (tokenGiven && baseUrlGiven) return { token: tokenGiven, baseUrl: baseUrlGiven };
   // The stored login is read only when needed: a broken file does not stop a command given both.
   const config = await storedLogin(io);
-  if (tokenGiven) return { token: tokenGiven.value, baseUrl: config.base_url, source: tokenGiven.source };
+  const path = configPath(io.env);
+  const stored = (value: string | undefined) => (value ? { value, source: path } : undefined);
+  if (tokenGiven) return { token: tokenGiven, baseUrl: stored(config.base_url) };
   if (config.token && baseUrlGiven && !(config.base_url && sameUrl(config.base_url, baseUrlGiven.value))) {
-    const path = configPath(io.env);
-    const stored = config.base_url
+    const storedFor = config.base_url
       ? `the stored token (${path}) is for ${config.base_url}`
       : `the stored token (${path}) has no base URL with it`;
     throw new UsageError(
-      `${stored}; it is not sent to ${baseUrlGiven.value} (from ${baseUrlGiven.source}). Give a token for ${baseUrlGiven.value} with --token-stdin or MARKETPLACE_TOKEN, or run \`marketplace auth login --base-url ${baseUrlGiven.value}\``,
+      `${storedFor}; it is not sent to ${baseUrlGiven.value} (from ${baseUrlGiven.source}). Give a token for ${baseUrlGiven.value} with --token-stdin or MARKETPLACE_TOKEN, or run \`marketplace auth login --base-url ${baseUrlGiven.value}\``,
     );
   }
-  return { token: config.token, baseUrl: baseUrlGiven?.value ?? config.base_url, source: 'config' };
+  return { token: stored(config.token), baseUrl: baseUrlGiven ?? stored(config.base_url) };
 }
 
 /** The stored login; a file that cannot be read is a usage error (one line, exit 2). */
@@ -93,7 +130,7 @@ export async function clientOf(values: Record<string, unknown>, io: IO): Promise
   const { token, baseUrl } = await credentials(values, io);
   if (!token) throw new UsageError('no token: run `marketplace auth login`, or set MARKETPLACE_TOKEN');
   if (!baseUrl) throw new UsageError('no base URL: pass --base-url, or set MARKETPLACE_BASE_URL');
-  return new Marketplace({ token, baseUrl });
+  return clientFor(token, baseUrl);
 }
 
 const AUTH_ACTIONS = ['login', 'status', 'logout'];
@@ -126,30 +163,37 @@ export async function auth(argv: string[], io: IO): Promise<number> {
   if (rest.length > 0) throw new UsageError(`auth ${action}: unexpected "${rest.join(' ')}"`);
   const path = configPath(io.env);
   if (action === 'login') {
-    const token = (await tokenForThisCall(values, io)) ?? (await io.readStdin()).trim();
+    const flagged = await tokenForThisCall(values, io);
+    const token = flagged ?? oneLine(await io.readStdin(), 'auth login');
+    const tokenSource = flagged ? (values['token-stdin'] ? '--token-stdin' : '--token') : 'stdin';
     // A file that cannot be read is replaced by the new login.
     const stored = await readConfig(path).catch((): Config => ({}));
-    const baseUrl =
-      (typeof values['base-url'] === 'string' ? values['base-url'] : undefined) ??
-      io.env.MARKETPLACE_BASE_URL ??
-      stored.base_url;
+    const baseUrl: Given | undefined =
+      typeof values['base-url'] === 'string' && values['base-url'] !== ''
+        ? { value: values['base-url'], source: '--base-url' }
+        : io.env.MARKETPLACE_BASE_URL
+          ? { value: io.env.MARKETPLACE_BASE_URL, source: 'MARKETPLACE_BASE_URL' }
+          : stored.base_url
+            ? { value: stored.base_url, source: path }
+            : undefined;
     if (!token) throw new UsageError('auth login: give the token on stdin or at the prompt');
     if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
-    const code = await check(new Marketplace({ token, baseUrl }), io);
+    const code = await check(clientFor({ value: token, source: tokenSource }, baseUrl), io);
     if (code !== EXIT_OK) return code;
-    const config: Config = { token, base_url: baseUrl };
+    const config: Config = { token, base_url: baseUrl.value };
     await writeConfig(path, config);
-    io.stdout(`Logged in to ${baseUrl}; the token is stored in ${path}\n`);
+    io.stdout(`Logged in to ${baseUrl.value}; the token is stored in ${path}\n`);
     return EXIT_OK;
   }
   if (action === 'status') {
-    const { token, baseUrl, source } = await credentials(values, io);
+    const { token, baseUrl } = await credentials(values, io);
     if (!token || !baseUrl) {
       io.stderr(`Not logged in (no token from --token-stdin, MARKETPLACE_TOKEN or ${path})\n`);
       return EXIT_API;
     }
-    io.stdout(`${baseUrl}: token ${token.slice(0, 8)}… from ${source === 'config' ? path : source}\n`);
-    const code = await check(new Marketplace({ token, baseUrl }), io);
+    const client = clientFor(token, baseUrl);
+    io.stdout(`${baseUrl.value}: token ${token.value.slice(0, 8)}… from ${token.source}\n`);
+    const code = await check(client, io);
     if (code === EXIT_OK) io.stdout('The token works.\n');
     return code;
   }

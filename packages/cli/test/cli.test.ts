@@ -528,6 +528,68 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
     expect(flagged.stderr).not.toContain(user.token);
   });
 
+  test('a token a header cannot carry (a second line on stdin, a non-ASCII character) is a usage error that does not print it', async () => {
+    const env = { MARKETPLACE_TOKEN: undefined, XDG_CONFIG_HOME: join(scratch, 'bad-token') };
+    // `pass show` prints the password, then the entry's other lines.
+    const entry = `${user.token}\nurl: ${server.url}\n`;
+    const piped = await run(['organizations', 'list', '--token-stdin'], env, entry);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toMatch(
+      /^marketplace: --token-stdin: stdin holds more than one line, and a token is one line/,
+    );
+    const login = await run(['auth', 'login', '--base-url', server.url], env, entry);
+    expect(login.code).toBe(2);
+    expect(login.stderr).toMatch(/^marketplace: auth login: stdin holds more than one line/);
+    const accented = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: `${user.token}é` });
+    expect(accented.code).toBe(2);
+    expect(accented.stderr).toMatch(
+      /^marketplace: the token from MARKETPLACE_TOKEN holds a character an HTTP header cannot carry/,
+    );
+    for (const result of [piped, login, accented]) {
+      expect(result.stderr).not.toContain(user.token);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(result.stdout).toBe('');
+    }
+    expect(readdirSync(scratch)).not.toContain('bad-token'); // nothing stored
+  });
+
+  test('a base URL that is not a plain http(s) URL is a usage error naming where it came from; a password in it is not printed', async () => {
+    const notUrl = await run(['organizations', 'list', '--base-url', 'notaurl']);
+    expect([notUrl.code, notUrl.stdout]).toEqual([2, '']);
+    expect(notUrl.stderr).toMatch(
+      /^marketplace: the base URL from --base-url is not an absolute URL: "notaurl"$/m,
+    );
+    const fromEnv = await run(['organizations', 'list'], { MARKETPLACE_BASE_URL: 'ftp://127.0.0.1:1' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(
+      /^marketplace: the base URL from MARKETPLACE_BASE_URL must be an http or https URL, not ftp:$/m,
+    );
+    const withPassword = await run(['organizations', 'list', '--base-url', 'http://me:hunter2@127.0.0.1:1']);
+    expect(withPassword.code).toBe(2);
+    expect(withPassword.stderr).toContain('must not hold a user name or password');
+    expect(withPassword.stderr).not.toContain('hunter2');
+    const login = await run(
+      ['auth', 'login', '--base-url', 'notaurl'],
+      { MARKETPLACE_TOKEN: undefined, XDG_CONFIG_HOME: join(scratch, 'bad-url') },
+      `${user.token}\n`,
+    );
+    expect(login.code).toBe(2);
+    expect(login.stderr).toMatch(/^marketplace: the base URL from --base-url is not an absolute URL/);
+    const home = join(scratch, 'bad-stored-url');
+    mkdirSync(join(home, 'marketplace'), { recursive: true, mode: 0o700 });
+    const file = join(home, 'marketplace', 'config.json');
+    writeFileSync(file, JSON.stringify({ token: user.token, base_url: 'notaurl' }), { mode: 0o600 });
+    const stored = await run(['organizations', 'list'], {
+      XDG_CONFIG_HOME: home,
+      MARKETPLACE_TOKEN: undefined,
+      MARKETPLACE_BASE_URL: undefined,
+    });
+    expect(stored.code).toBe(2);
+    expect(stored.stderr).toContain(`the base URL from ${file} is not an absolute URL`);
+    for (const result of [notUrl, fromEnv, withPassword, login, stored])
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
   test('auth login writes the config 0600 in a 0700 directory, replacing a looser file instead of writing into it', async () => {
     const { home, env, file } = await loggedIn('modes');
     expect(statSync(file).mode & 0o777).toBe(0o600);
