@@ -105,6 +105,18 @@ const make = () =>
     allowDirs,
   });
 
+// The SDK refuses a token a header cannot carry or a base URL that is not http(s): one line, exit 2.
+try {
+  make();
+} catch (error) {
+  if (!(error instanceof TypeError)) throw error;
+  fail(
+    error.message
+      .replace(/^Marketplace: `token`/, 'MARKETPLACE_TOKEN')
+      .replace(/^Marketplace: `baseUrl`/, 'MARKETPLACE_BASE_URL'),
+  );
+}
+
 if (values.http) {
   const authToken = given ?? randomBytes(32).toString('base64url');
   const { url, close } = await serveHttp(make, { port, authToken }).catch((error: NodeJS.ErrnoException) => {

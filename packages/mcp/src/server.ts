@@ -2,7 +2,7 @@
  * The MCP server: one tool per public endpoint of the table, generated from `@app/sdk/operations`
  * (no tool is written by hand), and the OpenAPI document as a resource.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
 import { Marketplace, RequestValidationError, VERSION } from '@app/sdk';
 import {
@@ -52,7 +52,16 @@ export interface ServerOptions {
   allowDirs?: readonly string[];
   /** The largest file argument read, in bytes; default 5 MiB (the API's upload limit). */
   maxFileBytes?: number;
+  /**
+   * Milliseconds a tool call (its retries and pages included) or the OpenAPI resource may take
+   * before it is given up, so that the host gets an answer before its own request timeout (60 s
+   * in the MCP SDK's client); default {@link CALL_BUDGET_MS}.
+   */
+  callBudgetMs?: number;
 }
+
+/** A call's time budget: under the 60 s an MCP host waits for a request by default. */
+export const CALL_BUDGET_MS = 50_000;
 
 /** The URI of the OpenAPI document resource. */
 export const OPENAPI_URI = 'marketplace://openapi.json';
@@ -118,17 +127,23 @@ const idempotencyKey = z
 /**
  * The `Idempotency-Key` of a POST tool call: the `idempotency_key` argument; else one derived from
  * the request id the host puts in `_meta` (`requestId`), so that a call the host retries with the
- * same id counts once; else none (the SDK makes a random one).
+ * same id counts once; else none (the SDK makes a random one). The derived key also covers the
+ * session (`scope`, random per MCP session: hosts number their requests from 1 in every session,
+ * and the server keeps a key 24 hours) and the arguments (a request id used again for another call
+ * is another call, not a conflict).
  */
 export function idempotencyKeyOf(
   op: Operation,
   given: unknown,
   meta: Readonly<Record<string, unknown>> | undefined,
+  scope: string,
+  args: Readonly<Record<string, unknown>>,
 ): string | undefined {
   if (typeof given === 'string') return given;
   const id = meta?.requestId;
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-  return `mcp-${createHash('sha256').update(`${op.toolName}\n${id}`).digest('hex')}`;
+  const call = [scope, op.toolName, JSON.stringify(id), JSON.stringify(args)].join('\n');
+  return `mcp-${createHash('sha256').update(call).digest('hex')}`;
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -275,6 +290,25 @@ export function parseArguments(
   return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...unknown])) };
 }
 
+/**
+ * A call given up after its budget: said as a result the model can act on, before the host's own
+ * timeout would answer with a protocol error. A POST was sent with an idempotency key, so calling
+ * again with the same `idempotency_key` cannot run it twice.
+ */
+function overBudget(op: Operation, budgetMs: number, key: string | undefined): CallToolResult {
+  return failure({
+    status: null,
+    error: `No complete answer from the API within ${budgetMs / 1000} s; the call was given up.`,
+    hint: key
+      ? `The API is slow or unreachable, and whether the call took effect is unknown: call again with idempotency_key "${key}", which runs it at most once.`
+      : op.endpoint.method !== 'GET'
+        ? 'The API is slow or unreachable, and whether the change was made is unknown: read the resource before calling again.'
+        : op.kind === 'list'
+          ? 'The API is slow or unreachable: try again later, or with a smaller max_items.'
+          : 'The API is slow or unreachable: try again later.',
+  });
+}
+
 /** The question a delete or a transition asks first. */
 function confirmation(op: Operation, args: Record<string, unknown>): string {
   const ids = op.pathParams.map((name) => `${name}=${String(args[name])}`).join(', ');
@@ -287,7 +321,10 @@ export function createServer(options: ServerOptions): McpServer {
     allowDirs = [process.cwd()],
     maxFileBytes = DEFAULT_MAX_FILE_BYTES,
     outputSchemas = 'compact',
+    callBudgetMs = CALL_BUDGET_MS,
   } = options;
+  // The scope of the idempotency keys derived from request ids: this session's own.
+  const session = randomUUID();
   const readFile = guardedFileReader({ allowDirs, maxBytes: maxFileBytes });
   // The SDK reads MARKETPLACE_TOKEN / MARKETPLACE_BASE_URL for what is not given (and throws without them).
   const client = new Marketplace({
@@ -313,23 +350,28 @@ export function createServer(options: ServerOptions): McpServer {
   const listed = [...tools.values()].map(({ op, input }) => toolOf(op, input, outputSchemas));
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     const { op, input } = tool;
     const parsed = parseArguments(input, request.params.arguments);
     if ('refused' in parsed) return parsed.refused;
     const { max_items, skip, idempotency_key, ...args } = parsed.args;
+    // A random key when none is given or derived (the SDK's own would be one), so that a call
+    // given up can name the key that makes calling again safe.
     const key = op.endpoint.idempotent
-      ? idempotencyKeyOf(op, idempotency_key, request.params._meta)
+      ? (idempotencyKeyOf(op, idempotency_key, request.params._meta, session, args) ?? `mcp-${randomUUID()}`)
       : undefined;
     if (!yes && asks(op)) {
       const refused = await confirm(server, op, args);
       if (refused) return refused;
     }
+    // The budget starts once the user has answered: a cancellation by the host stops the call too.
+    const budget = AbortSignal.timeout(callBudgetMs);
     try {
       const result = await callOperation(client, op, args, {
         readFile,
+        signal: AbortSignal.any([extra.signal, budget]),
         ...(typeof max_items === 'number' && { maxItems: max_items }),
         ...(typeof skip === 'number' && { skip }),
         ...(key !== undefined && { idempotencyKey: key }),
@@ -340,6 +382,7 @@ export function createServer(options: ServerOptions): McpServer {
         content: [{ type: 'text', text: JSON.stringify(structured) }],
       };
     } catch (error) {
+      if (budget.aborted && !extra.signal.aborted) return overBudget(op, callBudgetMs, key);
       return errorResult(error, new Set(Object.keys(input.shape)));
     }
   });
@@ -352,9 +395,13 @@ export function createServer(options: ServerOptions): McpServer {
       description: 'The OpenAPI 3.1 document of the marketplace API, from the server',
       mimeType: 'application/json',
     },
-    async (uri) => {
+    async (uri, extra) => {
       const base = baseUrl;
-      const response = await fetch(`${base}/openapi.json`, { headers: { Accept: 'application/json' } });
+      const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(callBudgetMs)]);
+      const response = await fetch(`${base}/openapi.json`, {
+        headers: { Accept: 'application/json' },
+        signal,
+      });
       if (!response.ok) throw new Error(`GET ${base}/openapi.json: ${response.status}`);
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await response.text() }] };
     },

@@ -15,15 +15,26 @@ describe('the Idempotency-Key of a POST tool call', () => {
     expect(create && inputSchemaOf(create).safeParse({ name: 'x', idempotency_key: '' }).success).toBe(false);
   });
 
-  test('the argument wins; else the same _meta request id gives the same key, per tool', () => {
+  test('the argument wins; else the same _meta request id, session and arguments give the same key, per tool', () => {
     if (!create || !submit) throw new Error('tools missing');
-    expect(idempotencyKeyOf(create, 'mine', { requestId: 'r1' })).toBe('mine');
-    const key = idempotencyKeyOf(create, undefined, { requestId: 'r1' });
+    const args = { name: 'Acme' };
+    expect(idempotencyKeyOf(create, 'mine', { requestId: 'r1' }, 's1', args)).toBe('mine');
+    const key = idempotencyKeyOf(create, undefined, { requestId: 'r1' }, 's1', args);
     expect(key).toMatch(IDEMPOTENCY_KEY_PATTERN);
-    expect(idempotencyKeyOf(create, undefined, { requestId: 'r1' })).toBe(key);
-    expect(idempotencyKeyOf(create, undefined, { requestId: 'r2' })).not.toBe(key);
-    expect(idempotencyKeyOf(submit, undefined, { requestId: 'r1' })).not.toBe(key);
-    expect(idempotencyKeyOf(create, undefined, { requestId: 7 })).toMatch(IDEMPOTENCY_KEY_PATTERN);
-    expect(idempotencyKeyOf(create, undefined, undefined)).toBeUndefined();
+    expect(idempotencyKeyOf(create, undefined, { requestId: 'r1' }, 's1', { name: 'Acme' })).toBe(key);
+    expect(idempotencyKeyOf(create, undefined, { requestId: 'r2' }, 's1', args)).not.toBe(key);
+    expect(idempotencyKeyOf(submit, undefined, { requestId: 'r1' }, 's1', args)).not.toBe(key);
+    // Hosts number their requests from 1 in every session: another session's request 1 is another call.
+    expect(idempotencyKeyOf(create, undefined, { requestId: 'r1' }, 's2', args)).not.toBe(key);
+    // The same request id for other arguments is another call, not a conflict the server refuses.
+    expect(idempotencyKeyOf(create, undefined, { requestId: 'r1' }, 's1', { name: 'Beta' })).not.toBe(key);
+    // The number 7 and the string "7" are two request ids.
+    expect(idempotencyKeyOf(create, undefined, { requestId: 7 }, 's1', args)).not.toBe(
+      idempotencyKeyOf(create, undefined, { requestId: '7' }, 's1', args),
+    );
+    expect(idempotencyKeyOf(create, undefined, { requestId: 7 }, 's1', args)).toMatch(
+      IDEMPOTENCY_KEY_PATTERN,
+    );
+    expect(idempotencyKeyOf(create, undefined, undefined, 's1', args)).toBeUndefined();
   });
 });

@@ -558,6 +558,30 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     expect(taken.stderr).toBe(`marketplace-mcp: cannot listen on 127.0.0.1:${port}: the port is in use\n`);
   });
 
+  test('a base URL that is not an http(s) URL, or a token a header cannot carry, is one line and exit 2, not a stack trace', async () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [
+        { MARKETPLACE_BASE_URL: 'not a url' },
+        'marketplace-mcp: MARKETPLACE_BASE_URL is not an absolute URL: "not a url"',
+      ],
+      [
+        { MARKETPLACE_BASE_URL: 'ftp://x' },
+        'marketplace-mcp: MARKETPLACE_BASE_URL must be an http or https URL, not ftp:',
+      ],
+      [
+        { MARKETPLACE_TOKEN: `${user.token}\nsecond line` },
+        'marketplace-mcp: MARKETPLACE_TOKEN holds a character an HTTP header cannot carry',
+      ],
+    ];
+    for (const [vars, message] of cases) {
+      const run = await runChild(process.execPath, nodeArgs, { env: { ...env(), ...vars } });
+      expect(run.code).toBe(2);
+      expect(run.stderr.split('\n')[0]).toContain(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stderr).not.toContain(user.token);
+    }
+  });
+
   test('--tools with no group is a usage error (exit 2), not a server without tools', async () => {
     for (const tools of ['', ',', ' , ']) {
       const run = await runBin(['--tools', tools]);

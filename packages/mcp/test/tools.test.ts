@@ -174,3 +174,90 @@ describe('tools/call', () => {
     );
   });
 });
+
+describe('a call that the host retries, cancels, or that the API does not answer (a stand-in API)', () => {
+  /** A stand-in API that records each request's Idempotency-Key and answers nothing until told. */
+  let slow: Server;
+  let slowUrl: string;
+  const held: Array<{ key: string | undefined; closed: Promise<unknown>; answer: () => void }> = [];
+  let arrived: (() => void) | undefined;
+  beforeAll(async () => {
+    slow = createHttpServer((req, res) => {
+      const key = req.headers['idempotency-key'];
+      held.push({
+        key: typeof key === 'string' ? key : undefined,
+        closed: once(res, 'close'),
+        answer: () => res.writeHead(422, { 'content-type': 'application/json' }).end('{"errors":{}}'),
+      });
+      arrived?.();
+    });
+    slow.listen(0, '127.0.0.1');
+    await once(slow, 'listening');
+    slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    slow.closeAllConnections();
+    return new Promise<void>((resolve) => slow.close(() => resolve()));
+  });
+  const nextRequest = () => new Promise<void>((resolve) => (arrived = resolve));
+
+  /** Makes `organizations_create` with request id 1 in `client` and returns the key the API got. */
+  async function keyOf(client: Client, name: string): Promise<string | undefined> {
+    const came = nextRequest();
+    const call = client.callTool({
+      name: 'organizations_create',
+      arguments: { name },
+      _meta: { requestId: 1 },
+    });
+    await came;
+    const request = held.at(-1);
+    request?.answer();
+    await call;
+    return request?.key;
+  }
+
+  test('the key derived from a request id is the same for the same call in a session, another in another session or for other arguments', async () => {
+    const first = await connect({ baseUrl: slowUrl });
+    const second = await connect({ baseUrl: slowUrl });
+    const key = await keyOf(first, 'Acme');
+    expect(key).toMatch(/^mcp-[0-9a-f]{64}$/);
+    expect(await keyOf(first, 'Acme')).toBe(key);
+    // Hosts number requests from 1 in every session: the next session's request 1 must not replay this one.
+    expect(await keyOf(second, 'Acme')).not.toBe(key);
+    expect(await keyOf(first, 'Beta')).not.toBe(key);
+  });
+
+  test('a call the host cancels stops its request to the API', async () => {
+    const client = await connect({ baseUrl: slowUrl });
+    const cancel = new AbortController();
+    const came = nextRequest();
+    const call = client.callTool({ name: 'organizations_list', arguments: {} }, undefined, {
+      signal: cancel.signal,
+    });
+    await came;
+    cancel.abort();
+    await expect(call).rejects.toThrow();
+    // The API's side of the request closes: the SDK's fetch was aborted, not left to its 30 s timeout.
+    await held.at(-1)?.closed;
+  });
+
+  test('a call the API does not answer within the budget is an isError result naming a key that makes calling again safe', async () => {
+    const client = await connect({ baseUrl: slowUrl, callBudgetMs: 100 });
+    const listed = (await client.callTool({ name: 'organizations_list', arguments: {} })) as CallToolResult;
+    expect(listed.isError).toBe(true);
+    expect(detail(listed)).toEqual({
+      status: null,
+      error: 'No complete answer from the API within 0.1 s; the call was given up.',
+      hint: 'The API is slow or unreachable: try again later, or with a smaller max_items.',
+    });
+    const created = (await client.callTool({
+      name: 'organizations_create',
+      arguments: { name: 'Acme', idempotency_key: 'k-123' },
+    })) as CallToolResult;
+    expect(detail(created).hint).toBe(
+      'The API is slow or unreachable, and whether the call took effect is unknown: call again with idempotency_key "k-123", which runs it at most once.',
+    );
+    const read = client.readResource({ uri: 'marketplace://openapi.json' });
+    await expect(read).rejects.toThrow(/timeout|aborted/i);
+  });
+});

@@ -96,7 +96,11 @@ describe('new Marketplace() refuses a token or base URL it could not send, witho
 
   test.each([
     ['not a URL', 'notaurl', 'Marketplace: `baseUrl` is not an absolute URL: "notaurl"'],
-    ['another scheme', 'ftp://127.0.0.1:3000', 'Marketplace: `baseUrl` must be an http or https URL, not ftp:'],
+    [
+      'another scheme',
+      'ftp://127.0.0.1:3000',
+      'Marketplace: `baseUrl` must be an http or https URL, not ftp:',
+    ],
     [
       'a user and password',
       'http://user:secret@127.0.0.1:3000',
