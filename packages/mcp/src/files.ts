@@ -6,20 +6,46 @@
  */
 import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, parse, relative, resolve } from 'node:path';
 import { RequestValidationError } from '@app/sdk';
 import type { FileReader } from '@app/sdk/operations';
 
 /** The API's own upload limit (`MARKETPLACE_MAX_UPLOAD_BYTES`, decisions §2): 5 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 
-const TYPES: Readonly<Record<string, string>> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-};
+/**
+ * The image types the API takes for a file field, by their first bytes (RIFF….WEBP: any 4 bytes in
+ * between). A file that is none of them is refused here, before a byte of it is sent.
+ */
+const SIGNATURES: ReadonlyArray<{ type: string; bytes: ReadonlyArray<number | null> }> = [
+  { type: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { type: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
+  { type: 'image/gif', bytes: [...'GIF8'].map((c) => c.charCodeAt(0)) },
+  {
+    type: 'image/webp',
+    bytes: [...'RIFF', null, null, null, null, ...'WEBP'].map((c) => (c === null ? null : c.charCodeAt(0))),
+  },
+];
+
+/** The image type of these bytes, or undefined when they are not an image the API takes. */
+export function imageTypeOf(bytes: Uint8Array): string | undefined {
+  return SIGNATURES.find(({ bytes: signature }) =>
+    signature.every((byte, i) => byte === null || bytes[i] === byte),
+  )?.type;
+}
+
+const NOT_AN_IMAGE = 'is not a PNG, JPEG, WebP or GIF image (checked here: nothing was sent)';
+
+/**
+ * The directories file arguments may be read from when none is given: the working directory,
+ * unless it is the root or the home directory (hosts may start a server in either), where every
+ * picture on the machine or of the user would be in reach: then none.
+ */
+export function defaultAllowDirs(cwd = process.cwd(), home = homedir()): string[] {
+  const dir = resolve(cwd);
+  return dir === parse(dir).root || dir === resolve(home) ? [] : [dir];
+}
 
 const refuse = (field: string, message: string): never => {
   throw new RequestValidationError({ [field]: [message] });
@@ -58,8 +84,15 @@ export function guardedFileReader({
         .then((response) => response.blob())
         .catch(() => refuse(field, 'is not a valid data: URL'));
       if (blob.size > maxBytes) refuse(field, `data: URL ${tooLarge}`);
-      return blob;
+      const type = imageTypeOf(new Uint8Array(await blob.slice(0, 12).arrayBuffer()));
+      if (!type) refuse(field, `data: URL ${NOT_AN_IMAGE}`);
+      return new Blob([blob], { type });
     }
+    if (allowDirs.length === 0)
+      refuse(
+        field,
+        `${value} cannot be read: no directory is allowed for file arguments (the server runs in the root or the home directory); start marketplace-mcp with --allow-dir DIR, or give a data: URL`,
+      );
     const real = await realpath(value).catch(() => refuse(field, `${value} cannot be read (no such file)`));
     if (!(await realDirs(allowDirs)).some((dir) => isInside(dir, real)))
       refuse(field, `${value} is outside the allowed directories (--allow-dir)`);
@@ -85,7 +118,10 @@ export function guardedFileReader({
         length += bytesRead;
       }
       if (length > info.size) refuse(field, `${value} changed while it was read`);
-      return new Blob([buffer.subarray(0, length)], { type: TYPES[extname(value).toLowerCase()] ?? '' });
+      const bytes = buffer.subarray(0, length);
+      const type = imageTypeOf(bytes);
+      if (!type) refuse(field, `${value} ${NOT_AN_IMAGE}`);
+      return new Blob([bytes], { type });
     } finally {
       await handle.close();
     }

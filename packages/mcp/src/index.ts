@@ -1,5 +1,5 @@
 // The server as a library (the bin, `marketplace-mcp`, is built on it): mount it on any transport.
-export { DEFAULT_MAX_FILE_BYTES } from './files.js';
+export { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs } from './files.js';
 export {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_SESSIONS,
@@ -7,4 +7,4 @@ export {
   type HttpServer,
   serveHttp,
 } from './http.js';
-export { createServer, errorResult, OPENAPI_URI, type ServerOptions } from './server.js';
+export { CALL_BUDGET_MS, createServer, errorResult, OPENAPI_URI, type ServerOptions } from './server.js';

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { VERSION } from '@app/sdk';
 import { operations } from '@app/sdk/operations';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { defaultAllowDirs } from './files.js';
 import { serveHttp } from './http.js';
 import { createServer } from './server.js';
 
@@ -19,7 +20,8 @@ Options:
   --auth-token S      with --http: the bearer secret clients must send (at least 16 characters;
                       default MARKETPLACE_MCP_AUTH_TOKEN, else a random one printed once on stderr)
   --allow-dir D       a directory file arguments (logo, banner_image) may be read from; repeatable
-                      (default: the working directory)
+                      (default: the working directory, unless it is / or the home directory:
+                      then none)
   --read-only         expose only the read tools
   --tools a,b         expose only these groups (${[...new Set(operations.map((op) => op.sdkPath[0]))].join(', ')})
   --yes               run deletes and transitions without asking the user to confirm (without it
@@ -86,7 +88,7 @@ if (values['auth-token'] !== undefined && !values.http) fail('--auth-token needs
 const given = values['auth-token'] ?? process.env.MARKETPLACE_MCP_AUTH_TOKEN;
 if (values.http && given !== undefined && given.length < 16)
   fail('the bearer secret (--auth-token, MARKETPLACE_MCP_AUTH_TOKEN) needs at least 16 characters');
-const allowDirs = (values['allow-dir'] ?? [process.cwd()]).map((dir) => resolve(dir));
+const allowDirs = (values['allow-dir'] ?? defaultAllowDirs()).map((dir) => resolve(dir));
 for (const dir of allowDirs)
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) fail(`--allow-dir ${dir} is not a directory`);
 

@@ -24,7 +24,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DEFAULT_MAX_FILE_BYTES, guardedFileReader } from './files.js';
+import { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs, guardedFileReader } from './files.js';
 
 export interface ServerOptions {
   /** The access token; default `MARKETPLACE_TOKEN`. */
@@ -47,7 +47,7 @@ export interface ServerOptions {
   outputSchemas?: 'compact' | 'full';
   /**
    * The directories file arguments (`logo`, `banner_image`) may be read from, symlinks resolved;
-   * default: the working directory.
+   * default: the working directory, unless it is the root or the home directory (then none).
    */
   allowDirs?: readonly string[];
   /** The largest file argument read, in bytes; default 5 MiB (the API's upload limit). */
@@ -318,7 +318,7 @@ function confirmation(op: Operation, args: Record<string, unknown>): string {
 export function createServer(options: ServerOptions): McpServer {
   const {
     yes = false,
-    allowDirs = [process.cwd()],
+    allowDirs = defaultAllowDirs(),
     maxFileBytes = DEFAULT_MAX_FILE_BYTES,
     outputSchemas = 'compact',
     callBudgetMs = CALL_BUDGET_MS,

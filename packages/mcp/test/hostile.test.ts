@@ -17,6 +17,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { download, png, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
+import { defaultAllowDirs } from '../src/files.js';
 import { createServer, serveHttp } from '../src/index.js';
 
 const server = useServer();
@@ -374,6 +375,32 @@ describe('file arguments', () => {
     const dataUrl = `data:image/png;base64,${Buffer.from(png(4, 4, [1, 1, 1])).toString('base64')}`;
     expect(await refused(small, dataUrl)).toMatch(/is larger than 16 bytes/);
 
+    await nothingSent();
+  });
+
+  test('a file or data: URL that is not a PNG, JPEG, WebP or GIF image is refused before it is sent, whatever its name', async () => {
+    const client = await connect({ allowDirs: [dir] });
+    const secrets = join(dir, 'notes.png');
+    writeFileSync(secrets, 'SECRET=hunter2\n');
+    expect(await refused(client, secrets)).toBe(
+      `${secrets} is not a PNG, JPEG, WebP or GIF image (checked here: nothing was sent)`,
+    );
+    const dataUrl = `data:image/png;base64,${Buffer.from('SECRET=hunter2').toString('base64')}`;
+    expect(await refused(client, dataUrl)).toMatch(/^data: URL is not a PNG, JPEG, WebP or GIF image/);
+    await nothingSent();
+  });
+
+  test('started in the root or the home directory, no directory is allowed by default: file arguments say to pass --allow-dir', async () => {
+    expect(defaultAllowDirs('/', '/home/someone')).toEqual([]);
+    expect(defaultAllowDirs('/home/someone', '/home/someone')).toEqual([]);
+    expect(defaultAllowDirs('/home/someone/', '/home/someone')).toEqual([]);
+    expect(defaultAllowDirs('/home/someone/pictures', '/home/someone')).toEqual(['/home/someone/pictures']);
+    const client = await connect({ allowDirs: [] });
+    const logo = join(dir, 'allowed-nowhere.png');
+    writeFileSync(logo, png(4, 4, [1, 2, 3]));
+    expect(await refused(client, logo)).toMatch(
+      /cannot be read: no directory is allowed for file arguments .*start marketplace-mcp with --allow-dir DIR/,
+    );
     await nothingSent();
   });
 
