@@ -232,8 +232,24 @@ export function toolOf(
   };
 }
 
-/** Deletes and transitions ask the user first. */
-export const asks = (op: Operation): boolean => op.kind === 'delete' || op.kind === 'transition';
+/**
+ * Tools that make a credential and hand it to the model (an access token is shown once, in the
+ * result): a model steered by what it read could mint a write token and pass it on, so the user
+ * confirms it as a delete.
+ */
+const MINTS_CREDENTIALS: ReadonlySet<string> = new Set(['me_access_tokens_create']);
+
+/** Deletes, transitions and the tools that mint a credential ask the user first. */
+export const asks = (op: Operation): boolean =>
+  op.kind === 'delete' || op.kind === 'transition' || MINTS_CREDENTIALS.has(op.toolName);
+
+/** What a tool that asks does, for the refusal on a host that cannot ask. */
+const whatItDoes = (op: Operation): string =>
+  op.kind === 'delete'
+    ? 'deletes a resource'
+    : op.kind === 'transition'
+      ? 'changes the state of a resource'
+      : 'makes a credential (an access token, shown once in the result)';
 
 /** The tool's output: `{ data }`, with the page position on lists. */
 export function outputSchemaOf(op: Operation): z.ZodObject {
@@ -311,7 +327,9 @@ function overBudget(op: Operation, budgetMs: number, key: string | undefined): C
 
 /** The question a delete or a transition asks first. */
 function confirmation(op: Operation, args: Record<string, unknown>): string {
-  const ids = op.pathParams.map((name) => `${name}=${String(args[name])}`).join(', ');
+  // A credential's request says what it would allow; a delete's or a transition's, which resource.
+  const shown = MINTS_CREDENTIALS.has(op.toolName) ? Object.keys(args) : op.pathParams;
+  const ids = shown.map((name) => `${name}=${String(args[name])}`).join(', ');
   return `${op.title}${ids ? ` (${ids})` : ''}?`;
 }
 
@@ -421,7 +439,7 @@ async function confirm(
   if (!server.server.getClientCapabilities()?.elicitation)
     return failure({
       status: null,
-      error: `${op.toolName} ${op.kind === 'delete' ? 'deletes' : 'changes the state of'} a resource and needs the user's confirmation, which this host cannot ask for (it does not support elicitation); nothing was changed.`,
+      error: `${op.toolName} ${whatItDoes(op)} and needs the user's confirmation, which this host cannot ask for (it does not support elicitation); nothing was changed.`,
       hint: 'Ask the user to confirm in the conversation; the server must be started with --yes to run such tools without asking.',
     });
   const answer = await server.server.elicitInput({

@@ -530,6 +530,26 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     });
   });
 
+  test('minting an access token asks the user first, saying what it would allow; a refusal makes none', async () => {
+    const count = async () => (await user.client.me.accessTokens.list().toArray()).length;
+    const before = await count();
+    answer = 'decline';
+    const declined = await failing(
+      'me_access_tokens_create',
+      { description: 'for the agent', permission: 'write' },
+      client,
+    );
+    expect(declined.error).toMatch(/did not confirm/);
+    expect(asked.at(-1)).toBe(
+      'Create an access token (its value is shown once) (description=for the agent, permission=write)?',
+    );
+    expect(await count()).toBe(before);
+    answer = 'accept';
+    await call('me_access_tokens_create', { description: 'for the agent', permission: 'read' }, client);
+    expect(await count()).toBe(before + 1);
+    answer = 'decline';
+  });
+
   test('DNS-rebinding protection: a foreign Host header is refused', async () => {
     expect(await postStatus(url, { Host: 'evil.example' })).toBe(403);
     // Without the secret it is refused too (the secret is checked first).

@@ -147,6 +147,8 @@ describe('tools/call', () => {
       ['collabs_delete', { organization_id: 'o1', id: 'c1' }],
       ['campaigns_publish', { organization_id: 'o1', id: 'c1' }],
       ['me_address_delete', {}],
+      // A token minted for the model is a credential it could pass on: asked as a delete is.
+      ['me_access_tokens_create', { description: 'agent', permission: 'write' }],
     ] as const) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       expect(result.isError, name).toBe(true);
