@@ -198,7 +198,11 @@ export async function auth(argv: string[], io: IO): Promise<number> {
     return code;
   }
   if (action === 'logout') {
-    const { token: _token, ...rest } = await readConfig(path).catch((): Config => ({}));
+    const { token, ...rest } = await readConfig(path).catch((): Config => ({}));
+    if (token === undefined) {
+      io.stdout(`No token is stored in ${path}; nothing to remove\n`);
+      return EXIT_OK;
+    }
     await writeConfig(path, rest);
     io.stdout(`The token is removed from ${path}\n`);
     return EXIT_OK;

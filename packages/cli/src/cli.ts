@@ -66,11 +66,16 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
     node = node.children.get(word) as Node;
   }
   const first = words[0] ?? argv[0];
+  // `--version` answers on any level, `auth` and `completion` too (`auth logout -v` logs nothing out).
+  if (words.length === 0 && (first === 'auth' || first === 'completion') && asksVersion(argv)) {
+    io.stdout(`${VERSION}\n`);
+    return EXIT_OK;
+  }
   if (words.length === 0 && first === 'auth') return auth(argv.slice(1), io);
   if (words.length === 0 && first === 'completion') return completion(argv.slice(1), io);
   if (!node.op) {
     const asked = argv.includes('--help') || argv.includes('-h');
-    if (argv.includes('--version') || argv.includes('-v')) {
+    if (asksVersion(argv)) {
       io.stdout(`${VERSION}\n`);
       return EXIT_OK;
     }
@@ -181,6 +186,8 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     if (given.length > 0) args[f.name] = coerce(f, given);
   }
   let maxItems: number | undefined;
+  if (values.all && values['max-items'] !== undefined)
+    throw new UsageError('give --all or --max-items, not both');
   if (values.all) maxItems = Number.POSITIVE_INFINITY;
   if (typeof values['max-items'] === 'string') {
     maxItems = Number(values['max-items']);
@@ -224,6 +231,13 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   } catch (error) {
     return reportError(error, io, Boolean(values.include), new Set(Object.keys(op.input.shape)));
   }
+}
+
+/** `--version` or `-v` among the words (before a `--`, after which words are values). */
+function asksVersion(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  return options.includes('--version') || options.includes('-v');
 }
 
 /** A confirmation answered no: nothing was done. */

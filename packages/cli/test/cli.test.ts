@@ -138,6 +138,9 @@ describe('help and usage', () => {
       ['organizations', '--version'],
       ['me', 'address', '-v'],
       ['organizations', 'list', '-v'],
+      ['auth', '--version'],
+      ['auth', 'status', '-v'],
+      ['completion', '--version'],
     ]) {
       const result = await run(args);
       expect([result.code, result.stdout], args.join(' ')).toEqual([0, version]);
@@ -196,6 +199,9 @@ describe('every group', () => {
     expect(all).toHaveLength(22);
     expect(new Set(all.map((c) => c.id)).size).toBe(22);
     expect(JSON.parse((await run(['collabs', 'list', org.id, '--max-items', '21'])).stdout)).toHaveLength(21);
+    const both = await run(['collabs', 'list', org.id, '--all', '--max-items', '3']);
+    expect([both.code, both.stdout]).toEqual([2, '']);
+    expect(both.stderr).toMatch(/^marketplace: give --all or --max-items, not both$/m);
     const draft = await json(['collabs', 'create', org.id, '--name', 'Launch', '--countries', 'no,se']);
     expect(draft.countries).toEqual(['NO', 'SE']);
     expect((await json(['collabs', 'submit', org.id, draft.id as string, '--yes'])).state).toBe(
@@ -374,9 +380,14 @@ describe('auth and completion', () => {
     expect([status.code, status.stdout]).toEqual([0, expect.stringContaining('The token works.')]);
     expect((await run(['organizations', 'list'], { ...env, MARKETPLACE_BASE_URL: undefined })).code).toBe(0);
 
+    // `-v` answers the version and logs nothing out.
+    expect((await run(['auth', 'logout', '-v'], env)).stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).token).toBe(user.token);
     const logout = await run(['auth', 'logout'], env);
-    expect(logout.code).toBe(0);
+    expect([logout.code, logout.stdout]).toEqual([0, `The token is removed from ${file}\n`]);
     expect((await run(['auth', 'status'], { ...env, MARKETPLACE_BASE_URL: undefined })).code).toBe(1);
+    const again = await run(['auth', 'logout'], env);
+    expect([again.code, again.stdout]).toEqual([0, `No token is stored in ${file}; nothing to remove\n`]);
   });
 
   test('auth login in a terminal does not echo the token (a pseudo-terminal made by script(1))', async () => {
