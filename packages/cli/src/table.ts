@@ -35,11 +35,49 @@ const WIDE =
 const widthOf = (grapheme: string) => (WIDE.test(grapheme) ? 2 : 1);
 export const width = (text: string) => graphemes(text).reduce((sum, g) => sum + widthOf(g), 0);
 
-/** A value as one line of text, control characters escaped. */
+/** A value as one line of text, control characters escaped; a list of values joined (`NO, SE`). */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = isValues(value)
+    ? value.join(', ')
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
   return escapeControls(text.replace(/\s+/g, ' '));
+}
+
+/** Null, or a string, number or boolean. */
+const isScalar = (value: unknown) => value === null || value === undefined || typeof value !== 'object';
+/** A list of scalars (`countries`), shown as one cell. */
+const isValues = (value: unknown): value is unknown[] => Array.isArray(value) && value.every(isScalar);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A column of a list: its name, and how a row's cell is read. */
+interface ListColumn {
+  name: string;
+  value: (item: Record<string, unknown>) => unknown;
+}
+
+/**
+ * The columns of a list, in the fields' order: each field whose values are scalars or lists of
+ * scalars, and for a nested object (a member's `user`) each of its fields that are, as
+ * `user.name`. What is nested deeper stays out (`--output json` shows it).
+ */
+function columnsOf(items: Record<string, unknown>[]): ListColumn[] {
+  const flat = (value: unknown) => isScalar(value) || isValues(value);
+  const columns: ListColumn[] = [];
+  for (const key of Object.keys(items[0] ?? {})) {
+    if (items.every((item) => flat(item[key]))) columns.push({ name: key, value: (item) => item[key] });
+    else if (items.every((item) => item[key] === null || isPlainObject(item[key]))) {
+      const inner = items.find((item) => isPlainObject(item[key]))?.[key] as Record<string, unknown>;
+      for (const sub of Object.keys(inner ?? {})) {
+        const read = (item: Record<string, unknown>) => (item[key] as Record<string, unknown> | null)?.[sub];
+        if (items.every((item) => flat(read(item)))) columns.push({ name: `${key}.${sub}`, value: read });
+      }
+    }
+  }
+  return columns;
 }
 
 /** `text` cut to `columns` (with `…`), never inside a character; as it is when it fits. */
@@ -204,19 +242,17 @@ export function wrap(
  */
 export function formatTable(data: unknown, layout: Layout): string {
   if (data === null || data === undefined) return '(none)\n';
-  const isId = (name: string) => name === 'id' || name.endsWith('_id');
+  const isId = (name: string) => /(^|\.)id$|_id$/.test(name);
   // Ids first; timestamps and links (long, and the least read in a list) last.
   const rankOf = (name: string) => (isId(name) ? 0 : /_at$/.test(name) ? 2 : /(^|_)url$/.test(name) ? 3 : 1);
   if (Array.isArray(data)) {
     if (data.length === 0) return '(no items)\n';
     const objects = data as Record<string, unknown>[];
-    // Columns: the fields whose values are scalars (a list's long text and nested objects stay out).
-    const fields = Object.keys(objects[0] ?? {}).filter((key) =>
-      objects.every((o) => o[key] === null || typeof o[key] !== 'object'),
-    );
+    const columns = columnsOf(objects);
+    const fields = columns.map((c) => c.name);
     const { text, hidden } = grid(
       fields.map((c) => c.toUpperCase()),
-      objects.map((o) => fields.map((c) => cell(o[c]))),
+      objects.map((o) => columns.map((c) => cell(c.value(o)))),
       (i) => isId(fields[i] ?? ''),
       (i) => rankOf(fields[i] ?? ''),
       (c, row, i) => (isStatus(fields[i] ?? '') ? statusStyle(layout.style, row[i] ?? '')(c) : c),

@@ -187,6 +187,22 @@ describe('tables fit the terminal', () => {
   });
 });
 
+describe('what a list table shows', () => {
+  test("a nested object's fields (who a member is) and a list of values (a collab's countries) have columns of their own", async () => {
+    const org = ids[0] as string;
+    await many.client.collabs.create(org as never, { name: 'Nordic', countries: ['NO', 'SE'] });
+    const members = await run(['members', 'list', org, '--output', 'table']);
+    expect(members.code).toBe(0);
+    const [header, row] = members.stdout.split('\n');
+    expect(header).toMatch(/^ID +ROLE +IS_OWNER .* USER\.ID +USER\.NAME +USER\.EMAIL\b/);
+    expect(row).toContain('Many Organizations');
+    expect(row).toContain(many.user.email);
+    const collabs = await run(['collabs', 'list', org, '--output', 'table']);
+    expect(collabs.stdout.split('\n')[0]).toMatch(/ COUNTRIES /);
+    expect(collabs.stdout).toMatch(/Nordic .* NO, SE /);
+  });
+});
+
 describe('colour', () => {
   test('in a terminal the header and the status are coloured; never with NO_COLOR, --no-color, or in JSON', async () => {
     const org = await many.client.organizations.create({ name: 'Colourful' });
