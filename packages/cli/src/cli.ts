@@ -229,7 +229,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     else if (more) io.stderr(`marketplace: ${more}\n`);
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, Boolean(values.include), new Set(Object.keys(op.input.shape)));
+    return reportError(error, io, Boolean(values.include), new Set(Object.keys(op.input.shape)), op);
   }
 }
 

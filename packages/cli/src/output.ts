@@ -1,6 +1,6 @@
 /** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
 import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from '@app/sdk';
-import { describeError, type ListResult, type Operation } from '@app/sdk/operations';
+import { describeError, type FailedCall, type ListResult, type Operation } from '@app/sdk/operations';
 import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
 import { escapeControls } from './table.js';
 
@@ -97,8 +97,9 @@ export function reportError(
   io: IO,
   include: boolean,
   settable?: ReadonlySet<string>,
+  call?: FailedCall,
 ): number {
-  const { hint } = describeError(error, settable);
+  const { hint } = describeError(error, settable, call);
   const hintLine = hint ? `marketplace: hint: ${escapeControls(hint)}\n` : '';
   if (error instanceof APIError) {
     if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));

@@ -363,6 +363,33 @@ describe('output, errors and exit codes', () => {
     const denied = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: 'mkt_not_a_real_token' });
     expect([denied.code, denied.stderr]).toEqual([1, expect.stringContaining('HTTP Token: Access denied.')]);
   });
+
+  test('the hint fits the call: a guard no value can pass, a delete repeated, a call that takes no id', async () => {
+    const org = await user.client.organizations.create({ name: 'Hints' });
+    const [owner] = await user.client.members.list(org.id).toArray();
+    const demoted = await run(['members', 'update', org.id, String(owner?.id), '--role', 'member']);
+    expect(demoted.code).toBe(1);
+    // decisions §2: the demotion guard is on `role`, yet no value of --role passes it.
+    expect(demoted.stderr.split('\n')[1]).toBe(
+      'marketplace: hint: Not possible as things are: role cannot be changed for the organization owner, cannot be changed for the only remaining admin.',
+    );
+    const invalid = await run(['members', 'update', org.id, String(owner?.id), '--role', 'boss']);
+    expect(invalid.stderr).toMatch(/^marketplace: hint: Fix these fields and call again: role /m);
+
+    const collab = await user.client.collabs.create(org.id, { name: 'Twice' });
+    expect((await run(['collabs', 'delete', org.id, collab.id, '--yes'])).code).toBe(0);
+    const again = await run(['collabs', 'delete', org.id, collab.id, '--yes']);
+    expect(again.code).toBe(1);
+    expect(again.stderr.split('\n')[1]).toBe(
+      'marketplace: hint: Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.',
+    );
+    const home = { XDG_CONFIG_HOME: join(scratch, 'no-address') };
+    await run(['me', 'address', 'delete', '--yes'], home);
+    const none = await run(['me', 'address', 'delete', '--yes'], home);
+    expect(none.stderr.split('\n')[1]).toBe(
+      'marketplace: hint: Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.',
+    );
+  });
 });
 
 describe('auth and completion', () => {

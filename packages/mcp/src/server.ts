@@ -9,6 +9,7 @@ import {
   callOperation,
   describeError,
   type ErrorDescription,
+  type FailedCall,
   type ListResult,
   type Operation,
   operations,
@@ -270,8 +271,12 @@ export function outputSchemaOf(op: Operation): z.ZodObject {
  * A failure as a tool result (never a protocol error): the JSON of `describeError` (status,
  * `errors` or `error`, hint), the one the CLI prints too. `settable`: the arguments of the tool.
  */
-export function errorResult(error: unknown, settable?: ReadonlySet<string>): CallToolResult {
-  return failure(describeError(error, settable));
+export function errorResult(
+  error: unknown,
+  settable?: ReadonlySet<string>,
+  call?: FailedCall,
+): CallToolResult {
+  return failure(describeError(error, settable, call));
 }
 
 const failure = (detail: ErrorDescription): CallToolResult => ({
@@ -401,7 +406,7 @@ export function createServer(options: ServerOptions): McpServer {
       };
     } catch (error) {
       if (budget.aborted && !extra.signal.aborted) return overBudget(op, callBudgetMs, key);
-      return errorResult(error, new Set(Object.keys(input.shape)));
+      return errorResult(error, new Set(Object.keys(input.shape)), op);
     }
   });
 

@@ -367,6 +367,24 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     const bad = (await agent.callTool({ name: 'collabs_list', arguments: {} })) as CallToolResult;
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/organization_id/);
+    // A guard on an argument (decisions §2: the owner's `role`) is not a field to fix either.
+    const [owner] = await user.client.members.list(org.id).toArray();
+    const demoted = await failing('members_update', {
+      organization_id: org.id,
+      id: owner?.id,
+      role: 'member',
+    });
+    expect(demoted.hint).toMatch(
+      /^Not possible as things are: role cannot be changed for the organization owner/,
+    );
+    // A delete repeated after it took effect: the 404 says so, not "list the collection".
+    const gone = await user.client.collabs.create(org.id, { name: 'Gone' });
+    await call('collabs_delete', { organization_id: org.id, id: gone.id });
+    const again = await failing('collabs_delete', { organization_id: org.id, id: gone.id });
+    expect(again).toMatchObject({
+      status: 404,
+      hint: expect.stringMatching(/^Nothing to delete: it is gone already/),
+    });
   });
 
   test('members', async () => {

@@ -16,15 +16,29 @@ export interface ErrorDescription {
   hint?: string;
 }
 
+/** What a hint may say about the call that failed: an operation's kind and the ids it takes. */
+export interface FailedCall {
+  kind: string;
+  pathParams: readonly string[];
+}
+
+/**
+ * A field's message that no value of that field can answer: a guard (decisions §2, "Membership
+ * guards": `role` "cannot be changed for the organization owner"; a published campaign's fields).
+ */
+const GUARD = /^cannot be changed\b/;
+
 /**
  * The hint of a status. `settable`: the arguments of the operation that failed; a `422` on
- * anything else (`base`, or a guard on a field no argument sets, such as a collab's `state`) is a
- * situation to change first, not an argument to fix.
+ * anything else (`base`, or a guard on a field no argument sets, such as a collab's `state`), or
+ * a guard on an argument (no value of it helps), is a situation to change first, not an argument
+ * to fix. `call`: the operation, for a `404` (a repeated delete; a call that takes no id).
  */
 function hintOf(
   status: number | null,
   errors: Record<string, string[]> | undefined,
   settable: ReadonlySet<string> | undefined,
+  call: FailedCall | undefined,
 ): string {
   switch (status) {
     case 401:
@@ -32,18 +46,27 @@ function hintOf(
     case 403:
       return "Not allowed: this user's role (an admin or the owner may be needed) or the state of the resource (e.g. a collab that is no longer a draft cannot be deleted) does not permit it.";
     case 404:
+      if (call?.kind === 'delete')
+        return 'Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.';
+      if (call && call.pathParams.length === 0)
+        return 'There is none for this user (not made yet, or deleted); or the base URL does not point at the API.';
       return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
     case 422:
     case null: {
-      const entries = Object.entries(errors ?? {});
-      const isArgument = ([field]: [string, string[]]) =>
+      const isArgument = (field: string) =>
         field !== 'base' && (settable === undefined || settable.has(field));
+      const fields: [string, string[]][] = [];
+      const situation: [string, string[]][] = [];
+      for (const [field, messages] of Object.entries(errors ?? {})) {
+        const guards = isArgument(field) ? messages.filter((m) => GUARD.test(m)) : messages;
+        const fixable = messages.filter((m) => !guards.includes(m));
+        if (fixable.length > 0) fields.push([field, fixable]);
+        if (guards.length > 0) situation.push([field, guards]);
+      }
       const list = (items: [string, string[]][]) =>
         items
           .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
           .join('; ');
-      const fields = entries.filter(isArgument);
-      const situation = entries.filter((entry) => !isArgument(entry));
       const parts = [
         fields.length > 0 && `Fix these fields and call again: ${list(fields)}.`,
         situation.length > 0 && `Not possible as things are: ${list(situation)}.`,
@@ -62,9 +85,14 @@ function hintOf(
 /**
  * Describes a failed call: an `APIError` (its status and body), arguments refused before sending
  * (a `RequestValidationError`, or the `ZodError` of an operation's input), no connection, or any
- * other error (its message, no hint). `settable`: the arguments the caller can change.
+ * other error (its message, no hint). `settable`: the arguments the caller can change; `call`:
+ * the operation that failed.
  */
-export function describeError(error: unknown, settable?: ReadonlySet<string>): ErrorDescription {
+export function describeError(
+  error: unknown,
+  settable?: ReadonlySet<string>,
+  call?: FailedCall,
+): ErrorDescription {
   if (error instanceof APIError) {
     const body = error.body as { errors?: Record<string, string[]>; error?: unknown } | undefined;
     const errors = typeof body === 'object' && body !== null ? body.errors : undefined;
@@ -73,12 +101,12 @@ export function describeError(error: unknown, settable?: ReadonlySet<string>): E
       status: error.status,
       ...(errors && { errors }),
       ...(typeof text === 'string' && { error: text }),
-      hint: hintOf(error.status, errors, settable),
+      hint: hintOf(error.status, errors, settable, call),
     };
   }
   if (error instanceof RequestValidationError || error instanceof z.ZodError) {
     const errors = error instanceof z.ZodError ? toFieldErrors(error.issues) : error.errors;
-    return { status: null, errors, hint: hintOf(null, errors, settable) };
+    return { status: null, errors, hint: hintOf(null, errors, settable, call) };
   }
   if (error instanceof APIConnectionError)
     return {

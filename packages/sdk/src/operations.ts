@@ -21,7 +21,7 @@ import type { RequestOptions } from './internal/options.js';
 
 // The table's types an operation carries, for the declarations of this entry point.
 export type { Endpoint, NamedEndpoint } from '@app/schemas';
-export { describeError, type ErrorDescription } from './describe-error.js';
+export { describeError, type ErrorDescription, type FailedCall } from './describe-error.js';
 
 /** What an operation does, from the table: it decides the annotations, confirmations and output. */
 export type OperationKind = 'list' | 'read' | 'create' | 'update' | 'delete' | 'transition';
