@@ -170,6 +170,20 @@ export function distance(a: string, b: string): number {
  * ` Did you mean "x"?` for a mistyped word: the known words at most 2 edits away (or that start
  * with it), nearest first; '' when none is near.
  */
+/**
+ * What `parseArgs` refused, said in the CLI's words (its own messages explain its syntax, with a
+ * quote left open): an unknown option with the nearest known ones, an option given no value.
+ */
+export function optionError(error: unknown, options: Record<string, unknown>): string {
+  const { code, message } = error as { code?: string; message: string };
+  const name = /'(-[^' =]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name)
+    return `unknown option ${name}.${name.startsWith('--') ? didYouMean(name.slice(2), Object.keys(options), '--') : ''}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name)
+    return `${name} needs a value (${name} VALUE; a value that starts with "-" as ${name}=-VALUE)`;
+  return message;
+}
+
 export function didYouMean(word: string, known: Iterable<string>, prefix = ''): string {
   const near = [...known]
     .map((name) => ({ name, d: distance(word, name) }))

@@ -1,7 +1,15 @@
 /** Tokens and base URLs: where they come from, the stored login, and `marketplace auth`. */
 import { parseArgs } from 'node:util';
 import { Marketplace } from '@app/sdk';
-import { didYouMean, EXIT_API, EXIT_OK, EXIT_USAGE, globalOptions, UsageError } from './arguments.js';
+import {
+  didYouMean,
+  EXIT_API,
+  EXIT_OK,
+  EXIT_USAGE,
+  globalOptions,
+  optionError,
+  UsageError,
+} from './arguments.js';
 import { type Config, configPath, readConfig, writeConfig } from './config.js';
 import { type IO, reportError } from './output.js';
 
@@ -152,7 +160,7 @@ export async function auth(argv: string[], io: IO): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(`auth: ${(error as Error).message}`);
+    throw new UsageError(`auth: ${optionError(error, globalOptions)}`);
   }
   const values = parsed.values as Record<string, unknown>;
   const [action, ...rest] = parsed.positionals;

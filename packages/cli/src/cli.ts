@@ -25,6 +25,7 @@ import {
   globalOptions,
   hoistGlobalOptions,
   isOption,
+  optionError,
   readBody,
   UsageError,
 } from './arguments.js';
@@ -85,6 +86,11 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
       else io.stderr(text);
       return asked ? EXIT_OK : EXIT_USAGE;
     }
+    // An option before any command: only the global ones go there.
+    if (argv[0]?.startsWith('-'))
+      throw new UsageError(
+        `unknown option ${argv[0]}.${didYouMean(argv[0].replace(/^-+/, ''), Object.keys(globalOptions), '--')}`,
+      );
     throw unknownCommand(words, argv[0] as string, node);
   }
   return runOperation(node.op, argv, io);
@@ -147,9 +153,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(
-      `${op.command.join(' ')}: ${(error as Error).message}${unknownOption(error, options)}`,
-    );
+    throw new UsageError(`${op.command.join(' ')}: ${optionError(error, options)}`);
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
   if (values.help) {
@@ -242,12 +246,6 @@ function asksVersion(argv: readonly string[]): boolean {
 
 /** A confirmation answered no: nothing was done. */
 const EXIT_NOT_CONFIRMED = 1;
-
-/** ` Did you mean "--name"?` after parseArgs' "Unknown option '--nmae'". */
-function unknownOption(error: unknown, options: Record<string, unknown>): string {
-  const name = /Unknown option '--([^'=]+)'/.exec((error as Error).message)?.[1];
-  return name ? didYouMean(name, Object.keys(options), '--') : '';
-}
 
 const FILE_ERRORS: Record<string, string> = {
   ENOENT: 'no such file',

@@ -101,6 +101,23 @@ describe('help and usage', () => {
       expect(result.stderr).not.toBe('');
     }
     expect((await run(['collabs', 'list'])).stderr).toContain('takes <organization_id>');
+    // parseArgs' own wording (its syntax, a quote left open) is said in the CLI's words.
+    expect((await run(['organizations', 'create', '--nmae', 'x'])).stderr.split('\n')[0]).toBe(
+      'marketplace: organizations create: unknown option --nmae. Did you mean "--name"?',
+    );
+    expect(
+      (await run(['collabs', 'create', 'o1', '--require-boosted-ads', '--currency', 'eur'])).stderr.split(
+        '\n',
+      )[0],
+    ).toBe(
+      'marketplace: collabs create: --require-boosted-ads needs a value (--require-boosted-ads VALUE; a value that starts with "-" as --require-boosted-ads=-VALUE)',
+    );
+    expect((await run(['--bogus', 'organizations', 'list'])).stderr.split('\n')[0]).toBe(
+      'marketplace: unknown option --bogus.',
+    );
+    expect((await run(['--outptu', 'json', 'organizations', 'list'])).stderr.split('\n')[0]).toBe(
+      'marketplace: unknown option --outptu. Did you mean "--output"?',
+    );
     expect((await run([], { MARKETPLACE_TOKEN: '' })).code).toBe(2);
     const noToken = await run(['organizations', 'list'], { MARKETPLACE_TOKEN: '' });
     expect([noToken.code, noToken.stderr]).toEqual([2, expect.stringContaining('auth login')]);
