@@ -130,13 +130,26 @@ export function coerce(field: FieldInfo, values: string[]): unknown {
 }
 
 /** `--body '{…}'` or `--body @file`: a JSON object. */
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory',
+  EACCES: 'permission denied',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/** Why a file given on the command line cannot be read, in a few words (`no such file`). */
+export function fileProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return (code && FILE_ERRORS[code]) ?? (error as Error).message;
+}
+
 export async function readBody(value: string): Promise<Record<string, unknown>> {
   let text = value;
   if (value.startsWith('@')) {
     try {
       text = await readFile(value.slice(1), 'utf8');
     } catch (error) {
-      throw new UsageError(`--body ${value}: ${(error as Error).message}`);
+      throw new UsageError(`--body: cannot read ${value.slice(1)}: ${fileProblem(error)}`);
     }
   }
   let parsed: unknown;

@@ -20,6 +20,7 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   fieldsOf,
+  fileProblem,
   flag,
   globalHelp,
   globalOptions,
@@ -247,23 +248,13 @@ function asksVersion(argv: readonly string[]): boolean {
 /** A confirmation answered no: nothing was done. */
 const EXIT_NOT_CONFIRMED = 1;
 
-const FILE_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EISDIR: 'it is a directory',
-  EACCES: 'permission denied',
-  ENOTDIR: 'a part of the path is not a directory',
-};
-
 /** A file field's path that cannot be read is a usage error on that flag (exit 2). */
 const readFileField: FileReader = async (value, field) => {
   try {
     return await readFileValue(value, field);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    throw new UsageError(
-      `${flag(field)}: cannot read ${value}: ${FILE_ERRORS[code] ?? (error as Error).message}`,
-    );
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+    throw new UsageError(`${flag(field)}: cannot read ${value}: ${fileProblem(error)}`);
   }
 };
 

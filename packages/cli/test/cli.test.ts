@@ -128,6 +128,12 @@ describe('help and usage', () => {
     expect([dir.code, dir.stdout]).toEqual([2, '']);
     expect(dir.stderr).toMatch(/^marketplace: --logo: cannot read .*: it is a directory\n/);
     expect(dir.stderr).not.toMatch(/\n\s+at /);
+    // --body @file says it the same way.
+    const body = await run(['organizations', 'create', '--body', '@missing.json']);
+    expect([body.code, body.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: --body: cannot read missing.json: no such file',
+    ]);
   });
 
   test('a malformed config file: unused when flags and environment give both; otherwise one line, exit 2', async () => {
