@@ -331,11 +331,32 @@ function overBudget(op: Operation, budgetMs: number, key: string | undefined): C
 }
 
 /** The question a delete or a transition asks first. */
-function confirmation(op: Operation, args: Record<string, unknown>): string {
+function confirmation(op: Operation, args: Record<string, unknown>, current?: unknown): string {
   // A credential's request says what it would allow; a delete's or a transition's, which resource.
   const shown = MINTS_CREDENTIALS.has(op.toolName) ? Object.keys(args) : op.pathParams;
   const ids = shown.map((name) => `${name}=${String(args[name])}`).join(', ');
-  return `${op.title}${ids ? ` (${ids})` : ''}?`;
+  return `${op.title}${labelOf(current)}${ids ? ` (${ids})` : ''}?`;
+}
+
+/** What a user recognises a resource by: its name and its state, when it has them (`: "Acme", draft`). */
+function labelOf(resource: unknown): string {
+  if (typeof resource !== 'object' || resource === null) return '';
+  const { name, state, status } = resource as Record<string, unknown>;
+  const parts = [
+    typeof name === 'string' && JSON.stringify(name),
+    [state, status].find((s) => typeof s === 'string'),
+  ];
+  const label = parts.filter(Boolean).join(', ');
+  return label ? `: ${label}` : '';
+}
+
+/**
+ * The show operation that reads what a delete or a transition acts on (the transition's own, or
+ * the `GET` of the same path), if there is one.
+ */
+function showOf(op: Operation): Operation | undefined {
+  const path = op.endpoint.show?.path ?? op.endpoint.path;
+  return operations.find((o) => o.endpoint.method === 'GET' && o.kind !== 'list' && o.endpoint.path === path);
 }
 
 export function createServer(options: ServerOptions): McpServer {
@@ -386,7 +407,7 @@ export function createServer(options: ServerOptions): McpServer {
       ? (idempotencyKeyOf(op, idempotency_key, request.params._meta, session, args) ?? `mcp-${randomUUID()}`)
       : undefined;
     if (!yes && asks(op)) {
-      const refused = await confirm(server, op, args);
+      const refused = await confirm(server, client, op, args);
       if (refused) return refused;
     }
     // The budget starts once the user has answered: a cancellation by the host stops the call too.
@@ -438,6 +459,7 @@ export function createServer(options: ServerOptions): McpServer {
  */
 async function confirm(
   server: McpServer,
+  client: Marketplace,
   op: Operation,
   args: Record<string, unknown>,
 ): Promise<CallToolResult | undefined> {
@@ -447,8 +469,20 @@ async function confirm(
       error: `${op.toolName} ${whatItDoes(op)} and needs the user's confirmation, which this host cannot ask for (it does not support elicitation); nothing was changed.`,
       hint: 'Ask the user to confirm in the conversation; the server must be started with --yes to run such tools without asking.',
     });
+  // The user is asked about what is there, by its name and state, not by ids alone; what is not
+  // there (a 404) is said without asking.
+  const show = MINTS_CREDENTIALS.has(op.toolName) ? undefined : showOf(op);
+  let current: unknown;
+  if (show) {
+    try {
+      const ids = Object.fromEntries(show.pathParams.map((name) => [name, args[name]]));
+      current = (await callOperation(client, show, ids)).data;
+    } catch (error) {
+      return errorResult(error, new Set(op.pathParams), op);
+    }
+  }
   const answer = await server.server.elicitInput({
-    message: confirmation(op, args),
+    message: confirmation(op, args, current),
     requestedSchema: {
       type: 'object',
       properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },

@@ -530,7 +530,8 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     const org = await call<Data>('organizations_create', { name: 'Over HTTP' }, client);
     const declined = await failing('organizations_delete', { id: org.data.id }, client);
     expect(declined.error).toMatch(/did not confirm/);
-    expect(asked).toEqual([`Delete an organization (owner only) (id=${org.data.id})?`]);
+    // The question names what is there, not only its id.
+    expect(asked).toEqual([`Delete an organization (owner only): "Over HTTP" (id=${org.data.id})?`]);
     expect((await user.client.organizations.retrieve(org.data.id as never)).id).toBe(org.data.id);
     answer = 'accept';
     await call('organizations_delete', { id: org.data.id }, client);
@@ -541,7 +542,17 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     const collab = await user.client.collabs.create(other.id, { name: 'Ask first' });
     answer = 'decline';
     await failing('collabs_submit', { organization_id: other.id, id: collab.id }, client);
-    expect(asked[2]).toBe(`Submit a draft collab for review (organization_id=${other.id}, id=${collab.id})?`);
+    expect(asked[2]).toBe(
+      `Submit a draft collab for review: "Ask first", draft (organization_id=${other.id}, id=${collab.id})?`,
+    );
+    // What is not there is a 404, said without asking.
+    const missing = await failing(
+      'collabs_submit',
+      { organization_id: other.id, id: 'AAAAAAAAAAAAAAAA' },
+      client,
+    );
+    expect(missing.status).toBe(404);
+    expect(asked).toHaveLength(3);
     expect((await user.client.collabs.retrieve(other.id, collab.id)).state).toBe('draft');
     await expect(user.client.organizations.retrieve(org.data.id as never)).rejects.toMatchObject({
       status: 404,
