@@ -73,9 +73,20 @@ describe('tools/list', () => {
     }
     const submit = listed.tools.find((t) => t.name === 'collabs_submit')?.description;
     expect(submit).toMatch(/Admins of the organization/);
-    expect(submit).toMatch(/303 See Other/);
+    expect(submit).toMatch(/not allowed from the current state is `422`/);
     expect(submit).toMatch(/returns the resource read again/);
-    expect(listed.tools.find((t) => t.name === 'collabs_delete')?.description).toMatch(/`204`.*data": null/);
+    expect(listed.tools.find((t) => t.name === 'collabs_delete')?.description).toMatch(
+      /Deleting it again is `404`.*data": null/,
+    );
+    // A tool takes arguments and gives a result: what HTTP clients are told (headers, redirects,
+    // multipart forms) is not in its description, nor the header an argument stands for.
+    for (const tool of listed.tools)
+      expect(tool.description, tool.name).not.toMatch(
+        /redirect: 'manual'|multipart|If-None-Match|in the headers|`Idempotency-Key`|`303 See Other`/,
+      );
+    expect(listed.tools.find((t) => t.name === 'organizations_create')?.description).toMatch(
+      /`logo`: a PNG, JPEG, WebP or GIF image, as a file path or a `data:` URL/,
+    );
   });
 
   test('every input is described, with the enums and formats of the schemas', () => {

@@ -271,36 +271,56 @@ const ACCESS_TEXT: Record<Access, string> = {
 };
 
 /**
- * Who may call an endpoint and what it answers, in prose, from its entry in the table: the
- * operation description of the OpenAPI document, of the MCP tools and of the CLI's help. It does
- * not repeat the summary (each of them shows that as the title).
+ * Who may call an endpoint and what it answers, in prose, from its entry in the table. It does not
+ * repeat the summary (each reader shows that as the title). `http` (the OpenAPI document's
+ * operation description) says it in HTTP's terms: headers, statuses, how to send files and not to
+ * follow a `303`. `call` (the MCP tools and the CLI's help, which take flat arguments and give the
+ * result) says what is true of a call: no headers, redirects or multipart forms there.
  */
-export function endpointDescription(e: Endpoint): string {
+export function endpointDescription(e: Endpoint, audience: 'http' | 'call' = 'http'): string {
+  const http = audience === 'http';
   const parts: string[] = [];
   if (e.access !== 'test-helpers')
     parts.push(
       e.scope === 'read' ? 'Read or write token.' : 'Needs a `write` token (a read token gets `401`).',
     );
   parts.push(ACCESS_TEXT[e.access]);
-  if (e.paginated) parts.push('Paginated: 20 items a page, chosen by `page`; the totals are in the headers.');
-  if (e.etag)
+  if (e.paginated)
+    parts.push(
+      http
+        ? 'Paginated: 20 items a page, chosen by `page`; the totals are in the headers.'
+        : 'Paginated: 20 items a page, chosen by `page`; the result gives the totals.',
+    );
+  if (e.etag && http)
     parts.push('Sends a weak `ETag`; `If-None-Match` with a matching tag answers `304` with no body.');
   if (e.body && e.body.files.length > 0)
     parts.push(
-      `Send JSON, or \`multipart/form-data\` with Rails-style field names (\`${e.body.key}[name]\`) to upload ` +
-        e.body.files.map((f) => `\`${e.body?.key}[${f}]\``).join(' or ') +
-        '.',
+      http
+        ? `Send JSON, or \`multipart/form-data\` with Rails-style field names (\`${e.body.key}[name]\`) to upload ` +
+            e.body.files.map((f) => `\`${e.body?.key}[${f}]\``).join(' or ') +
+            '.'
+        : `${e.body.files.map((f) => `\`${f}\``).join(' and ')}: a PNG, JPEG, WebP or GIF image, as a file path or a \`data:\` URL.`,
     );
-  if (e.body && !e.body.required) parts.push('The body may be left out.');
+  if (e.body && !e.body.required)
+    parts.push(http ? 'The body may be left out.' : 'Every field may be left out.');
   if (e.status === 303)
     parts.push(
-      'Answers `303 See Other` with `Location` = the HTML page of the resource and no body; a transition not allowed from the current state is `422`.',
-      "Do not follow the redirect: the `303` is the success (follow it and the HTML page answers `406` to a JSON request); read the resource again from its JSON show endpoint. With fetch, send `redirect: 'manual'`; with axios, `maxRedirects: 0` (and a `validateStatus` that takes 303).",
+      ...(http
+        ? [
+            'Answers `303 See Other` with `Location` = the HTML page of the resource and no body; a transition not allowed from the current state is `422`.',
+            "Do not follow the redirect: the `303` is the success (follow it and the HTML page answers `406` to a JSON request); read the resource again from its JSON show endpoint. With fetch, send `redirect: 'manual'`; with axios, `maxRedirects: 0` (and a `validateStatus` that takes 303).",
+          ]
+        : ['A transition not allowed from the current state is `422`.']),
     );
-  if (e.status === 204) parts.push('Answers `204` with no body; deleting it again is `404`.');
+  if (e.status === 204)
+    parts.push(
+      http ? 'Answers `204` with no body; deleting it again is `404`.' : 'Deleting it again is `404`.',
+    );
   if (e.idempotent)
     parts.push(
-      'Takes an optional `Idempotency-Key`: the same key with the same request within 24 hours answers the first answer again (with `Idempotent-Replayed: true`) and does nothing again.',
+      http
+        ? 'Takes an optional `Idempotency-Key`: the same key with the same request within 24 hours answers the first answer again (with `Idempotent-Replayed: true`) and does nothing again.'
+        : 'Takes an optional idempotency key: the same key with the same request within 24 hours answers the first answer again and does nothing again.',
     );
   return parts.join(' ');
 }

@@ -137,7 +137,7 @@ function operationOf(e: NamedEndpoint): Operation {
     kind,
     readOnly: e.method === 'GET',
     title: e.summary,
-    description: endpointDescription(e),
+    description: endpointDescription(e, 'call'),
     pathParams,
     queryParams: Object.keys(queryNames),
     queryNames,

@@ -71,12 +71,17 @@ describe('operations', () => {
 
   test("descriptions are the table's prose (endpointDescription), not the summary again", () => {
     for (const op of operations) {
-      expect(op.description, op.name).toBe(endpointDescription(op.endpoint));
+      // The prose for a call (the CLI's help, the MCP tools): flat arguments and a result, no HTTP.
+      expect(op.description, op.name).toBe(endpointDescription(op.endpoint, 'call'));
       expect(op.description.startsWith(op.title), op.name).toBe(false);
     }
     const del = operations.find((o) => o.name === 'collabs.delete');
-    expect(del?.description).toMatch(/`204`/);
-    expect(operations.find((o) => o.name === 'collabs.submit')?.description).toMatch(/`303 See Other`/);
+    expect(del?.description).toMatch(/Deleting it again is `404`/);
+    const submit = operations.find((o) => o.name === 'collabs.submit');
+    expect(submit?.description).toMatch(/not allowed from the current state is `422`/);
+    expect(submit?.description).not.toMatch(/redirect|303/);
+    // The OpenAPI document's keeps HTTP's terms.
+    expect(endpointDescription(submit?.endpoint as never)).toMatch(/`303 See Other`.*redirect: 'manual'/);
   });
 
   test('every input is described; enums the schemas know are listed', () => {
