@@ -105,8 +105,13 @@ function describedInput(e: Endpoint, name: string, schema: z.ZodType): z.ZodType
   if (typeof own === 'string' && own !== '') return schema;
   const wire = name.replace(/^query_/, '');
   const text = wire === 'id' ? idDescription(e.path) : FIELD_DESCRIPTIONS[wire];
-  return text === undefined ? schema : schema.meta({ description: text });
+  if (text === undefined) return schema;
+  // An update leaves out what it does not change: a create's default is not one of its values.
+  return schema.meta({ description: e.method === 'PATCH' ? withoutDefault(text) : text });
 }
+
+/** `text` without what it says of a default (`(default private)`, `; default usd`). */
+const withoutDefault = (text: string) => text.replace(/ \(default [^)]*\)|; default [^;]*$/, '');
 
 function operationOf(e: NamedEndpoint): Operation {
   const sdkPath = sdkPathOf(e);

@@ -94,6 +94,18 @@ describe('operations', () => {
     }
     const role = operations.find((o) => o.name === 'members.update')?.input.shape.role as z.ZodType;
     expect(z.toJSONSchema(role, { io: 'input' })).toMatchObject({ enum: ['member', 'admin'] });
+    // A create's default is said on the create only: an update leaves out what it does not change.
+    const described = (name: string, field: string) =>
+      (
+        z.toJSONSchema(operations.find((o) => o.name === name)?.input.shape[field] as z.ZodType, {
+          io: 'input',
+        }) as { description?: string }
+      ).description;
+    expect(described('organizations.create', 'privacy_setting')).toBe(
+      'Who can find the organization (default private)',
+    );
+    expect(described('organizations.update', 'privacy_setting')).toBe('Who can find the organization');
+    expect(described('collabs.update', 'countries')).not.toMatch(/default/);
   });
 
   test('flat inputs: path params, query and body fields; a query field named like a body field gets query_', () => {
