@@ -18,7 +18,9 @@ export interface ErrorDescription {
 
 /** What a hint may say about the call that failed: an operation's kind and the ids it takes. */
 export interface FailedCall {
+  /** The operation's kind: `delete`, `list`, `transition`, … (an `Operation`'s `kind`). */
   kind: string;
+  /** The ids the operation takes, in path order (none: `me address delete`). */
   pathParams: readonly string[];
 }
 
