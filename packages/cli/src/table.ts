@@ -265,10 +265,11 @@ export function formatTable(data: unknown, layout: Layout): string {
       wrap(`Not shown (no room): ${names}; --output json shows every field`, layout.width, layout.style.dim)
     );
   }
-  if (typeof data === 'object')
-    return grid(
+  if (typeof data === 'object') {
+    const rows = Object.entries(data).map(([key, value]) => [key, cell(value)]);
+    const lines = grid(
       undefined,
-      Object.entries(data).map(([key, value]) => [key, cell(value)]),
+      rows,
       (i) => i === 0,
       (i) => i,
       (c, row, i) => {
@@ -276,6 +277,15 @@ export function formatTable(data: unknown, layout: Layout): string {
         return isStatus(row[0] ?? '') ? statusStyle(layout.style, row[1] ?? '')(c) : c;
       },
       layout,
-    ).text;
+    ).text.split('\n');
+    // An id is never cut (it could not be pasted into the next command): its line is whole, even
+    // past the width, where the terminal wraps it.
+    const keyWidth = Math.max(...rows.map(([key]) => width(key ?? '')));
+    rows.forEach(([key = '', value = ''], i) => {
+      if (isId(key) && value !== '' && !lines[i]?.endsWith(value))
+        lines[i] = `${layout.style.bold(key)}${' '.repeat(keyWidth - width(key) + GAP)}${value}`;
+    });
+    return lines.join('\n');
+  }
   return `${cut(cell(data), layout.width ?? Number.POSITIVE_INFINITY)}\n`;
 }

@@ -187,6 +187,19 @@ describe('tables fit the terminal', () => {
   });
 });
 
+describe('a single object as a table', () => {
+  test('an id is never cut, even in a terminal too narrow for its line', async () => {
+    const org = ids[0] as string;
+    const { code, stdout } = await inTerminal(['organizations', 'retrieve', org], { columns: 20 });
+    expect(code).toBe(0);
+    const lines = uncoloured(stdout).split('\n');
+    expect(lines.find((l) => l.startsWith('id '))).toMatch(new RegExp(`^id +${org}$`));
+    // The other lines fit, cut where they must.
+    for (const line of lines.filter((l) => !l.startsWith('id ')))
+      expect(columnsOf(line), line).toBeLessThanOrEqual(20);
+  });
+});
+
 describe('what a list table shows', () => {
   test("a nested object's fields (who a member is) and a list of values (a collab's countries) have columns of their own", async () => {
     const org = ids[0] as string;
