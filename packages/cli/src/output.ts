@@ -106,8 +106,9 @@ export function reportError(
     else io.stderr(`marketplace: ${error.message}\n`); // the message starts with the status
     io.stderr(hintLine);
     const body = error.body;
-    // A text body the message already says (a 401's `HTTP Token: Access denied.`) is not said twice.
-    const said = typeof body === 'string' && !include && error.message.includes(body.trim());
+    // A text body the message already says (a 401's `HTTP Token: Access denied.`; the start of a
+    // long one, such as another server's HTML page, which the message holds) is not said twice.
+    const said = typeof body === 'string' && !include && error.message.includes(body.slice(0, 200).trim());
     if (body !== undefined && !said)
       io.stderr(
         `${typeof body === 'string' ? body.replace(/\n?$/, '\n') : `${JSON.stringify(body, null, 2)}\n`}`,

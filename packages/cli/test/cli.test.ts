@@ -496,6 +496,23 @@ async function recorder(
   return { url, seen, close: () => new Promise((resolve) => listener.close(resolve)) };
 }
 
+describe('a base URL that is not the API', () => {
+  test("a long text body (another server's HTML page) is said once, in the message", async () => {
+    const page = `<!DOCTYPE HTML>\n<html><head><title>Not Found</title></head><body>${'x'.repeat(400)}</body></html>\n`;
+    const other = await recorder((_path, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end(page);
+    });
+    try {
+      const result = await run(['organizations', 'list'], { MARKETPLACE_BASE_URL: other.url });
+      expect(result.code).toBe(1);
+      expect(result.stderr.split('<!DOCTYPE HTML>')).toHaveLength(2);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('tokens and what reaches the terminal (#25 item 7)', () => {
   /** A fresh config home with `auth login` done for the test server (token from stdin). */
   async function loggedIn(name: string) {
