@@ -128,7 +128,7 @@ const idempotencyKey = z
 /**
  * The `Idempotency-Key` of a POST tool call: the `idempotency_key` argument; else one derived from
  * the request id the host puts in `_meta` (`requestId`), so that a call the host retries with the
- * same id counts once; else none (the SDK makes a random one). The derived key also covers the
+ * same id counts once; else none (the call then sends a random one). The derived key also covers the
  * session (`scope`, random per MCP session: hosts number their requests from 1 in every session,
  * and the server keeps a key 24 hours) and the arguments (a request id used again for another call
  * is another call, not a conflict).
