@@ -14,11 +14,26 @@ export const MAX_AMOUNT = 1_000_000_000_000;
 /** Largest Markdown `brief` accepted on input (decisions.md §2). */
 export const MAX_BRIEF_LENGTH = 20_000;
 
+const BLANK = "can't be blank";
+
+/**
+ * The message of a type error: "can't be blank" when the field is missing, `message` when it
+ * holds a value of the wrong type.
+ */
+export const typeError =
+  (message: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null ? BLANK : message;
+
 /**
  * An opaque identifier of one kind of resource. The brand keeps a collab id from being passed
  * where an organization id is expected; `schema.parse(raw)` turns a string into one.
  */
-export const idOf = <const Brand extends string>(_brand: Brand) => z.string().min(1).brand<Brand>();
+export const idOf = <const Brand extends string>(_brand: Brand) =>
+  z
+    .string({ error: typeError('must be a string') })
+    .min(1, { error: BLANK })
+    .brand<Brand>();
 
 /** ISO 8601 UTC timestamp with `Z`, as every `*_at` field is on the wire. */
 export const timestamp = z.iso.datetime({ offset: false });
@@ -63,17 +78,6 @@ knownFastCheck(
   absoluteUrl,
   (value) => PLAIN_HTTP_URL.test(value) && value.trim() === value && !HAS_TAB_OR_LINE_BREAK.test(value),
 );
-
-const BLANK = "can't be blank";
-
-/**
- * The message of a type error: "can't be blank" when the field is missing, `message` when it
- * holds a value of the wrong type.
- */
-export const typeError =
-  (message: string) =>
-  (issue: { input?: unknown }): string =>
-    issue.input === undefined || issue.input === null ? BLANK : message;
 
 /** A required, non-blank string with a maximum length, with Rails-like messages. */
 export const text = (max: number) =>

@@ -68,9 +68,11 @@ describe('payloads are validated before sending', () => {
     expect(error.errors).toEqual({ page: ['must be a positive integer'] });
   });
 
-  test('path parameters are validated', async () => {
+  test('path parameters are validated, with the messages of every other field', async () => {
     const error = await refused(client().organizations.retrieve('' as OrganizationId));
-    expect(Object.keys(error.errors)).toEqual(['id']);
+    expect(error.errors).toEqual({ id: ["can't be blank"] });
+    const number = await refused(client().organizations.retrieve(5 as unknown as OrganizationId));
+    expect(number.errors).toEqual({ id: ['must be a string'] });
   });
 });
 
