@@ -90,22 +90,24 @@ export function annotationsOf(op: Operation): ToolAnnotations {
   };
 }
 
-const maxItems = z
-  .number()
-  .int()
-  .positive()
-  .max(10_000)
+/** An integer argument from `min` to `max`, refused in the words of the other arguments' errors. */
+const integerFrom = (min: number, max: number) => {
+  const range = `must be an integer from ${min} to ${max}`;
+  return z
+    .number({ error: range })
+    .int({ error: range })
+    .min(min, { error: range })
+    .max(max, { error: range });
+};
+
+const maxItems = integerFrom(1, 10_000)
   .optional()
   .meta({
     description:
       'Walk the following pages too, until this many items (or the last page). When it ends inside a ' +
       'page, `next_page` is that page and `next_skip` the items of it already returned: pass both back',
   });
-const skip = z
-  .number()
-  .int()
-  .min(0)
-  .max(PAGE_SIZE - 1)
+const skip = integerFrom(0, PAGE_SIZE - 1)
   .optional()
   .meta({ description: 'Items at the start of `page` to leave out: the `next_skip` of the previous call' });
 

@@ -148,6 +148,15 @@ describe('tools/call', () => {
       /is not an argument of this tool \(it takes organization_id, id, role\)/,
     );
     expect(hint).toMatch(/^Fix these fields and call again: /);
+    // The list tools' own arguments say their range, not zod's wording.
+    const range = (await client.callTool({
+      name: 'collabs_list',
+      arguments: { organization_id: 'o1', max_items: 0, skip: 20 },
+    })) as CallToolResult;
+    expect(detail(range).errors).toEqual({
+      max_items: ['must be an integer from 1 to 10000'],
+      skip: ['must be an integer from 0 to 19'],
+    });
     expect(received.length).toBe(before);
   });
 
