@@ -1,5 +1,6 @@
 /** Shell completion: the scripts ask `marketplace __complete <words…>` for the next words. */
 import type { Operation } from '@app/sdk/operations';
+import { z } from 'zod';
 import { EXIT_OK, UsageError } from './arguments.js';
 import type { IO } from './output.js';
 
@@ -8,29 +9,55 @@ interface Node {
   op?: Operation;
 }
 
+/** The values a field takes when they are a few named ones (an enum, a boolean), else none. */
+function valuesOf(schema: z.ZodType): string[] {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    enum?: unknown[];
+    type?: unknown;
+    anyOf?: Array<{ enum?: unknown[]; type?: unknown }>;
+  };
+  for (const option of [json, ...(json.anyOf ?? [])]) {
+    if (option.enum) return option.enum.map(String);
+    if (option.type === 'boolean') return ['true', 'false'];
+  }
+  return [];
+}
+
 /** Candidates after the given words (the last one may be a partial word). */
 export function completions(tree: Node, builtins: Record<string, string>, words: string[]): string[] {
   const done = words.slice(0, -1);
   const partial = words[words.length - 1] ?? '';
   let node = tree;
+  const previous = done[done.length - 1];
+  if (previous === '--output') return filter(['json', 'table'], partial);
   for (const word of done) {
     if (word.startsWith('-') || node.op) break;
     const child = node.children.get(word);
-    if (!child)
-      return done[0] === 'auth' && done.length === 1 ? filter(['login', 'status', 'logout'], partial) : [];
+    if (!child) {
+      if (done.length === 1 && done[0] === 'auth') return filter(['login', 'status', 'logout'], partial);
+      if (done.length === 1 && done[0] === 'completion') return filter(['bash', 'zsh'], partial);
+      return [];
+    }
     node = child;
   }
   if (node.op) {
     const op = node.op;
     const fields = Object.keys(op.input.shape).filter((name) => !op.pathParams.includes(name));
+    const flagOf = (field: string) => `--${field.replaceAll('_', '-')}`;
+    // The value of a flag whose field takes one of a few values (`--privacy-setting <TAB>`).
+    const field = fields.find((f) => previous === flagOf(f) || previous === `--${f}`);
+    if (field) return filter(valuesOf(op.input.shape[field] as z.ZodType), partial);
     const flags = [
-      ...fields.map((f) => `--${f.replaceAll('_', '-')}`),
+      ...fields.map(flagOf),
       ...(op.endpoint.body ? ['--body'] : []),
+      ...(op.endpoint.idempotent ? ['--idempotency-key'] : []),
       ...(op.kind === 'list' ? ['--all', '--max-items'] : []),
       ...(op.kind === 'delete' || op.kind === 'transition' ? ['--yes'] : []),
       '--output',
       '--include',
       '--no-color',
+      '--base-url',
+      '--token-stdin',
       '--help',
     ];
     return partial.startsWith('-') ? filter(flags, partial) : [];

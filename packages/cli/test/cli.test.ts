@@ -470,6 +470,19 @@ describe('auth and completion', () => {
     expect((await run(['__complete', 'co'])).stdout.split('\n')).toEqual(['collabs', 'completion']);
     expect((await run(['__complete', 'me', 'so'])).stdout).toBe('social-accounts');
     expect((await run(['__complete', 'me', 'address', 'update', '--ci'])).stdout).toBe('--city');
+    // Values: --output's, an enum field's, a boolean's; the shells; the global and per-call flags.
+    const complete = async (...words: string[]) => (await run(['__complete', ...words])).stdout.split('\n');
+    expect(await complete('organizations', 'list', '--output', '')).toEqual(['json', 'table']);
+    expect(await complete('organizations', 'create', '--privacy-setting', '')).toEqual([
+      'public',
+      'private',
+      'restricted',
+    ]);
+    expect(await complete('collabs', 'create', 'o1', '--require-boosted-ads', '')).toEqual(['true', 'false']);
+    expect(await complete('completion', '')).toEqual(['bash', 'zsh']);
+    expect(await complete('collabs', 'create', 'o1', '--idem')).toEqual(['--idempotency-key']);
+    expect(await complete('collabs', 'list', 'o1', '--base')).toEqual(['--base-url']);
+    expect(await complete('collabs', 'list', 'o1', '--token-')).toEqual(['--token-stdin']);
   });
 });
 
