@@ -134,11 +134,15 @@ async function storedLogin(io: IO): Promise<Config> {
   }
 }
 
-export async function clientOf(values: Record<string, unknown>, io: IO): Promise<Marketplace> {
+/** The client of this call, and where its base URL came from (a connection failure names it). */
+export async function clientOf(
+  values: Record<string, unknown>,
+  io: IO,
+): Promise<{ client: Marketplace; baseUrlFrom: string }> {
   const { token, baseUrl } = await credentials(values, io);
   if (!token) throw new UsageError('no token: run `marketplace auth login`, or set MARKETPLACE_TOKEN');
   if (!baseUrl) throw new UsageError('no base URL: pass --base-url, or set MARKETPLACE_BASE_URL');
-  return clientFor(token, baseUrl);
+  return { client: clientFor(token, baseUrl), baseUrlFrom: baseUrl.source };
 }
 
 const AUTH_ACTIONS = ['login', 'status', 'logout'];
@@ -186,7 +190,7 @@ export async function auth(argv: string[], io: IO): Promise<number> {
             : undefined;
     if (!token) throw new UsageError('auth login: give the token on stdin or at the prompt');
     if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
-    const code = await check(clientFor({ value: token, source: tokenSource }, baseUrl), io);
+    const code = await check(clientFor({ value: token, source: tokenSource }, baseUrl), io, baseUrl.source);
     if (code !== EXIT_OK) return code;
     const config: Config = { token, base_url: baseUrl.value };
     await writeConfig(path, config);
@@ -201,7 +205,7 @@ export async function auth(argv: string[], io: IO): Promise<number> {
     }
     const client = clientFor(token, baseUrl);
     io.stdout(`${baseUrl.value}: token ${token.value.slice(0, 8)}… from ${token.source}\n`);
-    const code = await check(client, io);
+    const code = await check(client, io, baseUrl.source);
     if (code === EXIT_OK) io.stdout('The token works.\n');
     return code;
   }
@@ -219,11 +223,11 @@ export async function auth(argv: string[], io: IO): Promise<number> {
 }
 
 /** A read any token may make: does the token work? */
-async function check(client: Marketplace, io: IO): Promise<number> {
+async function check(client: Marketplace, io: IO, baseUrlFrom: string): Promise<number> {
   try {
     await client.me.notificationSettings.retrieve({ cache: false });
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, false);
+    return reportError(error, io, false, { baseUrlFrom });
   }
 }

@@ -206,7 +206,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   if (typeof idempotencyKey === 'string' && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
     throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters');
 
-  const client = await clientOf(values, io);
+  const { client, baseUrlFrom } = await clientOf(values, io);
   if (!(await confirmed(op, positionals, yes, io))) {
     io.stderr('marketplace: not confirmed; nothing was sent\n');
     return EXIT_NOT_CONFIRMED;
@@ -234,7 +234,11 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     else if (more) io.stderr(`marketplace: ${more}\n`);
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, Boolean(values.include), new Set(Object.keys(op.input.shape)), op);
+    return reportError(error, io, Boolean(values.include), {
+      settable: new Set(Object.keys(op.input.shape)),
+      call: op,
+      baseUrlFrom,
+    });
   }
 }
 

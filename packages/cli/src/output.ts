@@ -96,10 +96,25 @@ export function reportError(
   error: unknown,
   io: IO,
   include: boolean,
-  settable?: ReadonlySet<string>,
-  call?: FailedCall,
+  {
+    settable,
+    call,
+    baseUrlFrom,
+  }: {
+    /** The command's fields. */
+    settable?: ReadonlySet<string>;
+    /** The operation that failed. */
+    call?: FailedCall;
+    /** Where the base URL came from (`--base-url`, `MARKETPLACE_BASE_URL`, the config file). */
+    baseUrlFrom?: string;
+  } = {},
 ): number {
-  const { hint } = describeError(error, settable, call);
+  const described = describeError(error, settable, call);
+  // The API did not answer: the base URL to check is the one this call used, wherever it came from.
+  const hint =
+    error instanceof APIConnectionError && baseUrlFrom
+      ? `Check the base URL (from ${baseUrlFrom}): the API did not answer.`
+      : described.hint;
   const hintLine = hint ? `marketplace: hint: ${escapeControls(hint)}\n` : '';
   if (error instanceof APIError) {
     if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));

@@ -510,6 +510,18 @@ async function recorder(
 }
 
 describe('a base URL that is not the API', () => {
+  test('no answer at all: the hint names where the base URL came from', async () => {
+    // Port 1 (tcpmux): nothing listens there, and no other test can take it (ports below 1024).
+    const closed = { url: 'http://127.0.0.1:1' };
+    const flagged = await run(['organizations', 'list', '--base-url', closed.url]);
+    expect(flagged.code).toBe(1);
+    expect(flagged.stderr).toContain(
+      'marketplace: hint: Check the base URL (from --base-url): the API did not answer.',
+    );
+    const fromEnv = await run(['organizations', 'list'], { MARKETPLACE_BASE_URL: closed.url });
+    expect(fromEnv.stderr).toContain('(from MARKETPLACE_BASE_URL)');
+  });
+
   test("a long text body (another server's HTML page) is said once, in the message", async () => {
     const page = `<!DOCTYPE HTML>\n<html><head><title>Not Found</title></head><body>${'x'.repeat(400)}</body></html>\n`;
     const other = await recorder((_path, res) => {
