@@ -100,12 +100,19 @@ const integerFrom = (min: number, max: number) => {
     .max(max, { error: range });
 };
 
-const maxItems = integerFrom(1, 10_000)
+/**
+ * The most items one list call returns: 25 pages. A result is read whole into the model's context
+ * (500 collabs are about 450 KB of JSON); more is had by going on from `next_page`.
+ */
+const MAX_ITEMS = 500;
+
+const maxItems = integerFrom(1, MAX_ITEMS)
   .optional()
   .meta({
     description:
-      'Walk the following pages too, until this many items (or the last page). When it ends inside a ' +
-      'page, `next_page` is that page and `next_skip` the items of it already returned: pass both back',
+      `Walk the following pages too, until this many items (at most ${MAX_ITEMS}) or the last page. When ` +
+      'it ends inside a page, `next_page` is that page and `next_skip` the items of it already returned: ' +
+      'pass both back to go on',
   });
 const skip = integerFrom(0, PAGE_SIZE - 1)
   .optional()

@@ -154,9 +154,15 @@ describe('tools/call', () => {
       arguments: { organization_id: 'o1', max_items: 0, skip: 20 },
     })) as CallToolResult;
     expect(detail(range).errors).toEqual({
-      max_items: ['must be an integer from 1 to 10000'],
+      max_items: ['must be an integer from 1 to 500'],
       skip: ['must be an integer from 0 to 19'],
     });
+    // A result goes whole into the model's context: at most 500 items (25 pages) a call.
+    const many = (await client.callTool({
+      name: 'collabs_list',
+      arguments: { organization_id: 'o1', max_items: 501 },
+    })) as CallToolResult;
+    expect(detail(many).errors).toEqual({ max_items: ['must be an integer from 1 to 500'] });
     expect(received.length).toBe(before);
   });
 
