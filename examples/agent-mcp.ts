@@ -74,7 +74,7 @@ try {
     for (const org of orgs.data) {
       const collabs = await use<Page<{ name: string; state: string }>>('collabs_list', {
         organization_id: org.id,
-        max_items: 1000,
+        max_items: 500, // the most one call returns; next_page goes on from there
       });
       if ('failed' in collabs) {
         console.log(`${org.name}: ${collabs.hint}`);
