@@ -1,6 +1,6 @@
 /** Tokens and base URLs: where they come from, the stored login, and `marketplace auth`. */
 import { parseArgs } from 'node:util';
-import { Marketplace } from '@app/sdk';
+import { ClientOptionError, Marketplace } from '@app/sdk';
 import {
   didYouMean,
   EXIT_API,
@@ -55,12 +55,10 @@ function clientFor(token: Given, baseUrl: Given): Marketplace {
   try {
     return new Marketplace({ token: token.value, baseUrl: baseUrl.value });
   } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    const problem = error.message.replace(/^Marketplace: `\w+` /, '');
-    const which = error.message.includes('`token`')
-      ? `the token from ${token.source}`
-      : `the base URL from ${baseUrl.source}`;
-    throw new UsageError(`${which} ${problem}`);
+    if (!(error instanceof ClientOptionError)) throw error;
+    const which =
+      error.option === 'token' ? `the token from ${token.source}` : `the base URL from ${baseUrl.source}`;
+    throw new UsageError(`${which} ${error.problem}`);
   }
 }
 

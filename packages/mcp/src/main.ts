@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { VERSION } from '@app/sdk';
+import { ClientOptionError, VERSION } from '@app/sdk';
 import { operations } from '@app/sdk/operations';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { defaultAllowDirs } from './files.js';
@@ -111,12 +111,8 @@ const make = () =>
 try {
   make();
 } catch (error) {
-  if (!(error instanceof TypeError)) throw error;
-  fail(
-    error.message
-      .replace(/^Marketplace: `token`/, 'MARKETPLACE_TOKEN')
-      .replace(/^Marketplace: `baseUrl`/, 'MARKETPLACE_BASE_URL'),
-  );
+  if (!(error instanceof ClientOptionError)) throw error;
+  fail(`${error.option === 'token' ? 'MARKETPLACE_TOKEN' : 'MARKETPLACE_BASE_URL'} ${error.problem}`);
 }
 
 if (values.http) {

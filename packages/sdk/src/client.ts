@@ -5,6 +5,7 @@ import { type CachedResponse, LruCache } from './core/cache.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
+  ClientOptionError,
   MarketplaceError,
   makeAPIError,
 } from './core/error.js';
@@ -407,8 +408,9 @@ function missing(token: boolean, baseUrl: boolean): string {
  */
 function checkedToken(token: string): string {
   if (!/^[\x21-\x7e]+$/.test(token))
-    throw new TypeError(
-      'Marketplace: `token` holds a character an HTTP header cannot carry (a space, a line break, a control or non-ASCII character); a token is one word of printable ASCII',
+    throw new ClientOptionError(
+      'token',
+      'holds a character an HTTP header cannot carry (a space, a line break, a control or non-ASCII character); a token is one word of printable ASCII',
     );
   return token;
 }
@@ -423,19 +425,20 @@ function checkedBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new TypeError(`Marketplace: \`baseUrl\` is not an absolute URL: ${JSON.stringify(baseUrl)}`);
+    throw new ClientOptionError('baseUrl', `is not an absolute URL: ${JSON.stringify(baseUrl)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TypeError(`Marketplace: \`baseUrl\` must be an http or https URL, not ${url.protocol}`);
+    throw new ClientOptionError('baseUrl', `must be an http or https URL, not ${url.protocol}`);
   if (url.username || url.password) {
     url.username = url.username && '***';
     url.password = url.password && '***';
-    throw new TypeError(
-      `Marketplace: \`baseUrl\` must not hold a user name or password (the token is the credential): ${url}`,
+    throw new ClientOptionError(
+      'baseUrl',
+      `must not hold a user name or password (the token is the credential): ${url}`,
     );
   }
   if (url.search || url.hash)
-    throw new TypeError(`Marketplace: \`baseUrl\` must not have a query or fragment: ${url}`);
+    throw new ClientOptionError('baseUrl', `must not have a query or fragment: ${url}`);
   return String(url).replace(/\/+$/, '');
 }
 

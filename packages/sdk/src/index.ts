@@ -46,6 +46,7 @@ export {
   APIError,
   AuthenticationError,
   BadRequestError,
+  ClientOptionError,
   InternalServerError,
   MarketplaceError,
   NotAcceptableError,

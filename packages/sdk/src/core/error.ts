@@ -6,6 +6,31 @@ export class MarketplaceError extends Error {
   override name = 'MarketplaceError';
 }
 
+/**
+ * A client option the SDK cannot use (`new Marketplace()`): a `TypeError` naming the option and the
+ * problem, never the option's secret (the token, a password in the base URL).
+ */
+export class ClientOptionError extends TypeError {
+  readonly #option: 'token' | 'baseUrl';
+  readonly #problem: string;
+
+  constructor(option: 'token' | 'baseUrl', problem: string) {
+    super(`Marketplace: \`${option}\` ${problem}`);
+    this.#option = option;
+    this.#problem = problem;
+  }
+
+  /** The option refused. */
+  get option(): 'token' | 'baseUrl' {
+    return this.#option;
+  }
+
+  /** What is wrong with it, e.g. `must be an http or https URL, not ftp:`. */
+  get problem(): string {
+    return this.#problem;
+  }
+}
+
 /** The server answered with an error status. */
 export class APIError extends MarketplaceError {
   override name = 'APIError';
