@@ -129,7 +129,6 @@ export function coerce(field: FieldInfo, values: string[]): unknown {
   return one(values[values.length - 1] as string);
 }
 
-/** `--body '{…}'` or `--body @file`: a JSON object. */
 const FILE_ERRORS: Record<string, string> = {
   ENOENT: 'no such file',
   EISDIR: 'it is a directory',
@@ -143,6 +142,7 @@ export function fileProblem(error: unknown): string {
   return (code && FILE_ERRORS[code]) ?? (error as Error).message;
 }
 
+/** `--body '{…}'` or `--body @file`: a JSON object. */
 export async function readBody(value: string): Promise<Record<string, unknown>> {
   let text = value;
   if (value.startsWith('@')) {
@@ -180,10 +180,6 @@ export function distance(a: string, b: string): number {
 }
 
 /**
- * ` Did you mean "x"?` for a mistyped word: the known words at most 2 edits away (or that start
- * with it), nearest first; '' when none is near.
- */
-/**
  * What `parseArgs` refused, said in the CLI's words (its own messages explain its syntax, with a
  * quote left open): an unknown option with the nearest known ones, an option given no value.
  */
@@ -197,6 +193,10 @@ export function optionError(error: unknown, options: Record<string, unknown>): s
   return message;
 }
 
+/**
+ * ` Did you mean "x"?` for a mistyped word: the known words at most 2 edits away (or that start
+ * with it), nearest first; '' when none is near.
+ */
 export function didYouMean(word: string, known: Iterable<string>, prefix = ''): string {
   const near = [...known]
     .map((name) => ({ name, d: distance(word, name) }))
