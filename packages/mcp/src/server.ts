@@ -416,8 +416,11 @@ export function createServer(options: ServerOptions): McpServer {
       ? (idempotencyKeyOf(op, idempotency_key, request.params._meta, session, args) ?? `mcp-${randomUUID()}`)
       : undefined;
     if (!yes && asks(op)) {
-      const refused = await confirm(server, client, op, args);
-      if (refused) return refused;
+      // Reading what the question names has the call's budget too, and the host may cancel it.
+      const reading = AbortSignal.timeout(callBudgetMs);
+      const refused = await confirm(server, client, op, args, AbortSignal.any([extra.signal, reading]));
+      if (refused)
+        return reading.aborted && !extra.signal.aborted ? overBudget(op, callBudgetMs, key) : refused;
     }
     // The budget starts once the user has answered: a cancellation by the host stops the call too.
     const budget = AbortSignal.timeout(callBudgetMs);
@@ -471,6 +474,7 @@ async function confirm(
   client: Marketplace,
   op: Operation,
   args: Record<string, unknown>,
+  signal: AbortSignal,
 ): Promise<CallToolResult | undefined> {
   if (!server.server.getClientCapabilities()?.elicitation)
     return failure({
@@ -485,7 +489,7 @@ async function confirm(
   if (show) {
     try {
       const ids = Object.fromEntries(show.pathParams.map((name) => [name, args[name]]));
-      current = (await callOperation(client, show, ids)).data;
+      current = (await callOperation(client, show, ids, { signal })).data;
     } catch (error) {
       return errorResult(error, new Set(op.pathParams), op);
     }

@@ -285,6 +285,17 @@ describe('a call that the host retries, cancels, or that the API does not answer
     expect(detail(created).hint).toBe(
       'The API is slow or unreachable, and whether the call took effect is unknown: call again with idempotency_key "k-123", which runs it at most once.',
     );
+    // A delete reads what it asks about first: that read has the budget too.
+    const asking = await connect({ baseUrl: slowUrl, callBudgetMs: 100 }, { elicitation: {} });
+    const deleted = (await asking.callTool({
+      name: 'collabs_delete',
+      arguments: { organization_id: 'o1', id: 'c1' },
+    })) as CallToolResult;
+    expect(detail(deleted)).toEqual({
+      status: null,
+      error: 'No complete answer from the API within 0.1 s; the call was given up.',
+      hint: 'The API is slow or unreachable, and whether the change was made is unknown: read the resource before calling again.',
+    });
     const read = client.readResource({ uri: 'marketplace://openapi.json' });
     await expect(read).rejects.toThrow(/timeout|aborted/i);
   });
