@@ -1,9 +1,19 @@
 // The package as it would be published: builds it, packs the tarball with pnpm (which rewrites the
 // workspace: ranges), lints the tarball with publint and Are the Types Wrong, then installs it into
 // a scratch consumer (extracted into node_modules, next to its one dependency, zod) and runs the
-// ESM and CJS smoke scripts there, each making a real request. Exits non-zero on any failure.
+// ESM and CJS smoke scripts there, each making a real request, then type-checks the README's
+// examples there as the strictest consumer would (scripts/consumer-strict.ts). Exits non-zero on
+// any failure.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -41,6 +51,28 @@ try {
     copyFileSync(join(root, 'scripts', file), join(consumer, file));
   run(process.execPath, ['smoke.mjs'], consumer);
   run(process.execPath, ['smoke.cjs'], consumer);
+
+  // The README's examples against the tarball's declarations, as the strictest consumer compiles them.
+  const repository = createRequire(join(root, '..', '..', 'package.json'));
+  copyFileSync(join(root, 'scripts', 'consumer-strict.ts'), join(consumer, 'consumer-strict.ts'));
+  writeFileSync(join(consumer, 'package.json'), '{ "type": "module" }\n');
+  const compilerOptions = {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    module: 'nodenext',
+    target: 'es2023',
+    lib: ['es2023', 'dom'],
+    noEmit: true,
+    types: ['node'],
+    typeRoots: [join(dirname(repository.resolve('@types/node/package.json')), '..')],
+  };
+  writeFileSync(
+    join(consumer, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions, files: ['consumer-strict.ts'] }, null, 2),
+  );
+  run(process.execPath, [repository.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], consumer);
   console.log('\npackage check ok');
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -134,11 +134,14 @@ export class Marketplace {
   }
 
   /**
-   * A new client with some options changed; the rest, and the ETag cache, are this one's.
+   * A new client with some options changed (one given as `undefined` is not); the rest, and the
+   * ETag cache, are this one's.
    * @example client.withOptions({ maxRetries: 0, timeout: 5_000 })
    */
   withOptions(options: ClientOptions): Marketplace {
-    return new Marketplace({ ...this.#options, ...options });
+    // An option given as `undefined` is not changed (`{ timeout: process.env.X && Number(…) }`).
+    const changed = Object.entries(options).filter(([, value]) => value !== undefined);
+    return new Marketplace({ ...this.#options, ...Object.fromEntries(changed) });
   }
 
   /**
@@ -358,12 +361,13 @@ const OWN_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * `extra` over `base`, names in lowercase; a `null` value leaves the header out. A header the SDK
- * sets itself is a `TypeError` naming the option to use instead.
+ * `extra` over `base`, names in lowercase; a `null` value leaves the header out, an `undefined`
+ * one (an unset environment variable) is as if it were not named. A header the SDK sets itself
+ * is a `TypeError` naming the option to use instead.
  */
 function customHeaders(
   base: ReadonlyMap<string, string>,
-  extra: Readonly<Record<string, string | null>> | undefined,
+  extra: Readonly<Record<string, string | null | undefined>> | undefined,
   option: string,
 ): Map<string, string> {
   // A map, not an object: a header named `__proto__` or `constructor` is a header like any other.
@@ -375,7 +379,7 @@ function customHeaders(
     if (own !== undefined)
       throw new TypeError(`Marketplace: \`${option}\` cannot set ${name}; the SDK sets it (option: ${own})`);
     if (value === null) headers.delete(key);
-    else headers.set(key, value);
+    else if (value !== undefined) headers.set(key, value);
   }
   return headers;
 }

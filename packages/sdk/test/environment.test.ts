@@ -141,6 +141,19 @@ describe('withOptions', () => {
     await expect(base.organizations.retrieve(ORG_ID)).rejects.toMatchObject({ status: 500 });
   });
 
+  test('an option given as undefined is not changed', async () => {
+    server.use(http.get(orgUrl, () => new HttpResponse(null, { status: 500 })));
+    const unset: number | undefined = undefined;
+    const c = client({ maxRetries: 0, userAgent: 'base-app/1' }).withOptions({
+      maxRetries: unset,
+      userAgent: undefined,
+    });
+    await expect(c.organizations.retrieve(ORG_ID)).rejects.toMatchObject({ status: 500 });
+    // One attempt: the client's `maxRetries: 0` was kept, not reset to the default (3).
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.headers.get('user-agent')).toMatch(/^base-app\/1 /);
+  });
+
   test('the new client shares the ETag cache of its own token, a new token gets none of it', async () => {
     server.use(
       http.get(orgUrl, ({ request }) =>

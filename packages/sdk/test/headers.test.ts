@@ -61,6 +61,17 @@ describe('defaultHeaders', () => {
     expect(header('x-gateway-key')).toEqual(['gw-1', 'gw-1', 'gw-1']);
   });
 
+  test('an undefined value (an unset environment variable) is not sent, and type-checks', async () => {
+    server.use(http.get(`${BASE}/organizations/${ORG_ID}.json`, () => HttpResponse.json(organization)));
+    const unset: string | undefined = process.env.MARKETPLACE_TEST_UNSET_HEADER;
+    expect(unset).toBeUndefined();
+    await client({ defaultHeaders: { 'X-Gateway-Key': unset, 'X-Tenant': 'acme' } }).organizations.retrieve(
+      ORG_ID,
+    );
+    expect(header('x-gateway-key')).toEqual([null]);
+    expect(header('x-tenant')).toEqual(['acme']);
+  });
+
   test('are kept by withOptions', async () => {
     server.use(http.get(`${BASE}/organizations/${ORG_ID}.json`, () => HttpResponse.json(organization)));
     const c = client({ defaultHeaders: { 'X-Gateway-Key': 'gw-1' } }).withOptions({ maxRetries: 0 });
@@ -78,6 +89,16 @@ describe('headers per call', () => {
     expect(header('traceparent')).toEqual(['00-abc-01', null]);
     expect(header('x-tenant')).toEqual(['globex', 'acme']);
     expect(header('x-gateway-key')).toEqual(['gw-1', null]);
+  });
+
+  test('an undefined value is as if the header were not named: the default stays', async () => {
+    server.use(http.get(`${BASE}/organizations/${ORG_ID}.json`, () => HttpResponse.json(organization)));
+    const unset: string | undefined = process.env.MARKETPLACE_TEST_UNSET_HEADER;
+    await client({ defaultHeaders: { 'X-Tenant': 'acme' }, cache: false }).organizations.retrieve(ORG_ID, {
+      headers: { 'X-Tenant': unset, 'X-Run': unset },
+    });
+    expect(header('x-tenant')).toEqual(['acme']);
+    expect(header('x-run')).toEqual([null]);
   });
 
   test('go with every page of a list', async () => {
