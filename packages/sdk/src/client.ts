@@ -13,7 +13,7 @@ import { ETagCache } from './core/etag-cache.js';
 import { idempotencyKeyFor } from './core/idempotency.js';
 import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
 import { Page, PagePromise, pageInfo, pageResponse } from './core/pagination.js';
-import { retryPolicy } from './core/retry.js';
+import { retryPolicy, systemReason } from './core/retry.js';
 import type { Item, Params, RequestInput, Result } from './core/types.js';
 import { type EncodedBody, parseResponse, readResponse, validateRequest } from './core/validation.js';
 import { readEnv } from './internal/env.js';
@@ -202,10 +202,9 @@ export class Marketplace {
     const slot = cache && (await cache.lookup(url));
     try {
       const answer = await this.#send(endpoint, url, body, slot?.cached, options);
-      const { status, text } = answer;
-      if (status === 304 && slot?.cached)
-        return new Outcome(parseResponse(endpoint, slot.cached.body, status, true), answer);
-      const { json, data } = readResponse(endpoint, url, status, text, slot !== undefined);
+      if (answer.status === 304 && slot?.cached)
+        return new Outcome(parseResponse(endpoint, slot.cached.body, answer, true), answer);
+      const { json, data } = readResponse(endpoint, url, answer, slot !== undefined);
       if (slot) await this.#cache?.save(slot, answer.headers.get('etag'), json);
       return new Outcome(data, answer);
     } catch (error) {
@@ -280,8 +279,14 @@ export class Marketplace {
         throw makeAPIError(status, headers, error.data);
       }
       if (isTimeoutError(error)) throw timedOut(endpoint, url, timeout, error);
-      if (isNetworkError(error))
-        throw new APIConnectionError(`Connection failed: ${endpoint.method} ${url}`, { cause: error.cause });
+      if (isNetworkError(error)) {
+        const reason = systemReason(error);
+        const why = reason.message === undefined ? '' : ` (${reason.message})`;
+        throw new APIConnectionError(`Connection failed: ${endpoint.method} ${url}${why}`, {
+          cause: error.cause,
+          code: reason.code,
+        });
+      }
       throw error;
     }
   }

@@ -1,7 +1,13 @@
 /** `.withResponse()`, `.asResponse()`, page headers and request ids. */
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { APIPromise, NotFoundError, ValidationError } from '../src/index.js';
+import {
+  APIPromise,
+  NotFoundError,
+  OrganizationId,
+  ResponseValidationError,
+  ValidationError,
+} from '../src/index.js';
 import {
   BASE,
   COLLAB_ID,
@@ -143,6 +149,33 @@ describe('request ids', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).requestId).toBe('abc');
+  });
+
+  test('a ResponseValidationError carries the X-Request-Id and headers of the answer it refused', async () => {
+    const { url: _url, ...withoutUrl } = organization;
+    server.use(
+      http.get(orgUrl, () => HttpResponse.json(withoutUrl, { headers: { 'X-Request-Id': 'bad-shape' } })),
+      http.get(`${BASE}/organizations/Org0000000000002.json`, () =>
+        HttpResponse.text('<html>', { headers: { 'X-Request-Id': 'not-json' } }),
+      ),
+      http.get(`${BASE}/organizations.json`, () =>
+        HttpResponse.json([], { headers: { 'X-Request-Id': 'no-pages' } }),
+      ),
+    );
+    const c = client({ cache: false });
+    const reasons = await Promise.all([
+      c.organizations.retrieve(ORG_ID).catch((e: unknown) => e),
+      c.organizations.retrieve(OrganizationId.parse('Org0000000000002')).catch((e: unknown) => e),
+      c.organizations
+        .list()
+        .then((page) => page)
+        .catch((e: unknown) => e),
+    ]);
+    for (const [error, id] of reasons.map((e, i) => [e, ['bad-shape', 'not-json', 'no-pages'][i]] as const)) {
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect((error as ResponseValidationError).requestId).toBe(id);
+      expect((error as ResponseValidationError).headers.get('x-request-id')).toBe(id);
+    }
   });
 
   test('an APIError without one has requestId null', async () => {

@@ -334,6 +334,20 @@ describe('transport errors (real sockets)', () => {
     expect(((error as Error).cause as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
   });
 
+  test('a refused connection says why: the system error code, on the error and in its message', async () => {
+    const baseUrl = await closedPort();
+    const error = await client({ baseUrl, maxRetries: 0 })
+      .organizations.retrieve(ORG_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).code).toBe('ECONNREFUSED');
+    expect((error as Error).message).toBe(
+      `Connection failed: GET ${baseUrl}/organizations/${ORG_ID}.json (connect ECONNREFUSED ${new URL(baseUrl).host})`,
+    );
+    // The runtime's error stays the cause, as before.
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
   test('a POST whose connection was reset after sending is retried (its key makes it safe)', async () => {
     const tcp = await tcpServer((socket) => socket.destroy());
     const sdk = client({ baseUrl: tcp.baseUrl });

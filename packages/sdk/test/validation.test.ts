@@ -159,6 +159,10 @@ describe('responses are validated with their schema', () => {
   });
 });
 
+/** An answer as the client reads it. */
+const answer = (status: number, text: string) => ({ status, text, headers: new Headers() });
+const ok = answer(200, '');
+
 describe('the fast path of the response check', () => {
   const list = endpoints.collabs.list;
   // A list's items are summaries: without `brief` (zod would strip it, so the fast path says no).
@@ -168,7 +172,7 @@ describe('the fast path of the response check', () => {
   test('a valid page is accepted as it is: the body itself is the data, as zod would give it', () => {
     const json = JSON.parse(JSON.stringify(page));
     expect(acceptsAsIs(list.response, json)).toBe(true);
-    expect(parseResponse(list, json, 200)).toBe(json);
+    expect(parseResponse(list, json, ok)).toBe(json);
     expect(list.response.parse(json)).toEqual(json);
     // A page with a `brief` (zod strips it) is left to zod.
     expect(acceptsAsIs(list.response, [collab])).toBe(false);
@@ -182,7 +186,7 @@ describe('the fast path of the response check', () => {
     expect(acceptsAsIs(list.response, bad)).toBe(false);
     const error = (() => {
       try {
-        parseResponse(list, bad, 200);
+        parseResponse(list, bad, ok);
       } catch (e) {
         return e;
       }
@@ -197,7 +201,7 @@ describe('the fast path of the response check', () => {
 
   test('a body zod would change (a key it strips) is zod’s output', () => {
     const json = { ...organization, extra: 1 };
-    expect(parseResponse(endpoints.organizations.retrieve, json, 200)).toEqual(organization);
+    expect(parseResponse(endpoints.organizations.retrieve, json, ok)).toEqual(organization);
   });
 
   test('what the caller does to a cached resource does not change the cached copy', async () => {
@@ -267,10 +271,13 @@ describe('core/validation on its own', () => {
   test('readResponse checks the status, then the JSON, then the schema', () => {
     const url = `${BASE}/organizations/${ORG_ID}.json`;
     const text = JSON.stringify(organization);
-    expect(readResponse(e.retrieve, url, 200, text)).toEqual({ json: organization, data: organization });
-    expect(() => readResponse(e.retrieve, url, 201, text)).toThrow('expected 200, got 201');
-    expect(() => readResponse(e.retrieve, url, 200, '<html>')).toThrow('the response is not JSON');
-    expect(() => readResponse(e.retrieve, url, 200, '{"id":1}')).toThrow(ResponseValidationError);
-    expect(readResponse(e.delete, url, 204, '')).toEqual({ json: undefined, data: undefined });
+    expect(readResponse(e.retrieve, url, answer(200, text))).toEqual({
+      json: organization,
+      data: organization,
+    });
+    expect(() => readResponse(e.retrieve, url, answer(201, text))).toThrow('expected 200, got 201');
+    expect(() => readResponse(e.retrieve, url, answer(200, '<html>'))).toThrow('the response is not JSON');
+    expect(() => readResponse(e.retrieve, url, answer(200, '{"id":1}'))).toThrow(ResponseValidationError);
+    expect(readResponse(e.delete, url, answer(204, ''))).toEqual({ json: undefined, data: undefined });
   });
 });

@@ -85,31 +85,55 @@ export class ValidationError extends APIError {
 export class ServiceUnavailableError extends APIError {
   override name = 'ServiceUnavailableError';
 }
-/** Any other 5xx; retried automatically except after a POST reached the server. */
+/**
+ * Any other 5xx; retried automatically (a POST with the same `Idempotency-Key`, so that the server
+ * runs it once), within `maxRetries`.
+ */
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
 
-/** No response: DNS failure, refused or reset connection. `cause` holds the runtime's error. */
+/**
+ * No response: DNS failure, refused or reset connection. `cause` holds the runtime's error; the
+ * message ends with the system's reason when the runtime gave one.
+ */
 export class APIConnectionError extends MarketplaceError {
   override name = 'APIConnectionError';
+  /**
+   * The system error's code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, `UND_ERR_SOCKET`, …) when
+   * the runtime gave one (Node does; browsers give none).
+   */
+  readonly code: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { code?: string | undefined }) {
+    super(message, options);
+    this.code = options?.code;
+  }
 }
 /** No response within `timeout` (per attempt). */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
 }
 
-/** A response did not match its schema: the server and this SDK disagree about the contract. */
+/**
+ * A response did not match its schema: the server and this SDK disagree about the contract. Quote
+ * its `requestId` when reporting it.
+ */
 export class ResponseValidationError extends MarketplaceError {
   override name = 'ResponseValidationError';
+  /** The server's `X-Request-Id` of the response; `null` when it sent none. */
+  readonly requestId: string | null;
 
   constructor(
     message: string,
     readonly status: number,
     /** The zod issues; empty when the status or the JSON itself was wrong. */
     readonly issues: readonly z.core.$ZodIssue[] = [],
+    /** The response's headers. */
+    readonly headers: Headers = new Headers(),
   ) {
     super(message);
+    this.requestId = headers.get(REQUEST_ID_HEADER);
   }
 }
 

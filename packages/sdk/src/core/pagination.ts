@@ -35,7 +35,7 @@ const DIGITS = /^\d+$/;
 function headerNumber(headers: Headers, name: string, status: number): number {
   const value = headers.get(name);
   if (value === null || !DIGITS.test(value))
-    throw new ResponseValidationError(`Missing or invalid ${name} header: ${value}`, status);
+    throw new ResponseValidationError(`Missing or invalid ${name} header: ${value}`, status, [], headers);
   return Number(value);
 }
 

@@ -73,6 +73,27 @@ export function failedBeforeSending(error: unknown): boolean {
   return errors.length > 0 && errors.every((e) => CONNECT_ERROR_CODES.has(codeOf(e) ?? ''));
 }
 
+/**
+ * The system's reason for a network error (see {@link failedBeforeSending} for where undici puts
+ * it): its code and message, the messages of each address tried joined; nothing when the runtime
+ * gave none (a browser's `TypeError: Failed to fetch`).
+ */
+export function systemReason(error: unknown): { code: string | undefined; message: string | undefined } {
+  const system = causeOf(causeOf(error));
+  if (!(system instanceof Error)) return { code: undefined, message: undefined };
+  const tried = system instanceof AggregateError ? (system.errors as unknown[]) : [];
+  const message =
+    system.message ||
+    tried
+      .map((e) => (e instanceof Error ? e.message : ''))
+      .filter(Boolean)
+      .join(', ');
+  return {
+    code: codeOf(system) ?? tried.map(codeOf).find((code) => code !== undefined),
+    message: message || undefined,
+  };
+}
+
 function causeOf(error: unknown): unknown {
   return error instanceof Error ? error.cause : undefined;
 }

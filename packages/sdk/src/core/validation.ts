@@ -54,18 +54,20 @@ function checkAsIs<S extends z.ZodType>(schema: S, value: unknown): z.output<S> 
 export function readResponse(
   endpoint: Endpoint,
   url: string,
-  status: number,
-  text: string,
+  answer: { status: number; text: string; headers: Headers },
   keep = false,
 ): { json: unknown; data: unknown } {
+  const { status, headers } = answer;
   if (status !== endpoint.status)
     throw new ResponseValidationError(
       `${endpoint.method} ${url}: expected ${endpoint.status}, got ${status}`,
       status,
+      [],
+      headers,
     );
   if (!endpoint.response) return { json: undefined, data: undefined };
-  const json = parseJson(text, status, url);
-  return { json, data: parseResponse(endpoint, json, status, keep) };
+  const json = parseJson(answer, url);
+  return { json, data: parseResponse(endpoint, json, answer, keep) };
 }
 
 /**
@@ -74,7 +76,12 @@ export function readResponse(
  * `shared` (a copy the ETag cache holds): then zod's output, a copy of its own, is returned, as for
  * any body the fast check is not sure of (zod's errors, zod's output).
  */
-export function parseResponse(endpoint: Endpoint, json: unknown, status: number, shared = false): unknown {
+export function parseResponse(
+  endpoint: Endpoint,
+  json: unknown,
+  answer: { status: number; headers: Headers },
+  shared = false,
+): unknown {
   if (!endpoint.response) return undefined;
   if (!shared && fastCheck(endpoint.response)(json)) return json;
   const result = endpoint.response.safeParse(json);
@@ -82,8 +89,9 @@ export function parseResponse(endpoint: Endpoint, json: unknown, status: number,
   const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
   throw new ResponseValidationError(
     `${endpoint.method} ${endpoint.path}: the response does not match its schema (${detail})`,
-    status,
+    answer.status,
     result.error.issues,
+    answer.headers,
   );
 }
 
@@ -105,10 +113,16 @@ function encodeBody(spec: BodySpec, body: unknown): EncodedBody {
   return { json: spec.key === null ? parsed : { [spec.key]: parsed } };
 }
 
-function parseJson(text: string, status: number, url: string): unknown {
+function parseJson(answer: { status: number; text: string; headers: Headers }, url: string): unknown {
+  const { text } = answer;
   try {
     return JSON.parse(text);
   } catch {
-    throw new ResponseValidationError(`${url}: the response is not JSON: ${text.slice(0, 100)}`, status);
+    throw new ResponseValidationError(
+      `${url}: the response is not JSON: ${text.slice(0, 100)}`,
+      answer.status,
+      [],
+      answer.headers,
+    );
   }
 }
