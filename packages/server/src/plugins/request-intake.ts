@@ -19,11 +19,12 @@ declare module 'fastify' {
  *   token, JSON-selection, tenancy and role checks of known routes also answer before the body:
  *   they run in `onRequest`);
  * - an answer sent before the request's body was read (a `401`, `403`, `404`, `406` decided on
- *   its head) reads and drops the rest of a body announced within the route's limit, so that a
- *   client still writing its upload sees the answer instead of a broken pipe (issue #29); the
- *   receive timeout still bounds how long that takes. Any other answer sent while the body is
- *   still arriving (an unknown route, a body announced larger or not announced, a `503`, a body
- *   already being read) closes the connection, so a refused client cannot keep it busy;
+ *   its head, a `413` for a body announced too large) reads and drops the rest of a body announced
+ *   within {@link DRAIN_LIMIT_FACTOR} times the route's limit, so that a client still writing its
+ *   upload sees the answer instead of a broken pipe (issue #29); the receive timeout still bounds
+ *   how long that takes. Any other answer sent while the body is still arriving (an unknown route,
+ *   a body announced larger still or not announced, a `503`, a body already being read) closes the
+ *   connection, so a refused client cannot keep it busy;
  * - a request not received whole within the receive timeout is answered `408` by Node and its
  *   connection closed (see {@link receiveTimeoutOptions}).
  * This registers the body parsers; the `404`, the early answers' connections and the budget of
@@ -78,10 +79,18 @@ export function bodyStillArriving(raw: FastifyRequest['raw']): boolean {
 export const draining = new WeakSet<Socket>();
 
 /**
+ * How far past the route's limit an announced body is still read and dropped after an early
+ * answer: an upload a few times too large (a 12 MiB photo against 5 MiB) gets its `413` rather
+ * than a broken pipe, while a body of any size beyond costs no more than a read of this many
+ * times the limit (within the receive timeout) before its connection goes.
+ */
+export const DRAIN_LIMIT_FACTOR = 4;
+
+/**
  * Whether the rest of a body still arriving after an early answer is read and dropped rather than
  * the connection closed: a known route, nothing of the body read yet (Node then drops it itself),
- * a `Content-Length` within the route's limit, and an answer other than `503` (under overload the
- * connection goes).
+ * a `Content-Length` within {@link DRAIN_LIMIT_FACTOR} times the route's limit, and an answer other
+ * than `503` (under overload the connection goes).
  */
 export function drainable(request: FastifyRequest, status: number): boolean {
   const raw = request.raw;
@@ -89,7 +98,7 @@ export function drainable(request: FastifyRequest, status: number): boolean {
   if (raw.headers['transfer-encoding'] !== undefined) return false;
   const limit = request.routeOptions.config.maxBodyBytes ?? request.routeOptions.bodyLimit;
   const length = Number(raw.headers['content-length']);
-  if (!(Number.isSafeInteger(length) && length <= limit)) return false;
+  if (!(Number.isSafeInteger(length) && length <= DRAIN_LIMIT_FACTOR * limit)) return false;
   raw.once('end', () => draining.delete(raw.socket));
   return true;
 }
