@@ -3,6 +3,7 @@
 //
 //   - `npm install .packs/*.tgz vitest` in a fresh directory (third-party dependencies from the
 //     registry; the server's optional peers, the AWS SDK and OpenTelemetry, are not installed);
+//   - every package has a README, whose relative links reach files the package ships;
 //   - the server's bin (`marketplace-server serve`, in-memory PGlite, test helpers on) answers
 //     `GET /ready` 200; without the optional peers, asking for S3 or tracing stops it with one line;
 //   - an ESM and a CommonJS program on `@app/sdk` create and list organizations on it;
@@ -53,6 +54,22 @@ try {
   for (const optional of ['@aws-sdk/client-s3', '@opentelemetry/sdk-node', '@fastify/otel'])
     check(!installed(optional), `${optional} (an optional peer of the server) is not installed`);
   console.log(`node_modules: ${sh('du', ['-sh', 'node_modules']).split('\t')[0]}`);
+
+  step('every package has a README whose links reach files it ships');
+  for (const tarball of tarballs) {
+    const name = JSON.parse(sh('tar', ['-xzOf', tarball, 'package/package.json'])).name;
+    const home = join(dir, 'node_modules', ...name.split('/'));
+    const readme = join(home, 'README.md');
+    check(existsSync(readme), `${name} ships a README.md`);
+    const broken = [...readFileSync(readme, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1])
+      .filter((target) => !/^(https?:|mailto:|#)/.test(target))
+      .filter((target) => !existsSync(join(home, decodeURIComponent(target.split('#')[0]))));
+    check(
+      broken.length === 0,
+      `${name}'s README links only to files it ships${broken.length ? `: not ${broken.join(', ')}` : ''}`,
+    );
+  }
 
   step('marketplace-server serve answers /ready');
   const helpersKey = randomBytes(24).toString('hex');

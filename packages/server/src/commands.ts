@@ -24,7 +24,8 @@ Commands:
 Settings come from the environment: PORT, HOST, DATABASE_URL, MARKETPLACE_DATA_DIR,
 MARKETPLACE_STORAGE_URL, MARKETPLACE_BASE_URL, MARKETPLACE_TEST_HELPERS_KEY,
 MARKETPLACE_CHAOS_503_RATE, LOG_LEVEL, LOG_FORMAT, MARKETPLACE_METRICS_TOKEN,
-MARKETPLACE_CORS_ORIGINS, OTEL_EXPORTER_OTLP_ENDPOINT (all of them: README.md).`;
+MARKETPLACE_CORS_ORIGINS, OTEL_EXPORTER_OTLP_ENDPOINT (all of them: the package's
+README.md).`;
 
 /** Runs `work` on the configured database, which is closed again whatever `work` does. */
 async function withDatabase<T>(config: Config, work: (orm: Orm) => Promise<T>): Promise<T> {

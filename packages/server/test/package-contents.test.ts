@@ -15,13 +15,19 @@ mkdirSync(data, { recursive: true });
 writeFileSync(join(data, 'demo-token.json'), '{"token":"mkt_not_a_real_token"}');
 afterAll(() => rmSync(data, { recursive: true, force: true }));
 
-it('packs dist/ (without source maps: the sources are not shipped) and package.json, and nothing else', () => {
+it('packs dist/ (without source maps: the sources are not shipped), package.json and README.md, and nothing else', () => {
   const [report] = JSON.parse(
     execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
   ) as [{ files: { path: string }[] }];
   const files = report.files.map((f) => f.path);
   expect(files).toContain('package.json');
+  // The settings, commands and operations are documented in the package itself (`--help` points there).
+  expect(files).toContain('README.md');
   expect(
-    files.filter((f) => f !== 'package.json' && !/^dist\/([^/]+\.(js|d\.ts)|pglite-snapshot\.tar)$/.test(f)),
+    files.filter(
+      (f) =>
+        !['package.json', 'README.md'].includes(f) &&
+        !/^dist\/([^/]+\.(js|d\.ts)|pglite-snapshot\.tar)$/.test(f),
+    ),
   ).toEqual([]);
 }, 60_000);
