@@ -89,6 +89,35 @@ describe('marketplace-server users create', childProcesses, () => {
   });
 });
 
+describe("the embedded database of a data directory is one process's at a time", childProcesses, () => {
+  it('users create beside a running serve is refused (its user would be lost); once serve stops, it works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-cli-lock-'));
+    try {
+      const env = { MARKETPLACE_DATA_DIR: dir, PORT: '0' };
+      const create = ['users', 'create', '--name', 'Eve', '--email', 'eve@example.com'];
+      const server = cli(['serve'], env);
+      const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+      await lineMatching(server, /listening on/);
+      expectOneLine(
+        await run(create, env),
+        new RegExp(
+          `^the embedded database in ${dir} is in use by another process \\(pid ${server.pid}\\): stop it first`,
+        ),
+      );
+      server.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const created = await run(create, env);
+      expect(created.code, created.stderr).toBe(0);
+      expect(JSON.parse(created.stdout).user).toMatchObject({ name: 'Eve' });
+      // A lock left by a process that no longer runs (killed) is taken over.
+      writeFileSync(join(dir, 'pglite.lock'), `${server.pid}\n`);
+      expect((await run(['migrate'], env)).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('marketplace-server serve --demo', childProcesses, () => {
   it('starts on embedded PGlite, prints a curl line that answers 200 with JSON, and stops cleanly on SIGTERM', async () => {
     // At `debug`, the server logs each request as it arrives (`incoming request`).

@@ -8,6 +8,7 @@ import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 import type { ClientBase, PoolConfig } from 'pg';
 import { ConfigError } from '../config.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
@@ -117,6 +118,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
   }
   const dir = join(options.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
+  lockDataDir(options.dataDir);
   return (await PgliteORM.init({ ...common, dbName: dir } as Options)) as unknown as Orm;
 }
 
