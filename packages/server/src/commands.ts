@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { Permission } from '@app/schemas';
-import { type Config, ConfigError, loadConfig, parseStorageUrl } from './config.js';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { Permission, TestUserCreate } from '@app/schemas';
+import { type Config, ConfigError, describeDatabase, loadConfig, parseStorageUrl } from './config.js';
 import type { Orm } from './db/database.js';
 import { DependencyUnavailableError, HttpError } from './http/errors.js';
 import type { Tracing } from './tracing.js';
@@ -9,7 +10,7 @@ import type { Tracing } from './tracing.js';
 // Each command imports what it uses when it runs: the server (Fastify, MikroORM, PGlite, the AWS
 // SDK) took 1.4 s of CPU to load, paid by `--help`, a usage error and `storage copy` alike.
 
-const USAGE = `Usage: marketplace-server <command>
+const USAGE = `Usage: marketplace-server <command>   (--version: the server's version)
 
 Commands:
   serve [--demo]                      apply pending migrations and start the server
@@ -43,39 +44,105 @@ async function withDatabase<T>(config: Config, work: (orm: Orm) => Promise<T>): 
   }
 }
 
+/** Each command's usage line (USAGE's). */
+const COMMAND_USAGE = {
+  serve: 'serve [--demo]',
+  migrate: 'migrate',
+  users: 'users create --name N --email E [--permission read|write]',
+  storage: 'storage copy --to s3://bucket[/prefix]?…',
+} as const;
+
+/** A command line the CLI cannot run: said in one line with the command's usage, exit 2. */
+class UsageError extends Error {
+  constructor(command: keyof typeof COMMAND_USAGE, problem: string) {
+    super(`marketplace-server ${command}: ${problem} (usage: marketplace-server ${COMMAND_USAGE[command]})`);
+  }
+}
+
+/** `parseArgs`, strict, its errors in the CLI's words. */
+function parse<const O extends ParseArgsOptionsConfig>(
+  command: keyof typeof COMMAND_USAGE,
+  args: string[],
+  options: O,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const name = /'([^']*)'/.exec(message)?.[1] ?? '';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(command, `unknown option ${name}`);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new UsageError(command, `unexpected argument ${name}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(command, message);
+    throw error;
+  }
+}
+
+/** The server's version (its package.json's, beside `src/` and `dist/` alike). */
+function version(): string {
+  const manifest = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(manifest) as { version: string }).version;
+}
+
 async function main(argv: string[], tracing: Tracing | undefined): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
   const config = loadConfig();
   switch (command) {
     case 'serve': {
-      const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
+      const { values } = parse('serve', rest, { demo: { type: 'boolean', default: false } });
       const { startServer } = await import('./server.js');
       await startServer(config, { demo: values.demo, handleSignals: true, ...(tracing && { tracing }) });
       return -1; // keep running
     }
     case 'migrate': {
+      parse('migrate', rest, {});
       const { prepareDatabase } = await import('./server.js');
       const applied = await withDatabase(config, prepareDatabase);
-      process.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'No pending migrations\n');
+      const where = describeDatabase(config);
+      process.stdout.write(
+        applied.length
+          ? `Applied ${applied.join(', ')} to ${where}\n`
+          : `No pending migrations in ${where}\n`,
+      );
       return 0;
     }
     case 'users': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
+      const { values, positionals } = parse(
+        'users',
+        rest,
+        {
           name: { type: 'string' },
           email: { type: 'string' },
           permission: { type: 'string', default: 'write' },
         },
-      });
-      if (positionals[0] !== 'create' || !values.name || !values.email) break;
+        true,
+      );
+      if (positionals[0] !== 'create' || positionals.length > 1)
+        throw new UsageError(
+          'users',
+          positionals[0] === undefined ? 'which one?' : `unknown command ${positionals.join(' ')}`,
+        );
+      const missing = (['name', 'email'] as const).filter((option) => values[option] === undefined);
+      if (missing.length > 0)
+        throw new UsageError('users', `create needs ${missing.map((option) => `--${option}`).join(' and ')}`);
       const permission = Permission.safeParse(values.permission);
       if (!permission.success) {
         process.stderr.write('--permission must be read or write\n');
         return 2;
       }
-      const user = { name: values.name, email: values.email };
+      // The checks of the test helpers' `POST /test_helpers/users.json`.
+      const checked = TestUserCreate.shape.user.safeParse({ name: values.name, email: values.email });
+      if (!checked.success) {
+        const [issue] = checked.error.issues;
+        process.stderr.write(`--${String(issue?.path[0] ?? 'name')} ${issue?.message}\n`);
+        return 2;
+      }
+      const user = checked.data;
       const [{ prepareDatabase }, { createUserWithToken }] = await Promise.all([
         import('./server.js'),
         import('./modules/users/users.service.js'),
@@ -88,15 +155,17 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
         });
       });
       process.stdout.write(`${JSON.stringify(created)}\n`);
+      process.stderr.write(`Created in ${describeDatabase(config)}\n`);
       return 0;
     }
     case 'storage': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { to: { type: 'string' } },
-      });
-      if (positionals[0] !== 'copy' || positionals.length !== 1 || !values.to) break;
+      const { values, positionals } = parse('storage', rest, { to: { type: 'string' } }, true);
+      if (positionals[0] !== 'copy' || positionals.length !== 1)
+        throw new UsageError(
+          'storage',
+          positionals[0] === undefined ? 'which one?' : `unknown command ${positionals.join(' ')}`,
+        );
+      if (!values.to) throw new UsageError('storage', 'copy needs --to');
       const target = parseStorageUrl(values.to);
       if (typeof target === 'string') {
         process.stderr.write(`--to ${target}\n`);
@@ -133,6 +202,11 @@ export function run(argv: string[], tracing: Tracing | undefined): Promise<void>
       if (code >= 0) process.exitCode = code;
     },
     (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`${error.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
       if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
       else if (error instanceof DependencyUnavailableError) {
         const cause = error.cause instanceof Error ? `: ${error.cause.message || error.cause.name}` : '';

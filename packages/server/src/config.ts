@@ -296,3 +296,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
   };
 }
+
+/** Host and database of a PostgreSQL URL, without its credentials. */
+export function describePostgresUrl(url: string): { host: string; database: string } {
+  try {
+    const parsed = new URL(url);
+    return {
+      host: parsed.host || 'localhost',
+      database: decodeURIComponent(parsed.pathname.slice(1)) || parsed.username || 'postgres',
+    };
+  } catch {
+    return { host: '?', database: '?' };
+  }
+}
+
+/**
+ * The database the settings name, without credentials: `PostgreSQL 127.0.0.1:5432/app`, `the
+ * embedded database in /srv/data/pglite`, `an in-memory database`.
+ */
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  const url = config.databaseUrl;
+  if (url?.startsWith('postgres')) {
+    const { host, database } = describePostgresUrl(url);
+    return `PostgreSQL ${host}/${database}`;
+  }
+  if (url === 'pglite://memory') return 'an in-memory database';
+  return `the embedded database in ${resolve(config.dataDir, 'pglite')}`;
+}

@@ -25,7 +25,7 @@ export async function prepareDatabase(orm: Orm): Promise<string[]> {
   return applied;
 }
 
-/** A port in use or not allowed is a set-up to fix, said in one line naming the setting. */
+/** A port in use or not allowed, or a host that is not there, is a set-up to fix, said in one line naming the setting. */
 function listenError(error: unknown, config: Config): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `${config.host}:${config.port}`;
@@ -35,6 +35,8 @@ function listenError(error: unknown, config: Config): unknown {
     return new ConfigError(`cannot listen on ${where}: permission denied (set PORT above 1023)`);
   if (code === 'EADDRNOTAVAIL')
     return new ConfigError(`cannot listen on ${where}: no such address on this machine (set HOST)`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    return new ConfigError(`cannot listen on ${where}: no such host name (set HOST)`);
   return error;
 }
 

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,15 +62,67 @@ function lineMatching(child: ChildProcess, pattern: RegExp): Promise<RegExpExecA
 
 describe('marketplace-server users create', childProcesses, () => {
   it('prints {"user", "access_token"} with the token as JSON', async () => {
-    const { code, stdout } = await run(
+    const { code, stdout, stderr } = await run(
       ['users', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--permission', 'read'],
       { DATABASE_URL: 'pglite://memory' },
     );
     expect(code).toBe(0);
+    expect(stderr).toBe('Created in an in-memory database\n');
     const out = JSON.parse(stdout);
     expect(out.user).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
     expect(out.access_token).toMatchObject({ permission: 'read' });
     expect(out.access_token.token).toMatch(/^mkt_/);
+  });
+
+  it('refuses what it cannot run in one line with the usage, exit 2: unknown options, extra arguments, missing ones, a bad e-mail', async () => {
+    const cases: [string[], string][] = [
+      [
+        ['serve', '--bogus'],
+        'marketplace-server serve: unknown option --bogus (usage: marketplace-server serve [--demo])',
+      ],
+      [
+        ['serve', '--demo', 'extra'],
+        'marketplace-server serve: unexpected argument extra (usage: marketplace-server serve [--demo])',
+      ],
+      [
+        ['migrate', '--database-url=postgres://x'],
+        'marketplace-server migrate: unknown option --database-url (usage: marketplace-server migrate)',
+      ],
+      [
+        ['migrate', 'extra'],
+        'marketplace-server migrate: unexpected argument extra (usage: marketplace-server migrate)',
+      ],
+      [
+        ['users', 'create', '--name', 'A'],
+        'marketplace-server users: create needs --email (usage: marketplace-server users create --name N --email E [--permission read|write])',
+      ],
+      [
+        ['users', 'create', '--name', 'A', '--email', 'a@b.co', '--bogus'],
+        'marketplace-server users: unknown option --bogus (usage: marketplace-server users create --name N --email E [--permission read|write])',
+      ],
+      [['users', 'create', '--name', 'A', '--email', 'bad'], '--email is not an e-mail address'],
+      [
+        ['storage', 'copy', '--bogus'],
+        'marketplace-server storage: unknown option --bogus (usage: marketplace-server storage copy --to s3://bucket[/prefix]?…)',
+      ],
+    ];
+    const results = await Promise.all(cases.map(([args]) => run(args, { DATABASE_URL: 'pglite://memory' })));
+    for (const [i, [args, message]] of cases.entries()) {
+      const result = results[i] as Awaited<ReturnType<typeof run>>;
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({
+        args,
+        code: 2,
+        stderr: `${message}\n`,
+      });
+    }
+  });
+
+  it('--version prints the version of the package', async () => {
+    const { code, stdout } = await run(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,
+    );
   });
 
   it('refuses a bad permission with a message and exit code 2', async () => {
@@ -111,7 +163,12 @@ describe("the embedded database of a data directory is one process's at a time",
       expect(JSON.parse(created.stdout).user).toMatchObject({ name: 'Eve' });
       // A lock left by a process that no longer runs (killed) is taken over.
       writeFileSync(join(dir, 'pglite.lock'), `${server.pid}\n`);
-      expect((await run(['migrate'], env)).code).toBe(0);
+      const migrated = await run(['migrate'], env);
+      expect(migrated.code, migrated.stderr).toBe(0);
+      // It names the database it migrated.
+      expect(migrated.stdout).toBe(
+        `No pending migrations in the embedded database in ${join(dir, 'pglite')}\n`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -212,6 +269,13 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
       ),
     );
     expect(result.stderr).not.toContain('s3cret');
+  });
+
+  it('a HOST that is not there: names it and HOST', async () => {
+    expectOneLine(
+      await run(['serve'], { DATABASE_URL: 'pglite://memory', PORT: '0', HOST: 'no-such-host.invalid' }),
+      /^cannot listen on no-such-host\.invalid:0: no such host name \(set HOST\)\n$/,
+    );
   });
 
   it('a port in use: names it and PORT', async () => {

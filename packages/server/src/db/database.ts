@@ -7,7 +7,7 @@ import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 import type { ClientBase, PoolConfig } from 'pg';
-import { ConfigError } from '../config.js';
+import { ConfigError, describePostgresUrl } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
@@ -150,19 +150,6 @@ export async function checkDatabase(orm: Orm, url: string | undefined): Promise<
       `DATABASE_URL names database "${database}", which does not exist on ${host}: create it first (the server never creates a production database)`,
     );
   throw new ConfigError(`cannot use the database of DATABASE_URL (${host}/${database}): ${why}`);
-}
-
-/** Host and database of a PostgreSQL URL, without its credentials. */
-function describePostgresUrl(url: string): { host: string; database: string } {
-  try {
-    const parsed = new URL(url);
-    return {
-      host: parsed.host || 'localhost',
-      database: decodeURIComponent(parsed.pathname.slice(1)) || parsed.username || 'postgres',
-    };
-  } catch {
-    return { host: '?', database: '?' };
-  }
 }
 
 /** Applies pending migrations; returns the names of those applied. */
