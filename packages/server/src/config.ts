@@ -323,3 +323,27 @@ export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>
   if (url === 'pglite://memory') return 'an in-memory database';
   return `the embedded database in ${resolve(config.dataDir, 'pglite')}`;
 }
+
+/**
+ * Settings the server runs with but that a production server should not have, each said in a
+ * line it logs at `warn` once it listens: the test helpers on (their key resets the database), a
+ * chaos rate, and `url` fields that name an address no client can open (`HOST=0.0.0.0`, the
+ * container's, without `MARKETPLACE_BASE_URL`).
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.testHelpersKey !== undefined)
+    warnings.push(
+      'the test helpers are on (MARKETPLACE_TEST_HELPERS_KEY): whoever has the key can create users, change any organization and empty the whole database (POST /test_helpers/reset.json); never set it in production',
+    );
+  if (config.chaos503Rate > 0)
+    warnings.push(
+      `MARKETPLACE_CHAOS_503_RATE is ${config.chaos503Rate}: that share of API requests is answered 503 on purpose`,
+    );
+  const { hostname } = new URL(config.baseUrl);
+  if (hostname === '0.0.0.0' || hostname === '[::]')
+    warnings.push(
+      `the url fields, the demo's curl line and the OpenAPI document say ${config.baseUrl}, which no client can open: set MARKETPLACE_BASE_URL to the address clients use`,
+    );
+  return warnings;
+}

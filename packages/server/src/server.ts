@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { type Config, ConfigError } from './config.js';
+import { type Config, ConfigError, configWarnings } from './config.js';
 import { checkDatabase, migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
 import { renderStoredBriefs } from './modules/briefs/brief.js';
@@ -81,6 +81,7 @@ export async function startServer(
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   app.log.info(`listening on ${url}`);
+  for (const warning of configWarnings(config)) app.log.warn(warning);
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, configWarnings, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('has the defaults of decisions.md §3', () => {
@@ -106,5 +106,34 @@ describe('loadConfig', () => {
   ])('refuses a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
+
+describe('configWarnings: what a server logs at warn once it listens', () => {
+  it('none with the defaults, nor with HOST=0.0.0.0 and a MARKETPLACE_BASE_URL', () => {
+    expect(configWarnings(loadConfig({}))).toEqual([]);
+    expect(
+      configWarnings(loadConfig({ HOST: '0.0.0.0', MARKETPLACE_BASE_URL: 'https://api.example.com' })),
+    ).toEqual([]);
+  });
+
+  it('the test helpers on, a chaos rate, and url fields no client can open (HOST=0.0.0.0 or ::, no MARKETPLACE_BASE_URL)', () => {
+    const warnings = configWarnings(
+      loadConfig({
+        HOST: '0.0.0.0',
+        MARKETPLACE_TEST_HELPERS_KEY: 'a-key-of-32-characters-or-longer',
+        MARKETPLACE_CHAOS_503_RATE: '0.3',
+      }),
+    );
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^the test helpers are on \(MARKETPLACE_TEST_HELPERS_KEY\): .*never set it in production$/,
+      ),
+      'MARKETPLACE_CHAOS_503_RATE is 0.3: that share of API requests is answered 503 on purpose',
+      expect.stringMatching(
+        /say http:\/\/0\.0\.0\.0:3000, which no client can open: set MARKETPLACE_BASE_URL/,
+      ),
+    ]);
+    expect(configWarnings(loadConfig({ HOST: '::' }))).toEqual([expect.stringContaining('http://[::]:3000')]);
   });
 });
