@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { migrate, type Orm } from '../src/db/database.js';
 import { openEmptyDatabase, useTestServer } from './harness.js';
+import { sample } from './metrics-text.js';
 import { testConfig } from './test-config.js';
 
 /** A server on a database of its own that starts empty: its migrations are run by the test. */
@@ -45,6 +46,10 @@ describe('GET /ready on a database being migrated', () => {
     const ready = await app.inject('/ready');
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready' });
+    // The two 503s are counted by their cause, none as an unnamed one.
+    const metrics = (await app.inject('/metrics')).body;
+    expect(sample(metrics, 'http_unavailable_responses_total', { cause: 'migrations' })).toBe(2);
+    expect(sample(metrics, 'http_unavailable_responses_total', { cause: 'other' })).toBeUndefined();
   });
 });
 
@@ -63,5 +68,10 @@ describe('GET /ready when the database goes away', () => {
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
     expect(res.json()).toEqual({ status: 'database unavailable' });
+    const metrics = (await server.get('/metrics')).body;
+    expect(sample(metrics, 'http_unavailable_responses_total', { cause: 'database' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(sample(metrics, 'http_unavailable_responses_total', { cause: 'other' })).toBeUndefined();
   });
 });

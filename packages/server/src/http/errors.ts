@@ -32,7 +32,8 @@ export const unsupportedMediaType = (why?: string) =>
   });
 /**
  * Why a request got the transient `503` (counted by cause in `/metrics`); `bodies`: its body
- * would have taken the bodies held in memory past their budget (`MARKETPLACE_BODY_BUDGET_BYTES`).
+ * would have taken the bodies held in memory past their budget (`MARKETPLACE_BODY_BUDGET_BYTES`);
+ * `migrations`: `GET /ready` while this build's migrations are not all applied.
  */
 export const UNAVAILABLE_CAUSES = [
   'overload',
@@ -42,6 +43,7 @@ export const UNAVAILABLE_CAUSES = [
   'timeout',
   'shutdown',
   'bodies',
+  'migrations',
 ] as const;
 export type UnavailableCause = (typeof UNAVAILABLE_CAUSES)[number];
 

@@ -26,11 +26,13 @@ export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
   });
   let migrated = false;
   app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
-    const notReady = (status: string, more: Record<string, unknown> = {}) =>
-      reply
+    const notReady = (status: string, more: Record<string, unknown> = {}) => {
+      request.unavailableCause = status === 'migrations pending' ? 'migrations' : 'database';
+      return reply
         .code(503)
         .header('retry-after', '1')
         .send({ status, ...more });
+    };
     if (!app.databaseReachable()) return notReady('database unavailable');
     try {
       if (migrated) await request.em.execute('select 1');

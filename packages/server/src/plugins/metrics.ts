@@ -99,7 +99,7 @@ export async function registerMetrics(
   });
   const unavailable = new Counter({
     name: 'http_unavailable_responses_total',
-    help: 'Transient 503 answers, by cause (overload, database, storage, chaos, timeout, shutdown, bodies)',
+    help: `Transient 503 answers, by cause (${UNAVAILABLE_CAUSES.join(', ')})`,
     labelNames: ['cause'] as const,
     registers: [register],
   });
