@@ -111,7 +111,10 @@ describe.skipIf(!installed)('behind PgBouncer in transaction mode', () => {
       const { failures } = await mixedLoad(instance);
       console.log(`pooler (none): ${failures.length} answers 5xx`);
       expect(failures.length).toBeGreaterThan(0);
-      expect(instance.logs.some((entry) => /prepared statement/.test(entry.err?.message ?? ''))).toBe(true);
+      const failed = instance.logs.filter((entry) => /prepared statement/.test(entry.err?.message ?? ''));
+      expect(failed.length).toBeGreaterThan(0);
+      // Each such line says which setting the operator missed.
+      for (const entry of failed) expect(entry.hint).toMatch(/set MARKETPLACE_DATABASE_POOLER=transaction/i);
     } finally {
       await instance.close();
       await instance.orm.close(true);

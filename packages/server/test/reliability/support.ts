@@ -105,6 +105,8 @@ export interface LogEntry {
   msg: string;
   reqId?: string;
   err?: { type?: string; message?: string };
+  /** What the operator may have missed (an unhandled error's line may carry one). */
+  hint?: string;
 }
 
 /**
