@@ -71,7 +71,12 @@ export async function startServer(
   const app = await buildApp({ config, orm, ...(tracing && { tracing }) });
   try {
     if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
-    await app.listen({ port: config.port, host: config.host });
+    // One line per address it listens on (each interface's for 0.0.0.0), in the server's words.
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) => `listening on ${address}`,
+    });
   } catch (error) {
     await app.close();
     await orm.close(true);
@@ -80,7 +85,6 @@ export async function startServer(
   const { port } = app.server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  app.log.info(`listening on ${url}`);
   for (const warning of configWarnings(config)) app.log.warn(warning);
 
   let closing: Promise<void> | undefined;

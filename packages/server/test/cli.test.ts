@@ -187,6 +187,8 @@ describe('marketplace-server serve --demo', childProcesses, () => {
     const [, origin] = await listening;
     const [, token, url] = await curl;
     expect(url?.startsWith(origin as string)).toBe(true);
+    // Said once (Fastify's own "Server listening at" line is the server's, not a second one).
+    expect(output.match(/listening/gi)).toEqual(['listening']);
 
     const res = await fetch(url as string, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status, `${await res.clone().text()}\n${output}`).toBe(200);
@@ -203,7 +205,7 @@ describe('marketplace-server serve --demo', childProcesses, () => {
       },
     });
     send.enqueue(encoder.encode('{"access_token": {"description": "in flight", '));
-    const arrived = lineMatching(child, /"url":"\/me\/access_tokens".*"msg":"incoming request"/);
+    const arrived = lineMatching(child, /"url":"\/me\/access_tokens\.json".*"msg":"incoming request"/);
     const inFlight = fetch(`${origin}/me/access_tokens.json`, {
       method: 'POST',
       body,

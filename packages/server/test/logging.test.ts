@@ -130,7 +130,12 @@ describe('one line per request', () => {
         expect(record.responseTime).toEqual(expect.any(Number));
         expect(record.req).toMatchObject({ method: expect.any(String), url: expect.any(String) });
       }
-      expect(records[1]?.req).toMatchObject({ method: 'GET', url: `/organizations/${id}` });
+      // The URL as the client sent it, its `.json` suffix too (route matching ignores it).
+      expect(records.map((r) => r.req)).toMatchObject([
+        { method: 'POST', url: '/organizations.json' },
+        { method: 'GET', url: `/organizations/${id}.json` },
+        { method: 'GET', url: '/no/such/path.json' },
+      ]);
     } finally {
       await logged.close();
     }

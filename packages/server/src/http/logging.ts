@@ -91,7 +91,7 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
     serializers: {
       req: (request: FastifyRequest) => ({
         method: request.method,
-        url: redactUrl(request.url),
+        url: redactUrl(request.originalUrl),
         host: request.host,
         remoteAddress: request.ip,
         remotePort: request.socket?.remotePort,
