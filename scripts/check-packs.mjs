@@ -4,6 +4,7 @@
 //   - `npm install .packs/*.tgz vitest` in a fresh directory (third-party dependencies from the
 //     registry; the server's optional peers, the AWS SDK and OpenTelemetry, are not installed);
 //   - every package has a README, whose relative links reach files the package ships;
+//   - one copy each of PGlite and zod, which the packages hand to one another;
 //   - the server's bin (`marketplace-server serve`, in-memory PGlite, test helpers on) answers
 //     `GET /ready` 200; without the optional peers, asking for S3 or tracing stops it with one line;
 //   - an ESM and a CommonJS program on `@app/sdk` create and list organizations on it;
@@ -54,6 +55,17 @@ try {
   for (const optional of ['@aws-sdk/client-s3', '@opentelemetry/sdk-node', '@fastify/otel'])
     check(!installed(optional), `${optional} (an optional peer of the server) is not installed`);
   console.log(`node_modules: ${sh('du', ['-sh', 'node_modules']).split('\t')[0]}`);
+  // One copy each of what the packages hand to one another (a PGlite instance from the test kit
+  // to the server and MikroORM's driver; zod schemas from @app/schemas to the SDK and the server).
+  for (const shared of ['@electric-sql/pglite', 'zod']) {
+    const copies = sh('find', ['node_modules', '-path', `*node_modules/${shared}/package.json`])
+      .split('\n')
+      .filter(Boolean);
+    check(
+      copies.length === 1,
+      `one copy of ${shared} is installed${copies.length === 1 ? '' : `, not ${copies.length}: ${copies.join(', ')}`}`,
+    );
+  }
 
   step('every package has a README whose links reach files it ships');
   for (const tarball of tarballs) {
