@@ -429,6 +429,9 @@ function checkedToken(token: string): string {
  * (a path prefix is kept), with no user name or password (refused, and masked in the message)
  * and no query or fragment (the paths could not follow them).
  */
+/** `localhost:4870`, `api.example.com:443`: a host name and a port, nothing else. */
+const HOST_AND_PORT = /^[A-Za-z0-9.-]+:\d{1,5}$/;
+
 function checkedBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
@@ -437,7 +440,14 @@ function checkedBaseUrl(baseUrl: string): string {
     throw new ClientOptionError('baseUrl', `is not an absolute URL: ${JSON.stringify(baseUrl)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ClientOptionError('baseUrl', `must be an http or https URL, not ${url.protocol}`);
+    throw new ClientOptionError(
+      'baseUrl',
+      // `localhost:4870` reads as the scheme `localhost:`: a host and port alone (no credential
+      // can hide in one) is given back with the scheme it lacks.
+      HOST_AND_PORT.test(baseUrl)
+        ? `must start with http:// or https:// (http://${baseUrl}?)`
+        : `must be an http or https URL, not ${url.protocol}`,
+    );
   if (url.username || url.password) {
     url.username = url.username && '***';
     url.password = url.password && '***';

@@ -102,6 +102,11 @@ describe('new Marketplace() refuses a token or base URL it could not send, witho
       'Marketplace: `baseUrl` must be an http or https URL, not ftp:',
     ],
     [
+      'a host and port without the scheme',
+      'localhost:4870',
+      'Marketplace: `baseUrl` must start with http:// or https:// (http://localhost:4870?)',
+    ],
+    [
       'a user and password',
       'http://user:secret@127.0.0.1:3000',
       'Marketplace: `baseUrl` must not hold a user name or password (the token is the credential): http://***:***@127.0.0.1:3000/',
