@@ -1,9 +1,52 @@
 import { type FieldErrors, REQUEST_ID_HEADER, ValidationErrorBody } from '@app/schemas';
 import type { z } from 'zod';
 
-/** Base class of every error the SDK throws on purpose. */
+/**
+ * Where an SDK error records the kinds it is (its class and the SDK classes above it), under a key
+ * every copy of the SDK shares: an application that loads the SDK twice (its ESM build through
+ * `import` in one module, its CommonJS build through `require` in another) has two of each class,
+ * and `instanceof` alone would not see one copy's `NotFoundError` as the other's.
+ */
+const KINDS = Symbol.for('@app/sdk/error-kinds');
+
+/** A class of the SDK's errors (or one a caller derives from them). */
+type ErrorClass = abstract new (...args: never[]) => object;
+
+/** Records on `error` the names of `leaf` and of its superclasses below `Error`. */
+function recordKinds(error: Error, leaf: ErrorClass): void {
+  const kinds: string[] = [];
+  for (
+    let c: ErrorClass = leaf;
+    c !== Error && c !== TypeError && c !== Function.prototype;
+    c = Object.getPrototypeOf(c)
+  )
+    kinds.push(c.name);
+  Object.defineProperty(error, KINDS, { value: kinds });
+}
+
+/** `instanceof` for the SDK's error classes: this copy's instances, or another copy's of the same kind. */
+function isKind(kind: ErrorClass, value: unknown): boolean {
+  if (Function.prototype[Symbol.hasInstance].call(kind, value)) return true;
+  const kinds = typeof value === 'object' && value !== null ? Reflect.get(value, KINDS) : undefined;
+  return Array.isArray(kinds) && kinds.includes(kind.name);
+}
+
+/**
+ * Base class of every error the SDK throws on purpose. `instanceof` recognises the errors of
+ * another copy of the SDK in the same process (its ESM and CommonJS builds loaded side by side).
+ */
 export class MarketplaceError extends Error {
   override name = 'MarketplaceError';
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    recordKinds(this, new.target);
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of `instanceof`, a subclass too
+    return isKind(this, value);
+  }
 }
 
 /**
@@ -18,6 +61,12 @@ export class ClientOptionError extends TypeError {
     super(`Marketplace: \`${option}\` ${problem}`);
     this.#option = option;
     this.#problem = problem;
+    recordKinds(this, new.target);
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of `instanceof`, a subclass too
+    return isKind(this, value);
   }
 
   /** The option refused. */
