@@ -125,7 +125,9 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       if (positionals[0] !== 'create' || positionals.length > 1)
         throw new UsageError(
           'users',
-          positionals[0] === undefined ? 'which one?' : `unknown command ${positionals.join(' ')}`,
+          positionals[0] === undefined
+            ? 'the command is missing (create)'
+            : `unknown command ${positionals.join(' ')}`,
         );
       const missing = (['name', 'email'] as const).filter((option) => values[option] === undefined);
       if (missing.length > 0)
@@ -163,7 +165,9 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       if (positionals[0] !== 'copy' || positionals.length !== 1)
         throw new UsageError(
           'storage',
-          positionals[0] === undefined ? 'which one?' : `unknown command ${positionals.join(' ')}`,
+          positionals[0] === undefined
+            ? 'the command is missing (copy)'
+            : `unknown command ${positionals.join(' ')}`,
         );
       if (!values.to) throw new UsageError('storage', 'copy needs --to');
       const target = parseStorageUrl(values.to);
