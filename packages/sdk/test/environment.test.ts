@@ -193,7 +193,7 @@ describe('MARKETPLACE_LOG', () => {
     expect(lines.join('\n')).not.toContain(TOKEN);
   });
 
-  test.each(['info', 'warn'])('%s writes failures and 5xx only', async (level) => {
+  test.each(['info', 'warn', 'WARN', ' Info '])('%s writes failures and 5xx only', async (level) => {
     vi.stubEnv('MARKETPLACE_LOG', level);
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
     let calls = 0;

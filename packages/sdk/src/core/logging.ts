@@ -74,11 +74,13 @@ const LOG_LEVELS = ['debug', 'info', 'warn'] as const;
  * `debug` logs every request and response, `info` and `warn` failures and 5xx only. Headers are
  * redacted as for any logger. `undefined` when the variable is unset.
  */
-export function stderrLogger(level: string | undefined): Logger | undefined {
-  if (level === undefined) return undefined;
+export function stderrLogger(setting: string | undefined): Logger | undefined {
+  if (setting === undefined) return undefined;
+  // `DEBUG` and ` debug` as `debug`: one variable a team sets by hand in many places.
+  const level = setting.trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level))
     throw new TypeError(
-      `Marketplace: MARKETPLACE_LOG must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`,
+      `Marketplace: MARKETPLACE_LOG must be one of ${LOG_LEVELS.join(', ')}, got "${setting}"`,
     );
   const write = (entry: string) => (message: string, details: LogDetails) =>
     console.error(`[marketplace] ${entry} ${message} ${JSON.stringify(details)}`);
