@@ -226,6 +226,7 @@ describe('load beyond capacity', () => {
       timeout: 0,
       shutdown: 0,
       bodies: 0,
+      migrations: 0,
     });
     // Every 503 seen was counted as overload; the server may have answered up to one more request
     // per connection that the load generator no longer read when it stopped.
