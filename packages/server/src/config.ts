@@ -249,17 +249,16 @@ export function parseStorageUrl(
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = Env.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  const storageUrl = cleaned.MARKETPLACE_STORAGE_URL;
+  const bucket = storageUrl === undefined ? undefined : parseStorageUrl(storageUrl, env);
+  // Every unusable setting in one message, the storage URL's among them.
+  const lines = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (typeof bucket === 'string') lines.push(`MARKETPLACE_STORAGE_URL: ${bucket}`);
+  if (!parsed.success || typeof bucket === 'string')
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
   const e = parsed.data;
   const dataDir = resolve(e.MARKETPLACE_DATA_DIR);
-  const storage: StorageLocation | string = e.MARKETPLACE_STORAGE_URL
-    ? parseStorageUrl(e.MARKETPLACE_STORAGE_URL, env)
-    : { driver: 'directory', dir: join(dataDir, 'uploads') };
-  if (typeof storage === 'string')
-    throw new ConfigError(`Invalid configuration:\n  MARKETPLACE_STORAGE_URL: ${storage}`);
+  const storage: StorageLocation = bucket ?? { driver: 'directory', dir: join(dataDir, 'uploads') };
   const host = e.HOST;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {

@@ -107,6 +107,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
+
+  it('names every bad setting in one message, the storage URL among them', () => {
+    const bad = { PORT: 'eighty', LOG_FORMAT: 'xml', MARKETPLACE_STORAGE_URL: 'https://bucket.example/' };
+    expect(() => loadConfig(bad)).toThrow(
+      /^Invalid configuration:\n {2}PORT: .*\n {2}LOG_FORMAT: .*\n {2}MARKETPLACE_STORAGE_URL: .*$/,
+    );
+  });
 });
 
 describe('configWarnings: what a server logs at warn once it listens', () => {
