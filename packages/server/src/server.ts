@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -40,6 +40,21 @@ function listenError(error: unknown, config: Config): unknown {
   return error;
 }
 
+/** Listens on the configured address for a moment (with `PORT=0`, on any free port of its host). */
+async function checkListenable(config: Config): Promise<void> {
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(config.port, config.host, resolve);
+    });
+  } catch (error) {
+    throw listenError(error, config);
+  } finally {
+    if (probe.listening) await new Promise((resolve) => probe.close(resolve));
+  }
+}
+
 /**
  * Opens the database, applies pending migrations, and listens. With `demo`, an empty database
  * gets a demo user and organization first, and the token and a working `curl` line are printed.
@@ -49,6 +64,9 @@ export async function startServer(
   options: { demo?: boolean; handleSignals?: boolean; tracing?: Tracing } = {},
 ) {
   const { tracing } = options;
+  // A port in use (or a host that is not there) is found before the database is opened and
+  // migrated: a replica started with a wrong PORT must not apply a release's migrations first.
+  await checkListenable(config);
   // PostgreSQL's statements are traced by the pg instrumentation; PGlite's from MikroORM's reports.
   const pglite = !config.databaseUrl?.startsWith('postgres');
   const orm = await openDatabase({

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -280,19 +280,22 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
     );
   });
 
-  it('a port in use: names it and PORT', async () => {
+  it('a port in use: names it and PORT, before the database is opened (nothing migrated)', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-cli-port-'));
     try {
       expectOneLine(
-        await run(['serve'], { DATABASE_URL: 'pglite://memory', PORT: String(port) }),
+        await run(['serve'], { MARKETPLACE_DATA_DIR: dir, PORT: String(port) }),
         new RegExp(
           `^cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use \\(set PORT to a free one\\)\n$`,
         ),
       );
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
