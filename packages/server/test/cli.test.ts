@@ -144,11 +144,11 @@ describe('marketplace-server users create', childProcesses, () => {
 describe("the embedded database of a data directory is one process's at a time", childProcesses, () => {
   it('users create beside a running serve is refused (its user would be lost); once serve stops, it works', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mkt-cli-lock-'));
+    const env = { MARKETPLACE_DATA_DIR: dir, PORT: '0' };
+    const server = cli(['serve'], env);
+    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     try {
-      const env = { MARKETPLACE_DATA_DIR: dir, PORT: '0' };
       const create = ['users', 'create', '--name', 'Eve', '--email', 'eve@example.com'];
-      const server = cli(['serve'], env);
-      const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
       await lineMatching(server, /listening on/);
       expectOneLine(
         await run(create, env),
@@ -170,6 +170,9 @@ describe("the embedded database of a data directory is one process's at a time",
         `No pending migrations in the embedded database in ${join(dir, 'pglite')}\n`,
       );
     } finally {
+      // A failed expectation above must not leave the server running.
+      if (server.exitCode === null) server.kill('SIGKILL');
+      await exited;
       rmSync(dir, { recursive: true, force: true });
     }
   });
