@@ -424,14 +424,14 @@ function checkedToken(token: string): string {
   return token;
 }
 
+/** `localhost:4870`, `api.example.com:443`: a host name and a port, nothing else. */
+const HOST_AND_PORT = /^[A-Za-z0-9.-]+:\d{1,5}$/;
+
 /**
  * The base URL the paths are appended to, without its trailing slashes: an absolute http(s) URL
  * (a path prefix is kept), with no user name or password (refused, and masked in the message)
  * and no query or fragment (the paths could not follow them).
  */
-/** `localhost:4870`, `api.example.com:443`: a host name and a port, nothing else. */
-const HOST_AND_PORT = /^[A-Za-z0-9.-]+:\d{1,5}$/;
-
 function checkedBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
