@@ -79,6 +79,15 @@ function parse<const O extends ParseArgsOptionsConfig>(
   }
 }
 
+/** Refuses a command line whose words after the command are not `expected` alone. */
+function subcommand(command: keyof typeof COMMAND_USAGE, words: string[], expected: string): void {
+  if (words.length === 1 && words[0] === expected) return;
+  throw new UsageError(
+    command,
+    words.length === 0 ? `the command is missing (${expected})` : `unknown command ${words.join(' ')}`,
+  );
+}
+
 /** The server's version (its package.json's, beside `src/` and `dist/` alike). */
 function version(): string {
   const manifest = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
@@ -122,13 +131,7 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
         },
         true,
       );
-      if (positionals[0] !== 'create' || positionals.length > 1)
-        throw new UsageError(
-          'users',
-          positionals[0] === undefined
-            ? 'the command is missing (create)'
-            : `unknown command ${positionals.join(' ')}`,
-        );
+      subcommand('users', positionals, 'create');
       const missing = (['name', 'email'] as const).filter((option) => values[option] === undefined);
       if (missing.length > 0)
         throw new UsageError('users', `create needs ${missing.map((option) => `--${option}`).join(' and ')}`);
@@ -162,13 +165,7 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
     }
     case 'storage': {
       const { values, positionals } = parse('storage', rest, { to: { type: 'string' } }, true);
-      if (positionals[0] !== 'copy' || positionals.length !== 1)
-        throw new UsageError(
-          'storage',
-          positionals[0] === undefined
-            ? 'the command is missing (copy)'
-            : `unknown command ${positionals.join(' ')}`,
-        );
+      subcommand('storage', positionals, 'copy');
       if (!values.to) throw new UsageError('storage', 'copy needs --to');
       const target = parseStorageUrl(values.to);
       if (typeof target === 'string') {

@@ -9,6 +9,7 @@ import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 import type { ClientBase, PoolConfig } from 'pg';
 import { ConfigError, describePostgresUrl } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { causeChain } from './driver-errors.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
@@ -140,8 +141,7 @@ export async function checkDatabase(orm: Orm, url: string | undefined): Promise<
   const { host, database } = describePostgresUrl(url);
   const codes = new Set<unknown>();
   let why = '';
-  for (let e = failure, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
+  for (const { code, message } of causeChain(failure)) {
     codes.add(code);
     if (typeof message === 'string' && message) why = message.split('\n')[0] ?? why;
   }

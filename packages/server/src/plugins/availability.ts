@@ -1,5 +1,6 @@
 import { ConnectionException } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
+import { causeChain } from '../db/driver-errors.js';
 import type { UnderPressureOptions } from './external/under-pressure.js';
 import { type Admission, registerRequestLifecycle } from './request-lifecycle.js';
 
@@ -34,9 +35,9 @@ const UNAVAILABLE_MESSAGES = [
 
 /** Whether an error says the database cannot be reached right now (as opposed to a bug). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causeChain(error)) {
     if (e instanceof ConnectionException) return true;
-    const { code, message } = e as { code?: unknown; message?: unknown };
+    const { code, message } = e;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
   }

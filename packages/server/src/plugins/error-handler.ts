@@ -1,6 +1,7 @@
 import { toFieldErrors, UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { lostPreparedStatement } from '../db/driver-errors.js';
 import {
   DependencyUnavailableError,
   HttpError,
@@ -76,26 +77,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (isResponseSerializationError(error))
       request.log.error({ err: error, cause: error.cause }, 'response does not match its schema');
-    else if (PREPARED_STATEMENT_CODES.has(codeOf(error) ?? ''))
+    else if (lostPreparedStatement(error))
       request.log.error({ err: error, hint: POOLER_HINT }, 'unhandled error');
     else request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ error: 'Internal server error' });
   });
 }
 
-/**
- * PostgreSQL's "prepared statement … does not exist" (26000) and "… already exists" (42P05): what
- * the server's named statements meet behind a pooler in transaction mode that it was not told of.
- */
-const PREPARED_STATEMENT_CODES = new Set(['26000', '42P05']);
 const POOLER_HINT =
   'a pooler in transaction mode (PgBouncer, a hosted pooler) between the server and PostgreSQL? Set MARKETPLACE_DATABASE_POOLER=transaction';
-
-/** The SQLSTATE of a driver's error, or of the error it wraps. */
-function codeOf(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}

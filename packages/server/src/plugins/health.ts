@@ -27,7 +27,7 @@ export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
   let migrated = false;
   app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
     const notReady = (status: string, more: Record<string, unknown> = {}) => {
-      request.unavailableCause = status === 'migrations pending' ? 'migrations' : 'database';
+      request.unavailableCause = more.pending ? 'migrations' : 'database';
       return reply
         .code(503)
         .header('retry-after', '1')
