@@ -70,6 +70,11 @@ export interface Endpoint<
    * the same key is answered from the first one's stored answer. False on test helpers.
    */
   readonly idempotent: boolean;
+  /**
+   * When a member with the role is still refused with `403`, in words that finish "…, or when
+   * …" (`the collab is no longer a draft`); undefined when only the role decides.
+   */
+  readonly forbiddenWhen: string | undefined;
   readonly summary: string;
 }
 
@@ -93,6 +98,7 @@ interface Common<Params extends z.ZodObject> {
   params?: Params;
   access: Access;
   summary: string;
+  forbiddenWhen?: string;
 }
 
 /** A request body wrapped in `key` (or flat when `key` is null). */
@@ -123,6 +129,7 @@ const defaults = {
   organizationParam: null,
   show: undefined,
   idempotent: false,
+  forbiddenWhen: undefined,
 } as const;
 
 /** The organization a path acts in: declared once here, read by the server's tenancy check. */
@@ -140,6 +147,7 @@ const common = <Params extends z.ZodObject>(o: Common<Params>) => ({
   params: o.params ?? (noParams as unknown as Params),
   access: o.access,
   summary: o.summary,
+  forbiddenWhen: o.forbiddenWhen,
 });
 
 export function list<Item extends z.ZodType, Params extends z.ZodObject = typeof noParams>(
@@ -273,8 +281,8 @@ const ACCESS_TEXT: Record<Access, string> = {
 /**
  * Who may call an endpoint and what it answers, in prose, from its entry in the table. It does not
  * repeat the summary (each reader shows that as the title). `http` (the OpenAPI document's
- * operation description) says it in HTTP's terms: headers, statuses, how to send files and not to
- * follow a `303`. `call` (the MCP tools and the CLI's help, which take flat arguments and give the
+ * operation description) says it in HTTP's terms: headers, statuses, how to send files and what
+ * following a `303` gives. `call` (the MCP tools and the CLI's help, which take flat arguments and give the
  * result) says what is true of a call: no headers, redirects or multipart forms there.
  */
 export function endpointDescription(e: Endpoint, audience: 'http' | 'call' = 'http'): string {
@@ -285,6 +293,7 @@ export function endpointDescription(e: Endpoint, audience: 'http' | 'call' = 'ht
       e.scope === 'read' ? 'Read or write token.' : 'Needs a `write` token (a read token gets `401`).',
     );
   parts.push(ACCESS_TEXT[e.access]);
+  if (e.forbiddenWhen) parts.push(`\`403\` too when ${e.forbiddenWhen}.`);
   if (e.paginated)
     parts.push(
       http
@@ -307,8 +316,8 @@ export function endpointDescription(e: Endpoint, audience: 'http' | 'call' = 'ht
     parts.push(
       ...(http
         ? [
-            'Answers `303 See Other` with `Location` = the HTML page of the resource and no body; a transition not allowed from the current state is `422`.',
-            "Do not follow the redirect: the `303` is the success (follow it and the HTML page answers `406` to a JSON request); read the resource again from its JSON show endpoint. With fetch, send `redirect: 'manual'`; with axios, `maxRedirects: 0` (and a `validateStatus` that takes 303).",
+            'Answers `303 See Other` with `Location` = the page of the resource (its show path without `.json`) and no body: the `303` is the success, the change is made; a transition not allowed from the current state is `422`.',
+            "A client that follows the redirect (fetch and axios do, by default) reads the resource there: as JSON (`200`, the resource after the change) when it sends `Accept: application/json`, else `406`. To get the `303` itself: with fetch, send `redirect: 'manual'`; with axios, `maxRedirects: 0` (and a `validateStatus` that takes 303).",
           ]
         : ['A transition not allowed from the current state is `422`.']),
     );

@@ -143,7 +143,13 @@ function draftResource<
       response: o.shown,
       summary: `Update a ${o.noun}`,
     }),
-    delete: destroy({ path: `${path}/:id`, params, access: 'admin', summary: `Delete a draft ${o.noun}` }),
+    delete: destroy({
+      path: `${path}/:id`,
+      params,
+      access: 'admin',
+      summary: `Delete a draft ${o.noun}`,
+      forbiddenWhen: `the ${o.noun} is no longer a draft`,
+    }),
     ...transitions,
   };
 }

@@ -11,14 +11,14 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
 export const NOT_ACCEPTABLE_TEXT =
   'This endpoint answers JSON only: add the .json suffix to the path or send "Accept: application/json".';
 
-/** `403`, most `404`, `400` and `503` bodies. */
+/** `403`, most `404`, `400`, `408`, `409`, `413`, `415` and `503` bodies. */
 export const ErrorBody = z.object({ error: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 component(ErrorBody, {
   // Not `Error`: a generated client declares each component as a type or class of its name,
   // and one named `Error` shadows the global Error in its module (issue #29).
   id: 'ErrorBody',
-  description: 'Error body of 400, 403, 404, 413, 415 and 503.',
+  description: 'Error body of 400, 403, 404, 408, 409, 413, 415 and 503.',
   examples: [{ error: 'Not found' }],
 });
 

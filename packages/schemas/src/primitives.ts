@@ -58,25 +58,42 @@ const PLAIN_HTTP_URL =
 const TAB_OR_LINE_BREAK = /[\t\n\r]/g;
 const HAS_TAB_OR_LINE_BREAK = /[\t\n\r]/;
 
+/** Whether `z.url({ protocol: /^https?$/ })` accepts `value`; the common case is decided by {@link PLAIN_HTTP_URL} alone. */
+const acceptsHttpUrl = (value: string) =>
+  PLAIN_HTTP_URL.test(value) || parsedHttpUrl.safeParse(value).success;
+
 /**
- * An absolute http(s) URL as the server writes it in `url`, `logo_url`, `banner_image_url`:
- * exactly what `z.url({ protocol: /^https?$/ })` accepts, with the same output, and the same JSON
- * Schema (`format: uri`); the common case is decided by {@link PLAIN_HTTP_URL} alone.
+ * Tells the response check's fast path (fast-check.ts) that a URL the regex alone accepts, which
+ * the rewrite leaves as it is, is accepted by `schema` unchanged.
  */
-export const absoluteUrl = z
-  .stringFormat('url', (value) => PLAIN_HTTP_URL.test(value) || parsedHttpUrl.safeParse(value).success)
-  .overwrite(urlOutput);
+function withFastCheck<Schema extends z.ZodType>(schema: Schema): Schema {
+  knownFastCheck(
+    schema,
+    (value) => PLAIN_HTTP_URL.test(value) && value.trim() === value && !HAS_TAB_OR_LINE_BREAK.test(value),
+  );
+  return schema;
+}
 
 /** z.url()'s output: the value trimmed, without tabs and line breaks. */
 function urlOutput(value: string): string {
   return value.trim().replace(TAB_OR_LINE_BREAK, '');
 }
 
-// The response check's fast path (fast-check.ts): a URL the regex alone accepts, which the rewrite
-// leaves as it is, is accepted by `absoluteUrl` unchanged.
-knownFastCheck(
-  absoluteUrl,
-  (value) => PLAIN_HTTP_URL.test(value) && value.trim() === value && !HAS_TAB_OR_LINE_BREAK.test(value),
+/**
+ * An absolute http(s) URL as the server writes it in `url`, `logo_url`, `banner_image_url`:
+ * exactly what `z.url({ protocol: /^https?$/ })` accepts, with the same output, and the same JSON
+ * Schema (`format: uri`).
+ */
+export const absoluteUrl = withFastCheck(z.stringFormat('url', acceptsHttpUrl).overwrite(urlOutput));
+
+/**
+ * A `website` as the client sent it (decisions.md §6), checked as {@link absoluteUrl}. Its host
+ * may be non-ASCII (`https://exämple.com`), which a URI does not allow, so it is published with no
+ * `format` (`iri` would say it, but validators such as ajv-formats do not know it, and warn).
+ */
+export const echoedUrl = annotate(
+  withFastCheck(z.string().refine(acceptsHttpUrl, { error: 'Invalid URL' }).overwrite(urlOutput)),
+  { description: 'http(s) URL as it was sent; its host may be non-ASCII (an IRI)' },
 );
 
 /** A required, non-blank string with a maximum length, with Rails-like messages. */

@@ -1,7 +1,7 @@
 /**
  * The short flow every generated client runs against the server (`pnpm test:generated-clients`):
  * the openapi-fetch client's (contract-client/) — create, list with its headers, a `422`, a `404`,
- * a `304` — and a transition, whose `303` is not followed, then a bodiless delete. Each client
+ * a `304` — and a transition, whose `303` is not followed and then followed, then a bodiless delete. Each client
  * file gives the calls through its generated functions; the checks are written once, here.
  */
 import { startTestServer, type TestServer } from '@app/testing';
@@ -22,6 +22,8 @@ export interface FlowClient {
   createCollab(organizationId: string, name: string): Promise<Answer>;
   /** The transition, sent without following its `303`. */
   submitCollab(organizationId: string, id: string): Promise<Answer>;
+  /** The transition, its `303` followed as the client does by default, with `Accept: application/json`. */
+  submitCollabFollowing(organizationId: string, id: string): Promise<Answer>;
   retrieveCollab(organizationId: string, id: string): Promise<Answer>;
   deleteCollab(organizationId: string, id: string): Promise<Answer>;
 }
@@ -94,6 +96,13 @@ export function describeFlow(name: string, connect: (baseUrl: string, token: str
       const shown = await client.retrieveCollab(orgId, id);
       expect(shown.status).toBe(200);
       expect(shown.data).toMatchObject({ id, state: 'submitted_for_review' });
+    });
+
+    it('runs a transition whose 303 the client follows: the resource after the change, as the document declares', async () => {
+      const id = ((await client.createCollab(orgId, 'Followed')).data as { id: string }).id;
+      const submitted = await client.submitCollabFollowing(orgId, id);
+      expect(submitted.status).toBe(200);
+      expect(submitted.data).toMatchObject({ id, state: 'submitted_for_review' });
     });
 
     it('deletes a draft (a bodiless write)', async () => {

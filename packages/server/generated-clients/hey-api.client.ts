@@ -43,6 +43,11 @@ describeFlow('@hey-api/openapi-ts (fetch)', (baseUrl, token) => {
     // The 303 is the success: fetch must not follow it (`redirect: 'manual'`).
     submitCollab: (organization_id, id) =>
       answer(collabsSubmit({ client, path: { organization_id, id }, redirect: 'manual' })),
+    // Following it (fetch's default) reads the resource, as JSON when asked for.
+    submitCollabFollowing: (organization_id, id) =>
+      answer(
+        collabsSubmit({ client, path: { organization_id, id }, headers: { Accept: 'application/json' } }),
+      ),
     retrieveCollab: (organization_id, id) =>
       answer(collabsRetrieve({ client, path: { organization_id, id } })),
     deleteCollab: (organization_id, id) => answer(collabsDelete({ client, path: { organization_id, id } })),

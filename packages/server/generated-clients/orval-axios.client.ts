@@ -38,6 +38,8 @@ describeFlow('orval (axios)', (baseUrl, token) => {
       ),
     createCollab: (orgId, name) => answer(api.collabsCreate(orgId, { collab: { name } })),
     submitCollab: (orgId, id) => answer(api.collabsSubmit(orgId, id)),
+    // Following it (axios' default; its own `Accept` names JSON) reads the resource.
+    submitCollabFollowing: (orgId, id) => answer(api.collabsSubmit(orgId, id, { maxRedirects: 5 })),
     retrieveCollab: (orgId, id) => answer(api.collabsRetrieve(orgId, id)),
     deleteCollab: (orgId, id) => answer(api.collabsDelete(orgId, id)),
   };

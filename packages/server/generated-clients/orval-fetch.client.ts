@@ -34,6 +34,9 @@ describeFlow('orval (fetch)', (baseUrl, token) => {
     createCollab: (orgId, name) => answer(collabsCreate(orgId, { collab: { name } })),
     // The 303 is the success: fetch must not follow it (`redirect: 'manual'`).
     submitCollab: (orgId, id) => answer(collabsSubmit(orgId, id, { redirect: 'manual' })),
+    // Following it (fetch's default) reads the resource, as JSON when asked for.
+    submitCollabFollowing: (orgId, id) =>
+      answer(collabsSubmit(orgId, id, { headers: { Accept: 'application/json' } })),
     retrieveCollab: (orgId, id) => answer(collabsRetrieve(orgId, id)),
     deleteCollab: (orgId, id) => answer(collabsDelete(orgId, id)),
   };

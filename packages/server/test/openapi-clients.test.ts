@@ -8,6 +8,7 @@ import {
   COUNTRY_CODES,
   CollabCreate,
   CURRENCY_CODES,
+  contractRegistry,
   type NamedEndpoint,
   publicEndpoints,
   testHelperEndpointList,
@@ -114,15 +115,86 @@ describe('the document as generators read it', () => {
     expect(plain.properties.currency.enum).toBeUndefined();
   });
 
-  it("says in each transition's description that the 303 is not to be followed, and how", () => {
+  it("says what following a transition's 303 gives, and declares it as a 200 (it said the page answers 406)", () => {
     const transitions = publicEndpoints.filter((e) => e.status === 303);
     expect(transitions).toHaveLength(6);
     for (const e of transitions) {
       const op = operationOf(e);
-      expect(op.description, e.name).toContain('Do not follow');
+      expect(op.description, e.name).toContain('follows the redirect');
+      expect(op.description, e.name).toContain('Accept: application/json');
       expect(op.description, e.name).toContain("redirect: 'manual'");
-      expect(op.responses['303'].description, e.name).toContain('do not follow');
+      expect(op.description, e.name).not.toContain('Do not follow');
+      const shown = e.show?.response && contractRegistry.get(e.show.response)?.id;
+      expect(shown, e.name).toMatch(/^(Collab|Campaign)$/);
+      expect(op.responses['200'].content['application/json'].schema, e.name).toEqual({
+        $ref: `#/components/schemas/${shown}`,
+      });
+      expect(op.responses['303'].content, e.name).toBeUndefined();
     }
+  });
+
+  it('names, on a delete of a draft, the 403 that its state gives (it named only the role)', () => {
+    for (const name of ['collabs.delete', 'campaigns.delete']) {
+      const e = publicEndpoints.find((x) => x.name === name) as NamedEndpoint;
+      const noun = name.split('s.')[0];
+      expect(operationOf(e).responses['403'].description).toContain(`the ${noun} is no longer a draft`);
+      expect(operationOf(e).description).toContain(`\`403\` too when the ${noun} is no longer a draft`);
+    }
+    const membersDelete = publicEndpoints.find((x) => x.name === 'members.delete') as NamedEndpoint;
+    expect(operationOf(membersDelete).responses['403'].description).toBe(
+      'The caller is a member whose role does not allow this',
+    );
+  });
+
+  it('gives `website` no `format: uri`: it is echoed as sent, and may be an IRI', () => {
+    const schemas = doc.components.schemas;
+    for (const name of ['Organization', 'Collab', 'CollabSummary', 'Campaign', 'CampaignSummary']) {
+      const website = schemas[name].properties.website;
+      expect(JSON.stringify(website), name).not.toContain('"format"');
+      expect(
+        website.anyOf.map((s: Json) => s.type),
+        name,
+      ).toEqual(['string', 'null']);
+    }
+    expect(schemas.Organization.properties.url.format).toBe('uri');
+  });
+
+  it('types upload fields as binary and lists the required form fields', () => {
+    const form = (path: string, method: string) =>
+      doc.paths[path][method].requestBody.content['multipart/form-data'].schema;
+    const create = form('/organizations.json', 'post');
+    expect(create.properties['organization[logo]']).toMatchObject({
+      type: 'string',
+      format: 'binary',
+      contentMediaType: 'application/octet-stream',
+    });
+    expect(create.required).toEqual(['organization[name]']);
+    expect(form('/organizations/{id}.json', 'patch').required).toBeUndefined();
+    expect(form('/organizations/{organization_id}/collabs.json', 'post').required).toBeUndefined();
+  });
+
+  it('declares X-Request-Id on every answer, and pages from 1', () => {
+    expect(doc.components.headers['X-Request-Id'].schema).toEqual({ type: 'string' });
+    for (const e of [...publicEndpoints, ...testHelperEndpointList])
+      for (const [status, answer] of Object.entries(operationOf(e).responses as Json))
+        expect(answer.headers?.['X-Request-Id'], `${e.name} ${status}`).toEqual({
+          $ref: '#/components/headers/X-Request-Id',
+        });
+    const page = operationOf(publicEndpoints.find((x) => x.name === 'collabs.list') as NamedEndpoint)
+      .responses['200'].headers;
+    expect(page['Current-Page'].schema.minimum).toBe(1);
+    expect(page['Total-Pages'].schema.minimum).toBe(1);
+    expect(page['Total-Count'].schema.minimum).toBe(0);
+  });
+
+  it("names, in ErrorBody's description, every status answered with it", () => {
+    const statuses = new Set<string>();
+    for (const e of [...publicEndpoints, ...testHelperEndpointList])
+      for (const [status, answer] of Object.entries(operationOf(e).responses as Json))
+        if (answer.content?.['application/json']?.schema?.$ref === '#/components/schemas/ErrorBody')
+          statuses.add(status);
+    const described = doc.components.schemas.ErrorBody.description.match(/\d{3}/g);
+    expect(described).toEqual([...statuses].sort());
   });
 
   it('documents 415 only where a body is read', () => {

@@ -53,6 +53,7 @@ describe('GET /openapi.json', () => {
           'Page-Items',
           'Total-Count',
           'Total-Pages',
+          'X-Request-Id',
         ]);
         expect(op.parameters.find((p: { name: string }) => p.name === 'page').description).toBeTruthy();
       }

@@ -48,7 +48,8 @@ export const Campaign = withBrief(CampaignSummary);
 export type Campaign = z.infer<typeof Campaign>;
 component(Campaign, {
   id: 'Campaign',
-  description: 'A campaign with its brief, rendered to sanitized HTML. Amounts are integers in cents.',
+  description:
+    'A campaign with its brief, rendered to sanitized HTML. Amounts are integers in the minor unit of its `currency` (cents for usd, yen for jpy).',
   examples: [ex.campaign],
 });
 

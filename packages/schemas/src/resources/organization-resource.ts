@@ -5,6 +5,7 @@ import {
   countryCode,
   currencyCode,
   currencyInput,
+  echoedUrl,
   purgeFlag,
   text,
   timestamp,
@@ -21,7 +22,7 @@ import {
 export const marketFields = {
   currency: currencyCode,
   countries: z.array(countryCode),
-  website: absoluteUrl.nullable(),
+  website: echoedUrl.nullable(),
 };
 
 /** Its last fields as listed: when it was created and changed, its address, its banner. */

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { component } from '../components.js';
 import * as ex from '../examples.js';
-import { absoluteUrl, idOf, purgeFlag, text, timestamp, typeError, websiteInput } from '../primitives.js';
+import {
+  absoluteUrl,
+  echoedUrl,
+  idOf,
+  purgeFlag,
+  text,
+  timestamp,
+  typeError,
+  websiteInput,
+} from '../primitives.js';
 
 export const OrganizationId = idOf('OrganizationId');
 export type OrganizationId = z.infer<typeof OrganizationId>;
@@ -15,7 +24,7 @@ export const Organization = z.object({
   id: OrganizationId,
   name: z.string(),
   privacy_setting: PrivacySetting,
-  website: absoluteUrl.nullable(),
+  website: echoedUrl.nullable(),
   created_at: timestamp,
   updated_at: timestamp,
   /** JSON address of the organization. */

@@ -75,7 +75,8 @@ export const TestFundingCreate = z.object({
 });
 export const TestFunding = component(z.object({ id: z.string(), amount: z.int(), created_at: timestamp }), {
   id: 'TestFunding',
-  description: 'A funding of a campaign made by the test helpers (amount in cents).',
+  description:
+    'A funding of a campaign made by the test helpers (amount in the minor unit of the campaign’s currency).',
   examples: [{ id: 'Fd2Mw6Yt8Kp3', amount: 10000, created_at: '2026-11-21T10:00:00.000Z' }],
 });
 

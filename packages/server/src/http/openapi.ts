@@ -30,7 +30,13 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: Json) => ({ 'application/json': { schema } });
 const text = (example: string) => ({ 'text/plain': { schema: { type: 'string', examples: [example] } } });
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
-const integerHeader = (description: string) => header(description, { type: 'integer', minimum: 0 });
+const integerHeader = (description: string, minimum = 0) => header(description, { type: 'integer', minimum });
+
+/** On every answer: the server's id of the request, which its log lines carry (`reqId`). */
+const REQUEST_ID_HEADER_NAME = 'X-Request-Id';
+const requestIdHeader = header(
+  "The server's own id of this request, unique per request; its log lines carry it as `reqId`. Quote it when reporting a problem",
+);
 
 const retryAfter = { 'Retry-After': integerHeader('Seconds to wait before retrying (always 1)') };
 const etag = { ETag: header('Weak tag of the body (`W/"…"`): send it back in `If-None-Match`') };
@@ -82,10 +88,10 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
         description: e.paginated ? 'One page of at most 20 items, in the list order' : 'The resource',
         ...(e.paginated && {
           headers: {
-            [PAGINATION_HEADERS.currentPage]: integerHeader('The page returned (as asked)'),
+            [PAGINATION_HEADERS.currentPage]: integerHeader('The page returned (as asked)', 1),
             [PAGINATION_HEADERS.pageItems]: integerHeader('Page size (always 20)'),
             [PAGINATION_HEADERS.totalCount]: integerHeader('Items in the whole list'),
-            [PAGINATION_HEADERS.totalPages]: integerHeader('Pages in the whole list (at least 1)'),
+            [PAGINATION_HEADERS.totalPages]: integerHeader('Pages in the whole list (at least 1)', 1),
           },
         }),
         ...(e.etag && { headers: etag }),
@@ -98,16 +104,27 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
     case 204:
       r['204'] = { description: 'Done; no content' };
       break;
-    case 303:
+    case 303: {
       r['303'] = {
         description:
-          'Done; see the HTML page of the resource (no body). The change is made: do not follow ' +
-          'the redirect (the page is HTML, and a JSON request to it is `406`)',
+          'Done: the change is made; `Location` is the page of the resource (no body). A client ' +
+          'that follows it reads the resource there (the `200` below)',
         headers: {
           Location: header('The resource page (its path without `.json`)', { type: 'string', format: 'uri' }),
         },
       };
+      // Not this request's answer, but what a client that follows the 303 (fetch's and axios'
+      // default) gets from `Location`, so that generated clients type what they receive.
+      const shown = e.show?.response && contractRegistry.get(e.show.response)?.id;
+      if (shown)
+        r['200'] = {
+          description:
+            'What a client that follows the `303` gets from `Location` with `Accept: application/json`: ' +
+            'the resource after the change (without that header, `406`). This request itself answers `303`',
+          content: json(ref(shown)),
+        };
       break;
+    }
   }
   if (e.idempotent)
     for (const status of ['201', '303']) {
@@ -141,7 +158,9 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
         };
   if (checksRole(e))
     r['403'] = {
-      description: 'The caller is a member whose role does not allow this',
+      description:
+        'The caller is a member whose role does not allow this' +
+        (e.forbiddenWhen ? `, or ${e.forbiddenWhen}` : ''),
       content: json(ref('ErrorBody')),
     };
   r['404'] = e.emptyNotFound
@@ -184,6 +203,11 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
     headers: retryAfter,
     content: json(ref('ErrorBody')),
   };
+  for (const answer of Object.values(r))
+    answer.headers = {
+      ...(answer.headers as Json | undefined),
+      [REQUEST_ID_HEADER_NAME]: { $ref: `#/components/headers/${REQUEST_ID_HEADER_NAME}` },
+    };
   return r;
 }
 
@@ -214,15 +238,21 @@ function multipartOf(
       ? { type: 'array', items: text(schema.items as Json | undefined) }
       : { ...text(schema), ...(schema.description ? { description: schema.description } : {}) };
   }
+  // `format: binary` beside 3.1's `contentMediaType`: most generators type a file by the former.
   for (const file of spec.files)
     properties[`${spec.key}[${file}]`] = {
       type: 'string',
+      format: 'binary',
       contentMediaType: 'application/octet-stream',
       description: 'PNG, JPEG, WebP or GIF (checked by content), at most `MARKETPLACE_MAX_UPLOAD_BYTES`',
     };
+  const required = ((payload.required ?? []) as string[]).flatMap((name) =>
+    [`${spec.key}[${name}]`, `${spec.key}[${name}][]`].filter((field) => field in properties),
+  );
   return {
     schema: {
       type: 'object',
+      ...(required.length > 0 && { required }),
       description:
         'The JSON payload as form fields with Rails-style names. A form cannot carry `null` or an ' +
         'empty list: an empty value of a field that takes `null` is `null`, and an empty `name[]` ' +
@@ -362,6 +392,7 @@ export function buildOpenapiDocument({ baseUrl, testHelpers }: OpenapiSettings):
       contact: { name: 'Creator Marketplace API maintainers' },
     },
     components: {
+      headers: { [REQUEST_ID_HEADER_NAME]: requestIdHeader },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token (`mkt_…`)' },
         ...(testHelpers && {

@@ -385,6 +385,22 @@ describe('collab transitions', () => {
     expect(await stateOf(created.id)).toBe('submitted_for_review');
   });
 
+  it('a client that follows the 303 with Accept: application/json reads the resource there (the document said 406)', async () => {
+    const created = await createCollab();
+    const res = await server.post(`${org.base}/${created.id}/submit.json`, { token: org.admin.token });
+    const page = new URL(res.headers.location as string).pathname;
+    const followed = await server.get(page, {
+      token: org.admin.token,
+      headers: { accept: 'application/json' },
+    });
+    expect(followed.statusCode).toBe(200);
+    expect(followed.json()).toEqual((await server.get(`${page}.json`, { token: org.admin.token })).json());
+    expect(followed.json()).toMatchObject({ id: created.id, state: 'submitted_for_review' });
+    // Without the header, the page is not JSON: 406, as the document says.
+    const plain = await server.get(page, { token: org.admin.token });
+    expect(plain.statusCode).toBe(406);
+  });
+
   it('pause: published → paused, and unpause: paused → published', async () => {
     const created = await createCollab();
     await setState(created.id, 'published');
