@@ -100,6 +100,11 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
     process.stdout.write(`${version()}\n`);
     return 0;
   }
+  // `<command> --help` is help, not a usage error, and reads no setting.
+  if (command !== undefined && command in COMMAND_USAGE && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const config = loadConfig();
   switch (command) {
     case 'serve': {

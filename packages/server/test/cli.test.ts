@@ -117,6 +117,21 @@ describe('marketplace-server users create', childProcesses, () => {
     }
   });
 
+  it("--help after a command prints the usage, exit 0, and does nothing (it was 'unknown option --help', exit 2)", async () => {
+    const commands = [['serve'], ['migrate'], ['users', 'create'], ['storage', 'copy'], ['users']];
+    // A setting the commands would refuse: --help reads none of them.
+    const env = { DATABASE_URL: 'pglite://memory', PORT: 'not-a-port' };
+    const results = await Promise.all(
+      commands.flatMap((words) => [run([...words, '--help'], env), run([...words, '-h'], env)]),
+    );
+    for (const result of results) {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: marketplace-server <command>/);
+      expect(result.stdout).toContain('users create --name N --email E');
+      expect(result.stderr).toBe('');
+    }
+  });
+
   it('--version prints the version of the package', async () => {
     const { code, stdout } = await run(['--version']);
     expect(code).toBe(0);
