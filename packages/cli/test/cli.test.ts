@@ -409,8 +409,9 @@ describe('output, errors and exit codes', () => {
     const home = { XDG_CONFIG_HOME: join(scratch, 'no-address') };
     await run(['me', 'address', 'delete', '--yes'], home);
     const none = await run(['me', 'address', 'delete', '--yes'], home);
+    // The command takes no id: the hint names none.
     expect(none.stderr.split('\n')[1]).toBe(
-      'marketplace: hint: Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.',
+      'marketplace: hint: Nothing to delete: there is none for this user (never made, or deleted already); or the base URL does not point at the API.',
     );
   });
 });

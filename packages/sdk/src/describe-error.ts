@@ -2,7 +2,7 @@
  * What went wrong in a call of an operation, as the CLI and the MCP server both report it: the
  * status, the API's `errors` or `error`, and a one-line hint a person or a model can act on.
  */
-import { toFieldErrors } from '@app/schemas';
+import { IDEMPOTENCY_KEY_REUSED_MESSAGE, toFieldErrors } from '@app/schemas';
 import { z } from 'zod';
 import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from './core/error.js';
 
@@ -48,6 +48,8 @@ function hintOf(
     case 403:
       return "Not allowed: this user's role (an admin or the owner may be needed) or the state of the resource (e.g. a collab that is no longer a draft cannot be deleted) does not permit it.";
     case 404:
+      if (call?.kind === 'delete' && call.pathParams.length === 0)
+        return 'Nothing to delete: there is none for this user (never made, or deleted already); or the base URL does not point at the API.';
       if (call?.kind === 'delete')
         return 'Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.';
       if (call && call.pathParams.length === 0)
@@ -55,6 +57,9 @@ function hintOf(
       return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
     case 422:
     case null: {
+      // The key, not the situation, is what to change (`idempotency_key`, `--idempotency-key`).
+      if (errors?.base?.includes(IDEMPOTENCY_KEY_REUSED_MESSAGE) && Object.keys(errors).length === 1)
+        return 'This idempotency key was used with another request: send this request with a new key (or none), or the first request again with this key.';
       const isArgument = (field: string) =>
         field !== 'base' && (settable === undefined || settable.has(field));
       const fields: [string, string[]][] = [];
