@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/database.js';
+import { openBody, storedKeyOf } from '../src/modules/idempotency/idempotency.service.js';
 import { openEmptyDatabase } from './harness.js';
 
 describe('committed migrations', () => {
@@ -74,6 +75,32 @@ describe('the platform_id check', () => {
         { id: 'a1', platform_id: 'youtube' },
         { id: 'a2', platform_id: 'tiktok' },
       ]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the idempotency key hash', () => {
+  it('hashes the stored keys in place, so that their answers are still found, and still read as stored', async () => {
+    const { orm, close } = await openEmptyDatabase();
+    try {
+      await orm.migrator.up({ to: 'Migration20261126113758' });
+      const em = orm.em.fork();
+      await em.execute(
+        `insert into users (id, name, email, created_at, updated_at) values ('u1', 'A', 'a@x.test', now(), now())`,
+      );
+      await em.execute(
+        `insert into idempotency_keys (id, user_id, "key", fingerprint, created_at, status, headers, body)
+         values ('k1', 'u1', 'order-ü 1', ?, now(), 201, '{}', '{"id":"o1"}')`,
+        ['f'.repeat(64)],
+      );
+      expect(await migrate(orm)).toContain('Migration20261127094500');
+      const [row] = await em.execute<{ key: string; body: string }[]>(
+        'select "key", body from idempotency_keys',
+      );
+      expect(row?.key).toBe(storedKeyOf('order-ü 1'));
+      expect(openBody(row?.body ?? '', 'u1', 'order-ü 1')).toBe('{"id":"o1"}');
     } finally {
       await close();
     }

@@ -6,6 +6,7 @@ import { Migration20261124111832 } from './Migration20261124111832.js';
 import { Migration20261126024441 } from './Migration20261126024441.js';
 import { Migration20261126063000 } from './Migration20261126063000.js';
 import { Migration20261126113758 } from './Migration20261126113758.js';
+import { Migration20261127094500 } from './Migration20261127094500.js';
 
 /**
  * Every migration, oldest first. Listed here (not discovered from disk) so that the built server
@@ -19,4 +20,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126024441', class: Migration20261126024441 },
   { name: 'Migration20261126063000', class: Migration20261126063000 },
   { name: 'Migration20261126113758', class: Migration20261126113758 },
+  { name: 'Migration20261127094500', class: Migration20261127094500 },
 ];

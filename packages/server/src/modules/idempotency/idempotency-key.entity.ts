@@ -13,6 +13,7 @@ export const IdempotencyKey = defineEntity({
   properties: {
     id: idColumn(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
+    /** The key's SHA-256, hex (idempotency.service.ts `storedKeyOf`): the key itself is not kept. */
     key: p.string().length(255),
     /** Hex SHA-256 of the method, the path with its query, and the payload. */
     fingerprint: p.string().length(64),
@@ -22,7 +23,7 @@ export const IdempotencyKey = defineEntity({
     status: p.integer().nullable(),
     /** The stored answer's `Location`, `ETag` and `Content-Type`, as a JSON object. */
     headers: p.text().nullable(),
-    /** The stored answer's body (null: none). */
+    /** The stored answer's body, sealed under the client's key (`sealBody`; null: none). */
     body: p.text().nullable(),
   },
   uniques: [{ properties: ['user', 'key'] }],

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_IN_PROGRESS_MESSAGE,
@@ -36,6 +36,10 @@ import { badRequest, HttpError, unprocessable } from '../../http/errors.js';
  *   first request (no `409` while a dead process's claim ages, no row to take over), and a write
  *   that was not committed cannot be duplicated by it. A failed commit fails the request (the
  *   write did not happen either).
+ * - The database holds neither the key nor a readable answer: the row's `key` is the key's
+ *   SHA-256, and the answer's body (an access token's secret, say) is sealed with AES-256-GCM
+ *   under a key derived from the client's key and the user (HKDF): a dump or a backup of the
+ *   table gives no live token, and only a request with the key can open its answer.
  * - Times are the database's (`now()`), one clock for every replica. A key older than 24 hours
  *   is forgotten, and each stored answer also deletes up to 100 other expired keys: expired keys
  *   go without a job of their own.
@@ -66,6 +70,33 @@ const STORE = `with purged as (
   on conflict (user_id, "key") do update
     set id = excluded.id, fingerprint = excluded.fingerprint, created_at = excluded.created_at,
       status = excluded.status, headers = excluded.headers, body = excluded.body`;
+
+/** The row's `key`: the key's SHA-256 (hex), so that the database does not hold the key. */
+export const storedKeyOf = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** A sealed body's prefix; a body without it was stored, readable, by an older version. */
+const SEALED = 'sealed1:';
+
+/** The AES-256 key of the answers stored under (user, key): only the client's key opens them. */
+const sealingKey = (userId: string, key: string): Buffer =>
+  Buffer.from(hkdfSync('sha256', key, userId, 'marketplace idempotency answer', 32));
+
+/** An answer's body as the row keeps it: `sealed1:` and base64 of the IV, the tag and the text. */
+export function sealBody(body: string, userId: string, key: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(userId, key), iv);
+  const text = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), text]).toString('base64');
+}
+
+/** The body a row keeps, opened with the request's key (a row of an older version is as sent). */
+export function openBody(stored: string, userId: string, key: string): string {
+  if (!stored.startsWith(SEALED)) return stored;
+  const bytes = Buffer.from(stored.slice(SEALED.length), 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(userId, key), bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+}
 
 /** The answer's headers that are stored and replayed. */
 const STORED_HEADERS = ['location', 'etag', 'content-type'] as const;
@@ -154,7 +185,7 @@ export async function claimIdempotencyKey(
     const [lock] = await em.execute<Row[]>(LOCK, [userId, key]);
     // Another request with the key is running, on this replica or another.
     if (lock?.taken !== true) throw inProgress();
-    [row] = await em.execute<Row[]>(LOOKUP, [userId, key]);
+    [row] = await em.execute<Row[]>(LOOKUP, [userId, storedKeyOf(key)]);
   } catch (error) {
     await end(claim, 'rollback');
     throw error;
@@ -165,14 +196,15 @@ export async function claimIdempotencyKey(
   }
   await end(claim, 'rollback');
   if (row.fingerprint !== fingerprint) throw unprocessable({ base: [IDEMPOTENCY_KEY_REUSED_MESSAGE] });
-  return replay(reply, row);
+  return replay(reply, row, userId, key);
 }
 
 /** Answers with the stored answer (an async hook that answers returns the reply). */
-function replay(reply: FastifyReply, row: Row): FastifyReply {
+function replay(reply: FastifyReply, row: Row, userId: string, key: string): FastifyReply {
   const headers = JSON.parse((row.headers as string | null) ?? '{}') as Record<string, string>;
   reply.code(Number(row.status)).headers(headers).header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-  return reply.send((row.body as string | null) ?? undefined);
+  const body = row.body as string | null;
+  return reply.send(body === null ? undefined : openBody(body, userId, key));
 }
 
 /**
@@ -203,16 +235,17 @@ export async function storeIdempotentAnswer(
     typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
   const { em, userId, key, fingerprint } = claim;
   try {
+    const storedKey = storedKeyOf(key);
     await em.execute(STORE, [
       userId,
-      key,
+      storedKey,
       newId(),
       userId,
-      key,
+      storedKey,
       fingerprint,
       reply.statusCode,
       JSON.stringify(headers),
-      body,
+      body === null ? null : sealBody(body, userId, key),
     ]);
     await end(claim, 'commit');
   } catch (error) {

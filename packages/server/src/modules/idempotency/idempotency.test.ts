@@ -4,6 +4,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { databaseUrlWith } from '../../../test/global-setup.js';
 import { TEST_HELPERS_KEY, useTestServer } from '../../../test/harness.js';
+import { openBody, storedKeyOf } from './idempotency.service.js';
 
 const server = useTestServer();
 
@@ -30,10 +31,13 @@ function logoForm(name: string, logo: Buffer) {
 
 const organizationCount = async () =>
   Number((await server.sql<{ n: string }>('select count(*) as n from organizations'))[0]?.n);
-const keyRows = () =>
-  server.sql<{ user_id: string; key: string; status: number | null }>(
-    'select user_id, "key", status from idempotency_keys order by user_id',
-  );
+/** The rows of the keys, each with the key it was stored for (the table holds its SHA-256). */
+const keyRows = async (...keys: string[]) =>
+  (
+    await server.sql<{ user_id: string; key: string; status: number | null }>(
+      'select user_id, "key", status from idempotency_keys order by user_id',
+    )
+  ).map((row) => ({ ...row, key: keys.find((key) => storedKeyOf(key) === row.key) ?? row.key }));
 
 /** What a client sees of an answer, for comparing an answer with its replay. */
 const seen = (res: LightMyRequestResponse) => ({
@@ -54,7 +58,7 @@ describe('Idempotency-Key on POST', () => {
     expect(seen(again)).toEqual(seen(first));
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await organizationCount()).toBe(1);
-    expect(await keyRows()).toEqual([{ user_id: user.id, key: 'order-1', status: 201 }]);
+    expect(await keyRows('order-1')).toEqual([{ user_id: user.id, key: 'order-1', status: 201 }]);
   });
 
   it('replays a transition: the 303 and its Location, and the state changes once', async () => {
@@ -158,7 +162,7 @@ describe('Idempotency-Key on POST', () => {
       // No other session to kill; an older version's row without an answer does not hold the key.
       await server.sql(
         `insert into idempotency_keys (id, user_id, "key", fingerprint, created_at) values (?, ?, ?, ?, now())`,
-        ['inprogress000001', user.id, 'left', 'f'.repeat(64)],
+        ['inprogress000001', user.id, storedKeyOf('left'), 'f'.repeat(64)],
       );
     } else {
       const held = await holdKey(user.id, 'left');
@@ -168,7 +172,7 @@ describe('Idempotency-Key on POST', () => {
     expect(res.statusCode).toBe(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
     expect(await organizationCount()).toBe(1);
-    expect(await keyRows()).toEqual([{ user_id: user.id, key: 'left', status: 201 }]);
+    expect(await keyRows('left')).toEqual([{ user_id: user.id, key: 'left', status: 201 }]);
   });
 
   it('commits the write and its stored answer together: a replay finds the row the answer names', async () => {
@@ -177,11 +181,47 @@ describe('Idempotency-Key on POST', () => {
     expect(first.statusCode).toBe(201);
     const [row] = await server.sql<{ status: number; body: string }>(
       'select status, body from idempotency_keys where user_id = ? and "key" = ?',
-      [user.id, 'together'],
+      [user.id, storedKeyOf('together')],
     );
     expect(row?.status).toBe(201);
-    expect(JSON.parse(row?.body ?? '{}').id).toBe(first.json().id);
+    expect(JSON.parse(openBody(row?.body ?? '', user.id, 'together')).id).toBe(first.json().id);
     expect(await server.sql('select id from organizations')).toEqual([{ id: first.json().id }]);
+  });
+
+  it('keeps neither the key nor a readable answer in the database: a token created with a key is in no row, and its replay gives it back', async () => {
+    const { token, user } = await server.createUser();
+    const create = () =>
+      server.post('/me/access_tokens.json', {
+        token,
+        body: { access_token: { description: 'CI', permission: 'read' } },
+        headers: { 'idempotency-key': 'token-key-1' },
+      });
+    const first = await create();
+    expect(first.statusCode).toBe(201);
+    const secret = first.json().token as string;
+    expect(secret).toMatch(/^mkt_/);
+    const rows = await server.sql<Record<string, unknown>>('select * from idempotency_keys');
+    expect(rows).toHaveLength(1);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain('token-key-1');
+    expect(stored).not.toContain('"description":"CI"');
+    // The client's key opens it: the replay is the first answer, token included.
+    const again = await create();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    // Another user's request with the key runs as its own.
+    const other = await server.createUser();
+    const theirs = await server.post('/me/access_tokens.json', {
+      token: other.token,
+      body: { access_token: { description: 'CI', permission: 'read' } },
+      headers: { 'idempotency-key': 'token-key-1' },
+    });
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().token).not.toBe(secret);
+    expect(
+      await server.sql('select count(*)::int as n from access_tokens where user_id = ?', [user.id]),
+    ).toEqual([{ n: 2 }]);
   });
 
   it('10 concurrent requests with one key: one organization, one key row; the others 409 or a replay', async () => {
@@ -194,7 +234,7 @@ describe('Idempotency-Key on POST', () => {
     expect(new Set(created.map((res) => res.body)).size).toBe(1);
     for (const res of busy) expect(res.json()).toEqual(IN_PROGRESS);
     expect(await organizationCount()).toBe(1);
-    expect(await keyRows()).toEqual([{ user_id: user.id, key: 'burst', status: 201 }]);
+    expect(await keyRows('burst')).toEqual([{ user_id: user.id, key: 'burst', status: 201 }]);
   });
 
   it("scopes keys to the token's user: two users, one key, two requests run", async () => {
@@ -222,7 +262,7 @@ describe('Idempotency-Key on POST', () => {
     expect(res.json().name).toBe('Second');
     expect(await organizationCount()).toBe(3);
     // Bob's expired key went with that write.
-    expect(await keyRows()).toEqual([{ user_id: alice.user.id, key: 'old', status: 201 }]);
+    expect(await keyRows('old')).toEqual([{ user_id: alice.user.id, key: 'old', status: 201 }]);
   });
 
   it('multipart: the same fields and file replay (boundary aside); another file is 422', async () => {
