@@ -12,6 +12,7 @@ vi.mock('../src/app.js', () => ({
 }));
 
 const { openapiDocument } = await import('../src/openapi-document.js');
+const { operationIdOf } = await import('../src/http/openapi.js');
 
 it('is built from the table and the zod schemas, without the app', async () => {
   const doc = JSON.parse(await openapiDocument());
@@ -19,7 +20,10 @@ it('is built from the table and the zod schemas, without the app', async () => {
   const operations = Object.values(
     doc.paths as Record<string, Record<string, { operationId: string }>>,
   ).flatMap((item) => Object.values(item).map((op) => op.operationId));
-  expect(operations.sort()).toEqual(publicEndpoints.map((e) => e.name).sort());
+  expect(operations.sort()).toEqual(publicEndpoints.map((e) => operationIdOf(e.name)).sort());
+  // camelCase identifiers: no dots for a generator to quote (`api['organizations.list']`).
+  expect(operations).toContain('socialAccountsList');
+  for (const id of operations) expect(id).toMatch(/^[a-z][A-Za-z]*$/);
 });
 
 it("carries a field's own description (the one the MCP tools and the CLI show) into the document", async () => {

@@ -1,5 +1,6 @@
 import { endpointDescription, publicEndpoints, testHelperEndpointList } from '@app/schemas';
 import { describe, expect, it } from 'vitest';
+import { operationIdOf } from '../src/http/openapi.js';
 import { useTestServer } from './harness.js';
 
 const server = useTestServer();
@@ -14,7 +15,7 @@ describe('GET /openapi.json', () => {
       const path = `${e.path.replace(/:([a-z_]+)/g, '{$1}')}.json`;
       const operation = doc.paths[path]?.[e.method.toLowerCase()];
       expect(operation, `${e.method} ${path}`).toBeDefined();
-      expect(operation.operationId).toBe(e.name);
+      expect(operation.operationId).toBe(operationIdOf(e.name));
       if (e.response) expect(operation.responses[String(e.status)], e.name).toBeDefined();
     }
   });

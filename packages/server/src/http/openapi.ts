@@ -345,6 +345,14 @@ function schemaObject(schema: Json): Json {
   return typeof rest.$ref === 'string' ? { $ref: rest.$ref } : rest;
 }
 
+/**
+ * The operationId of an endpoint: its name in the table in camelCase (`socialAccounts.list` is
+ * `socialAccountsList`), an identifier in every language a generator writes. Dots made
+ * Zodios and openapi-client-axios callers write `api['organizations.list']()`.
+ */
+export const operationIdOf = (name: string): string =>
+  name.replace(/\.([a-zA-Z])/g, (_, letter: string) => letter.toUpperCase());
+
 /** The operation of an endpoint, before the statuses and headers of the table are added. */
 function operationOf(
   e: NamedEndpoint,
@@ -364,7 +372,7 @@ function operationOf(
   } as never) as { schema: { params?: Json; querystring?: Json; body?: Json } };
   const parameters = [...parametersOf('query', schema.querystring), ...parametersOf('path', schema.params)];
   return {
-    operationId: e.name,
+    operationId: operationIdOf(e.name),
     summary: e.summary,
     tags: [e.name.split('.')[0] as string],
     ...(schema.body && {

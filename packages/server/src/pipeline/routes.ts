@@ -23,6 +23,7 @@ import {
   unprocessable,
   unsupportedMediaType,
 } from '../http/errors.js';
+import { operationIdOf } from '../http/openapi.js';
 import type { Context, Route } from '../http/route.js';
 import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
 import type { UploadStore } from '../modules/uploads/uploads.js';
@@ -316,7 +317,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     method: endpoint.method,
     url: endpoint.path,
     schema: {
-      operationId: route.name,
+      operationId: operationIdOf(route.name),
       summary: endpoint.summary,
       tags: [route.name.split('.')[0] as string],
       // Parameters and query are checked once, in onRequest (`inputOf`), not again by Fastify.
