@@ -21,6 +21,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type RequestId,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -418,7 +419,10 @@ export function createServer(options: ServerOptions): McpServer {
     if (!yes && asks(op)) {
       // Reading what the question names has the call's budget too, and the host may cancel it.
       const reading = AbortSignal.timeout(callBudgetMs);
-      const refused = await confirm(server, client, op, args, AbortSignal.any([extra.signal, reading]));
+      const refused = await confirm(server, client, op, args, {
+        signal: AbortSignal.any([extra.signal, reading]),
+        requestId: extra.requestId,
+      });
       if (refused)
         return reading.aborted && !extra.signal.aborted ? overBudget(op, callBudgetMs, key) : refused;
     }
@@ -465,6 +469,14 @@ export function createServer(options: ServerOptions): McpServer {
   return server;
 }
 
+/** The tool call a confirmation belongs to. */
+interface AskedFor {
+  /** Aborts the reading first (the call's budget) and the host's cancellation of the call. */
+  signal: AbortSignal;
+  /** The JSON-RPC id of the `tools/call` request. */
+  requestId: RequestId;
+}
+
 /**
  * Asks the user to confirm through elicitation. Resolves to the result to return instead of
  * running the call (declined, or a host that cannot ask), or undefined to go on.
@@ -474,7 +486,7 @@ async function confirm(
   client: Marketplace,
   op: Operation,
   args: Record<string, unknown>,
-  signal: AbortSignal,
+  { signal, requestId }: AskedFor,
 ): Promise<CallToolResult | undefined> {
   if (!server.server.getClientCapabilities()?.elicitation)
     return failure({
@@ -494,14 +506,19 @@ async function confirm(
       return errorResult(error, new Set(op.pathParams), op);
     }
   }
-  const answer = await server.server.elicitInput({
-    message: confirmation(op, args, current),
-    requestedSchema: {
-      type: 'object',
-      properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },
-      required: ['confirm'],
+  // Related to the tool call: over Streamable HTTP the question goes on that call's own stream,
+  // which the host is reading, not on the optional GET stream (a client may keep none).
+  const answer = await server.server.elicitInput(
+    {
+      message: confirmation(op, args, current),
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },
+        required: ['confirm'],
+      },
     },
-  });
+    { relatedRequestId: requestId },
+  );
   if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
   return failure({ status: null, error: 'The user did not confirm; nothing was changed.' });
 }

@@ -1,0 +1,118 @@
+/**
+ * The confirmation a delete, a transition or a token mint asks (elicitation), as a host sees it:
+ * on which stream it comes over Streamable HTTP, how long the user has, what any failure of it
+ * gives the model, and that cancelling the call closes the question. In process, on a stand-in
+ * API that records what reaches it (nothing may, unless the user confirmed).
+ */
+import { once } from 'node:events';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest';
+import { createServer, serveHttp } from '../src/index.js';
+
+/** A stand-in API that records the requests it gets and answers every one `204`. */
+let api: Server;
+let apiUrl: string;
+const received: string[] = [];
+beforeAll(async () => {
+  api = createHttpServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.writeHead(204).end();
+  });
+  api.listen(0, '127.0.0.1');
+  await once(api, 'listening');
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => api.close(() => resolve())));
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** `me_access_tokens_create` asks first and reads nothing before asking: the API sees only a confirmed call. */
+const mint = { name: 'me_access_tokens_create', arguments: { description: 'agent', permission: 'read' } };
+
+const detail = (result: CallToolResult) =>
+  JSON.parse((result.content[0] as { text: string }).text) as { status: number | null; error?: string };
+
+/** The JSON-RPC messages of a `text/event-stream` body, as they come. */
+async function* messagesOf(response: Response): AsyncGenerator<Record<string, unknown>> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as ReadableStream<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const data = buffer
+        .slice(0, end)
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n');
+      buffer = buffer.slice(end + 2);
+      if (data) yield JSON.parse(data) as Record<string, unknown>;
+    }
+  }
+}
+
+describe('over Streamable HTTP', () => {
+  const secret = 'confirm-secret-0123456789abcdef';
+  const headers = {
+    Authorization: `Bearer ${secret}`,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'Mcp-Protocol-Version': '2025-06-18',
+  };
+  const post = (url: string, body: unknown, session?: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { ...headers, ...(session && { 'Mcp-Session-Id': session }) },
+      body: JSON.stringify(body),
+    });
+
+  test('the question comes on the tool call’s own stream, not on the GET stream a client may not keep', async () => {
+    const http = await serveHttp(() => createServer({ token: 'mkt_test', baseUrl: apiUrl }), {
+      port: 0,
+      authToken: secret,
+    });
+    onTestFinished(() => http.close());
+    const opened = await post(http.url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: { elicitation: {} },
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    });
+    await opened.text();
+    const session = opened.headers.get('mcp-session-id') as string;
+    await (await post(http.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+    // A GET stream is open: on the current code the question would go there.
+    const closeStandalone = new AbortController();
+    onTestFinished(() => closeStandalone.abort());
+    const standalone = await fetch(http.url, {
+      headers: { ...headers, Accept: 'text/event-stream', 'Mcp-Session-Id': session },
+      signal: closeStandalone.signal,
+    });
+    // Its end (the test closing it) is not a message.
+    const standaloneFirst = messagesOf(standalone)
+      .next()
+      .catch(() => new Promise<never>(() => {}));
+    const call = await post(http.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: mint }, session);
+    const onCall = messagesOf(call);
+    const first = await Promise.race([
+      onCall.next().then((m) => ({ stream: 'tools/call', message: m.value })),
+      standaloneFirst.then((m) => ({ stream: 'GET', message: m.value })),
+    ]);
+    expect(first).toMatchObject({ stream: 'tools/call', message: { method: 'elicitation/create' } });
+    const question = first.message as { id: number };
+    await (
+      await post(http.url, { jsonrpc: '2.0', id: question.id, result: { action: 'decline' } }, session)
+    ).text();
+    const answer = (await onCall.next()).value as { id: number; result: CallToolResult };
+    expect(answer.id).toBe(2);
+    expect(answer.result.isError).toBe(true);
+    expect(detail(answer.result).error).toMatch(/did not confirm/);
+  });
+});
