@@ -18,6 +18,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type ElicitResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -64,6 +65,13 @@ export interface ServerOptions {
 
 /** A call's time budget: under the 60 s an MCP host waits for a request by default. */
 export const CALL_BUDGET_MS = 50_000;
+
+/**
+ * How long the user has to answer a confirmation: a person reads the question, perhaps looks
+ * something up, and answers; the MCP SDK's default request timeout (60 s) is a machine's. The
+ * host's own timeout of the `tools/call` still applies, and cancelling the call closes the question.
+ */
+export const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 /** The URI of the OpenAPI document resource. */
 export const OPENAPI_URI = 'marketplace://openapi.json';
@@ -506,19 +514,40 @@ async function confirm(
       return errorResult(error, new Set(op.pathParams), op);
     }
   }
-  // Related to the tool call: over Streamable HTTP the question goes on that call's own stream,
-  // which the host is reading, not on the optional GET stream (a client may keep none).
-  const answer = await server.server.elicitInput(
-    {
-      message: confirmation(op, args, current),
-      requestedSchema: {
-        type: 'object',
-        properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },
-        required: ['confirm'],
+  let answer: ElicitResult;
+  try {
+    // Related to the tool call: over Streamable HTTP the question goes on that call's own stream,
+    // which the host is reading, not on the optional GET stream (a client may keep none).
+    answer = await server.server.elicitInput(
+      {
+        message: confirmation(op, args, current),
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },
+          required: ['confirm'],
+        },
       },
-    },
-    { relatedRequestId: requestId },
-  );
+      { relatedRequestId: requestId, timeout: CONFIRM_TIMEOUT_MS },
+    );
+  } catch (error) {
+    return notConfirmed(error);
+  }
   if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
   return failure({ status: null, error: 'The user did not confirm; nothing was changed.' });
+}
+
+/**
+ * A question that failed (no answer in time, the host's dialog failing, an answer that is not the
+ * one asked for) is a refusal: said as a result the model can act on, never a protocol error.
+ */
+function notConfirmed(error: unknown): CallToolResult {
+  const why =
+    error instanceof McpError && error.code === ErrorCode.RequestTimeout
+      ? `the user gave no answer within ${CONFIRM_TIMEOUT_MS / 60_000} minutes`
+      : `the host could not ask the user (${error instanceof Error ? error.message : String(error)})`;
+  return failure({
+    status: null,
+    error: `Not confirmed: ${why}; nothing was sent.`,
+    hint: 'Call again when the user can answer, or ask the user in the conversation first.',
+  });
 }

@@ -7,18 +7,36 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest';
-import { createServer, serveHttp } from '../src/index.js';
+import { CONFIRM_TIMEOUT_MS, createServer, serveHttp } from '../src/index.js';
 
-/** A stand-in API that records the requests it gets and answers every one `204`. */
+/** A made token, as the API answers a confirmed `me_access_tokens_create`. */
+const made = {
+  id: 't1',
+  description: 'agent',
+  permission: 'read',
+  created_at: '2026-01-01T00:00:00Z',
+  last_used_at: null,
+  token: `mkt_${'A'.repeat(43)}000000`,
+};
+
+/** A stand-in API that records the requests it gets; it makes a token, and answers the rest `204`. */
 let api: Server;
 let apiUrl: string;
 const received: string[] = [];
 beforeAll(async () => {
   api = createHttpServer((req, res) => {
     received.push(`${req.method} ${req.url}`);
-    res.writeHead(204).end();
+    if (req.method === 'POST')
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(made));
+    else res.writeHead(204).end();
   });
   api.listen(0, '127.0.0.1');
   await once(api, 'listening');
@@ -33,7 +51,36 @@ afterEach(() => {
 const mint = { name: 'me_access_tokens_create', arguments: { description: 'agent', permission: 'read' } };
 
 const detail = (result: CallToolResult) =>
-  JSON.parse((result.content[0] as { text: string }).text) as { status: number | null; error?: string };
+  JSON.parse((result.content[0] as { text: string }).text) as {
+    status: number | null;
+    error?: string;
+    hint?: string;
+  };
+
+/** A promise and its resolve (the library's target predates `Promise.withResolvers`). */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** An in-process client that can ask the user; `answer` is the host's elicitation handler. */
+async function asking(
+  answer: (signal: AbortSignal) => Promise<ElicitResult> | ElicitResult,
+): Promise<Client> {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await createServer({ token: 'mkt_test', baseUrl: apiUrl }).connect(a);
+  const client = new Client(
+    { name: 'confirm-test', version: '1.0.0' },
+    { capabilities: { elicitation: {} } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, (_request, extra) => answer(extra.signal));
+  await client.connect(b);
+  onTestFinished(() => client.close());
+  return client;
+}
 
 /** The JSON-RPC messages of a `text/event-stream` body, as they come. */
 async function* messagesOf(response: Response): AsyncGenerator<Record<string, unknown>> {
@@ -114,5 +161,63 @@ describe('over Streamable HTTP', () => {
     expect(answer.id).toBe(2);
     expect(answer.result.isError).toBe(true);
     expect(detail(answer.result).error).toMatch(/did not confirm/);
+  });
+});
+
+describe('how long the user has, and what a failed question gives the model', () => {
+  test('a user slower than the SDK’s 60 s default still confirms; no answer within CONFIRM_TIMEOUT_MS is an isError result, and the host’s question is closed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    expect(CONFIRM_TIMEOUT_MS).toBe(10 * 60_000);
+    let asked = deferred<AbortSignal>();
+    let reply = deferred<ElicitResult>();
+    const client = await asking((signal) => {
+      asked.resolve(signal);
+      return reply.promise;
+    });
+    // The client's own request timeout is a faked timer too: it waits longer than the question.
+    const wait = { timeout: 2 * CONFIRM_TIMEOUT_MS };
+    const before = received.length;
+
+    const slow = client.callTool(mint, undefined, wait);
+    await asked.promise;
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    reply.resolve({ action: 'accept', content: { confirm: true } });
+    const confirmed = (await slow) as CallToolResult;
+    expect(confirmed.isError, JSON.stringify(confirmed)).toBeFalsy();
+    expect(received.slice(before)).toEqual(['POST /me/access_tokens.json']);
+
+    asked = deferred<AbortSignal>();
+    reply = deferred<ElicitResult>();
+    const unanswered = client.callTool(mint, undefined, wait);
+    const question = await asked.promise;
+    await vi.advanceTimersByTimeAsync(CONFIRM_TIMEOUT_MS);
+    const result = (await unanswered) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(detail(result)).toEqual({
+      status: null,
+      error: 'Not confirmed: the user gave no answer within 10 minutes; nothing was sent.',
+      hint: 'Call again when the user can answer, or ask the user in the conversation first.',
+    });
+    expect(question.aborted).toBe(true);
+    expect(received.slice(before)).toHaveLength(1);
+  });
+
+  test('a host whose question fails (its handler throws, or it accepts without the answer asked for) gives an isError result; nothing is sent', async () => {
+    const before = received.length;
+    const throwing = await asking(() => {
+      throw new Error('the dialog crashed');
+    });
+    const thrown = (await throwing.callTool(mint)) as CallToolResult;
+    expect(thrown.isError).toBe(true);
+    expect(detail(thrown).error).toMatch(
+      /^Not confirmed: the host could not ask the user \(.*the dialog crashed.*\); nothing was sent\.$/,
+    );
+    const empty = await asking(() => ({ action: 'accept', content: {} }));
+    const accepted = (await empty.callTool(mint)) as CallToolResult;
+    expect(accepted.isError).toBe(true);
+    expect(detail(accepted).error).toMatch(
+      /^Not confirmed: the host could not ask the user \(.*confirm.*\); nothing was sent\.$/,
+    );
+    expect(received.length).toBe(before);
   });
 });
