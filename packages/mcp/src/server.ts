@@ -425,14 +425,13 @@ export function createServer(options: ServerOptions): McpServer {
       ? (idempotencyKeyOf(op, idempotency_key, request.params._meta, session, args) ?? `mcp-${randomUUID()}`)
       : undefined;
     if (!yes && asks(op)) {
-      // Reading what the question names has the call's budget too, and the host may cancel it.
-      const reading = AbortSignal.timeout(callBudgetMs);
       const refused = await confirm(server, client, op, args, {
-        signal: AbortSignal.any([extra.signal, reading]),
+        cancelled: extra.signal,
         requestId: extra.requestId,
+        budgetMs: callBudgetMs,
+        overBudget: overBudget(op, callBudgetMs, key),
       });
-      if (refused)
-        return reading.aborted && !extra.signal.aborted ? overBudget(op, callBudgetMs, key) : refused;
+      if (refused) return refused;
     }
     // The budget starts once the user has answered: a cancellation by the host stops the call too.
     const budget = AbortSignal.timeout(callBudgetMs);
@@ -479,10 +478,14 @@ export function createServer(options: ServerOptions): McpServer {
 
 /** The tool call a confirmation belongs to. */
 interface AskedFor {
-  /** Aborts the reading first (the call's budget) and the host's cancellation of the call. */
-  signal: AbortSignal;
+  /** The host's cancellation of the call (`extra.signal`): it closes the question too. */
+  cancelled: AbortSignal;
   /** The JSON-RPC id of the `tools/call` request. */
   requestId: RequestId;
+  /** The budget of reading what the question names (the user's answer has its own time). */
+  budgetMs: number;
+  /** The answer when that reading is over its budget. */
+  overBudget: CallToolResult;
 }
 
 /**
@@ -494,7 +497,7 @@ async function confirm(
   client: Marketplace,
   op: Operation,
   args: Record<string, unknown>,
-  { signal, requestId }: AskedFor,
+  { cancelled, requestId, budgetMs, overBudget }: AskedFor,
 ): Promise<CallToolResult | undefined> {
   if (!server.server.getClientCapabilities()?.elicitation)
     return failure({
@@ -507,17 +510,22 @@ async function confirm(
   const show = MINTS_CREDENTIALS.has(op.toolName) ? undefined : showOf(op);
   let current: unknown;
   if (show) {
+    // Reading what the question names has the call's budget, and the host may cancel it.
+    const budget = AbortSignal.timeout(budgetMs);
     try {
       const ids = Object.fromEntries(show.pathParams.map((name) => [name, args[name]]));
-      current = (await callOperation(client, show, ids, { signal })).data;
+      current = (await callOperation(client, show, ids, { signal: AbortSignal.any([cancelled, budget]) }))
+        .data;
     } catch (error) {
+      if (budget.aborted && !cancelled.aborted) return overBudget;
       return errorResult(error, new Set(op.pathParams), op);
     }
   }
   let answer: ElicitResult;
   try {
     // Related to the tool call: over Streamable HTTP the question goes on that call's own stream,
-    // which the host is reading, not on the optional GET stream (a client may keep none).
+    // which the host is reading, not on the optional GET stream (a client may keep none). The
+    // call's cancellation cancels the question: the host takes its dialog down.
     answer = await server.server.elicitInput(
       {
         message: confirmation(op, args, current),
@@ -527,7 +535,7 @@ async function confirm(
           required: ['confirm'],
         },
       },
-      { relatedRequestId: requestId, timeout: CONFIRM_TIMEOUT_MS },
+      { relatedRequestId: requestId, signal: cancelled, timeout: CONFIRM_TIMEOUT_MS },
     );
   } catch (error) {
     return notConfirmed(error);

@@ -221,3 +221,31 @@ describe('how long the user has, and what a failed question gives the model', ()
     expect(received.length).toBe(before);
   });
 });
+
+describe('a call the host cancels', () => {
+  test('closes its open question: the host is told to take its dialog down, and nothing is sent', async () => {
+    const asked = deferred<AbortSignal>();
+    let answered = false;
+    const client = await asking((signal) => {
+      if (!answered) {
+        answered = true;
+        return { action: 'decline' };
+      }
+      asked.resolve(signal);
+      return new Promise<ElicitResult>(() => {});
+    });
+    // A question declined first: the MCP SDK's client ignores the cancellation of a request whose
+    // id is 0 (a falsy id), and the server numbers its requests from 0.
+    expect(((await client.callTool(mint)) as CallToolResult).isError).toBe(true);
+    const before = received.length;
+    const cancel = new AbortController();
+    const call = client.callTool(mint, undefined, { signal: cancel.signal });
+    const question = await asked.promise;
+    cancel.abort();
+    await expect(call).rejects.toThrow();
+    // The server handles the cancellation before this ping, and answers in order.
+    await client.ping();
+    expect(question.aborted).toBe(true);
+    expect(received.length).toBe(before);
+  });
+});
