@@ -23,7 +23,9 @@ Options:
                       (default: the working directory, unless it is / or the home directory:
                       then none)
   --read-only         expose only the read tools
-  --tools a,b         expose only these groups (${[...new Set(operations.map((op) => op.sdkPath[0]))].join(', ')})
+  --tools a,b         expose only these groups (${[...new Set(operations.map((op) => op.sdkPath[0]))].join(', ')});
+                      organizations_list stays with collabs, campaigns or members (it gives
+                      their organization_id)
   --yes               run deletes and transitions without asking the user to confirm (without it
                       they ask through elicitation, and are refused when the host cannot ask)
   --full-output-schemas  list each tool's whole output schema (default: compact, naming the

@@ -36,7 +36,10 @@ export interface ServerOptions {
   baseUrl?: string;
   /** Only the read tools (GETs). */
   readOnly?: boolean;
-  /** Only these groups (the first word of a tool name: `collabs`, `campaigns`, `me`, …). */
+  /**
+   * Only these groups (the first word of a tool name: `collabs`, `campaigns`, `me`, …); with any
+   * group whose tools take an `organization_id`, `organizations_list` too (it gives those ids).
+   */
   groups?: readonly string[];
   /**
    * Run deletes and transitions without asking the user to confirm. Without it they ask through
@@ -76,13 +79,34 @@ export const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 /** The URI of the OpenAPI document resource. */
 export const OPENAPI_URI = 'marketplace://openapi.json';
 
-/** The operations a server with these options exposes, in table order. */
+/** The tool whose items give the `organization_id` every organization-scoped tool takes. */
+const ORGANIZATIONS_LIST = 'organizations_list';
+
+/**
+ * The operations a server with these options exposes, in table order. `organizations_list` stays
+ * whenever a tool that takes an `organization_id` is exposed, whatever the groups: nothing else
+ * gives a model that id.
+ */
 export function selectOperations({
   readOnly = false,
   groups,
 }: Pick<ServerOptions, 'readOnly' | 'groups'>): Operation[] {
-  return operations.filter(
+  const chosen = operations.filter(
     (op) => (!readOnly || op.readOnly) && (!groups || groups.includes(op.sdkPath[0] as string)),
+  );
+  const scoped = chosen.some((op) => op.pathParams.includes('organization_id'));
+  return operations.filter((op) => chosen.includes(op) || (scoped && op.toolName === ORGANIZATIONS_LIST));
+}
+
+/** The server's instructions, naming only tools it exposes. */
+function instructionsOf(exposed: readonly Operation[]): string {
+  const first = exposed.some((op) => op.toolName === ORGANIZATIONS_LIST)
+    ? ` (${ORGANIZATIONS_LIST} first)`
+    : '';
+  return (
+    `Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools${first}. ` +
+    'Lists return one page; pass `page`, or `max_items` to walk pages (then go on with ' +
+    '`page: next_page, skip: next_skip`).'
   );
 }
 
@@ -394,19 +418,13 @@ export function createServer(options: ServerOptions): McpServer {
     ...(options.baseUrl && { baseUrl: options.baseUrl }),
   });
   const baseUrl = (options.baseUrl || process.env.MARKETPLACE_BASE_URL || '').replace(/\/+$/, '');
+  const exposed = selectOperations(options);
   const server = new McpServer(
     { name: 'marketplace', title: 'Creator Marketplace', version: VERSION },
-    {
-      instructions:
-        'Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools ' +
-        '(organizations_list first). Lists return one page; pass `page`, or `max_items` to walk pages ' +
-        '(then go on with `page: next_page, skip: next_skip`).',
-    },
+    { instructions: instructionsOf(exposed) },
   );
 
-  const tools = new Map(
-    selectOperations(options).map((op) => [op.toolName, { op, input: inputSchemaOf(op) }] as const),
-  );
+  const tools = new Map(exposed.map((op) => [op.toolName, { op, input: inputSchemaOf(op) }] as const));
   // The tools are listed and called here, not through `registerTool`: the list is made once, with
   // compact output schemas, and argument errors are answered in the JSON of every other failure.
   const listed = [...tools.values()].map(({ op, input }) => toolOf(op, input, outputSchemas));

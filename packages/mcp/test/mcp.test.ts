@@ -471,8 +471,13 @@ describe('--read-only and --tools', () => {
     const client = await stdioClient(['--read-only', '--tools', 'collabs,me']);
     try {
       const { tools } = await client.listTools();
+      // organizations_list stays: the collab tools' organization_id comes from it.
       const reads = publicEndpoints
-        .filter((e) => e.method === 'GET' && (e.path.startsWith('/me/') || e.name.startsWith('collabs.')))
+        .filter(
+          (e) =>
+            e.method === 'GET' &&
+            (e.path.startsWith('/me/') || e.name.startsWith('collabs.') || e.name === 'organizations.list'),
+        )
         .map(expectedName);
       expect(tools.map((t) => t.name)).toEqual(reads);
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);

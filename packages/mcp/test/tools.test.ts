@@ -127,6 +127,27 @@ describe('tools/list', () => {
   });
 });
 
+describe('--tools and --read-only', () => {
+  test('a model can always get the ids a tool takes: organizations_list stays with any organization-scoped group; the instructions name only what is exposed', async () => {
+    const names = async (options: Partial<ServerOptions>) =>
+      (await (await connect(options)).listTools()).tools.map((t) => t.name);
+    for (const options of [
+      { groups: ['collabs', 'me'] },
+      { groups: ['members'], readOnly: true },
+      { groups: ['campaigns'] },
+    ]) {
+      const listed = await names(options);
+      expect(listed, JSON.stringify(options)).toContain('organizations_list');
+      // Only the list: the other organization tools stay hidden.
+      expect(listed.filter((n) => n.startsWith('organizations_'))).toEqual(['organizations_list']);
+    }
+    const me = await connect({ groups: ['me'] });
+    expect((await me.listTools()).tools.map((t) => t.name)).not.toContain('organizations_list');
+    expect(me.getInstructions()).not.toMatch(/organizations_list/);
+    expect((await connect({ groups: ['collabs'] })).getInstructions()).toMatch(/organizations_list first/);
+  });
+});
+
 describe('tools/call', () => {
   test('argument errors are the JSON of every failure, with a hint; nothing is sent', async () => {
     const client = await connect();
