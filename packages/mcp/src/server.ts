@@ -28,6 +28,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs, guardedFileReader } from './files.js';
+import { clip } from './text.js';
 
 export interface ServerOptions {
   /** The access token; default `MARKETPLACE_TOKEN`. */
@@ -348,9 +349,11 @@ export function parseArguments(
           : issue,
       );
   const errors = toFieldErrors(issues);
-  for (const name of unknown)
+  // An unknown name is repeated cut short: it may be any length.
+  const shown = unknown.map((name) => clip(name));
+  for (const name of shown)
     errors[name] = [`is not an argument of this tool (it takes ${[...settable].join(', ')})`];
-  return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...unknown])) };
+  return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...shown])) };
 }
 
 /**

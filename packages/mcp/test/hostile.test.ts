@@ -390,6 +390,24 @@ describe('file arguments', () => {
     await nothingSent();
   });
 
+  test('a huge value is not echoed back: raw base64 is told to be a data: URL, a long path is cut short', async () => {
+    const client = await connect({ allowDirs: [dir] });
+    const base64 = Buffer.concat([png(4, 4, [1, 2, 3]), Buffer.alloc(1_500_000, 7)]).toString('base64');
+    const result = (await client.callTool({
+      name: 'organizations_create',
+      arguments: { name: 'Never sent', logo: base64 },
+    })) as CallToolResult;
+    expect(text(result).length).toBeLessThan(1000);
+    expect(await refused(client, base64)).toBe(
+      `${base64.slice(0, 100)}… (${base64.length} characters) looks like raw base64, not a file path: pass the image as a data: URL (data:image/png;base64,…)`,
+    );
+    const long = join(dir, 'x'.repeat(5000));
+    expect(await refused(client, long)).toBe(
+      `${long.slice(0, 100)}… (${long.length} characters) cannot be read (no such file)`,
+    );
+    await nothingSent();
+  });
+
   test('started in the root or the home directory, no directory is allowed by default: file arguments say to pass --allow-dir', async () => {
     expect(defaultAllowDirs('/', '/home/someone')).toEqual([]);
     expect(defaultAllowDirs('/home/someone', '/home/someone')).toEqual([]);

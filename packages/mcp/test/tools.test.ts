@@ -187,6 +187,21 @@ describe('tools/call', () => {
     expect(received.length).toBe(before);
   });
 
+  test('an argument name or value is not echoed whole: a long one is cut to 100 characters with its length', async () => {
+    const client = await connect();
+    const name = 'n'.repeat(50_000);
+    const result = (await client.callTool({
+      name: 'collabs_list',
+      arguments: { organization_id: 'o1', [name]: 1 },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text.length).toBeLessThan(1000);
+    const shown = `${name.slice(0, 100)}… (50000 characters)`;
+    expect(detail(result).errors).toEqual({
+      [shown]: ['is not an argument of this tool (it takes organization_id, page, max_items, skip)'],
+    });
+  });
+
   test('a delete or a transition on a host that cannot ask is refused unless --yes; nothing is sent', async () => {
     const client = await connect();
     const before = received.length;
