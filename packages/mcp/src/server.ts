@@ -375,24 +375,75 @@ function overBudget(op: Operation, budgetMs: number, key: string | undefined): C
   });
 }
 
+/**
+ * Tools that revoke a credential. The API keeps no token's value, so whether it is the one this
+ * server runs with cannot be told: the question says what revoking that one would do.
+ */
+const REVOKES_CREDENTIALS: ReadonlySet<string> = new Set(['me_access_tokens_delete']);
+
+const OWN_TOKEN_WARNING =
+  ' If it is the token this server runs with (MARKETPLACE_TOKEN), every later call fails (401) until the server is restarted with another.';
+
+/** What a question names, read first, and the schema it has (which fields are a lifecycle). */
+interface Target {
+  resource: unknown;
+  schema: z.ZodType | undefined;
+}
+
 /** The question a delete or a transition asks first. */
-function confirmation(op: Operation, args: Record<string, unknown>, current?: unknown): string {
+function confirmation(op: Operation, args: Record<string, unknown>, target?: Target): string {
   // A credential's request says what it would allow; a delete's or a transition's, which resource.
   const shown = MINTS_CREDENTIALS.has(op.toolName) ? Object.keys(args) : op.pathParams;
   const ids = shown.map((name) => `${name}=${String(args[name])}`).join(', ');
-  return `${op.title}${labelOf(current)}${ids ? ` (${ids})` : ''}?`;
+  const label = target ? labelOf(target) : '';
+  const warning = REVOKES_CREDENTIALS.has(op.toolName) ? OWN_TOKEN_WARNING : '';
+  return `${op.title}${label ? `: ${label}` : ''}${ids ? ` (${ids})` : ''}?${warning}`;
 }
 
-/** What a user recognises a resource by: its name and its state, when it has them (`: "Acme", draft`). */
-function labelOf(resource: unknown): string {
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/** The texts among `values`, joined; undefined when there is none. */
+const joined = (values: readonly unknown[], separator: string): string | undefined =>
+  values.map(text).filter(Boolean).join(separator) || undefined;
+
+/**
+ * What a user recognises a resource by, in this order; each gives one part of the label or none.
+ * Field names, not resource names: a new resource with such fields is labelled too.
+ */
+const RECOGNISED_BY: ReadonlyArray<(resource: Record<string, unknown>) => string | undefined> = [
+  // Its name (an organization, a collab, a campaign), or what it is for (an access token).
+  ({ name, description }) => {
+    const own = text(name) ?? text(description);
+    return own && JSON.stringify(own);
+  },
+  // The person of a membership: `"Ann" <ann@example.com>`.
+  ({ user }) => {
+    if (typeof user !== 'object' || user === null) return undefined;
+    const { name, email } = user as Record<string, unknown>;
+    return joined([text(name) && JSON.stringify(name), text(email) && `<${email}>`], ' ');
+  },
+  // A social account: its platform and the account's address.
+  ({ platform_id, account_url }) => text(account_url) && joined([platform_id, account_url], ' '),
+  // An address: its lines (its `state` is the region here, not a status).
+  (r) =>
+    text(r.address_one) &&
+    joined([r.address_one, r.address_two, r.city, r.state, r.postal_code, r.country_code], ', '),
+];
+
+/**
+ * A resource's label for its question (`"Acme", draft`): what the user recognises it by, then its
+ * lifecycle — a `state` or `status` its schema types as an enum (`draft`, `active`); a free-text
+ * one, such as an address's `state`, is no lifecycle.
+ */
+function labelOf({ resource, schema }: Target): string {
   if (typeof resource !== 'object' || resource === null) return '';
-  const { name, state, status } = resource as Record<string, unknown>;
-  const parts = [
-    typeof name === 'string' && JSON.stringify(name),
-    [state, status].find((s) => typeof s === 'string'),
-  ];
-  const label = parts.filter(Boolean).join(', ');
-  return label ? `: ${label}` : '';
+  const fields = resource as Record<string, unknown>;
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  const lifecycle = ['state', 'status'].find((f) => shape[f] instanceof z.ZodEnum && text(fields[f]));
+  return [...RECOGNISED_BY.map((part) => part(fields)), lifecycle && fields[lifecycle]]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /**
@@ -402,6 +453,42 @@ function labelOf(resource: unknown): string {
 function showOf(op: Operation): Operation | undefined {
   const path = op.endpoint.show?.path ?? op.endpoint.path;
   return operations.find((o) => o.endpoint.method === 'GET' && o.kind !== 'list' && o.endpoint.path === path);
+}
+
+/** The list of the collection a resource at `…/:id` is in (a resource without a show endpoint is found there). */
+function listOf(op: Operation): Operation | undefined {
+  if (!op.endpoint.path.endsWith('/:id')) return undefined;
+  const path = op.endpoint.path.slice(0, -'/:id'.length);
+  return operations.find((o) => o.kind === 'list' && o.endpoint.path === path);
+}
+
+/**
+ * Reads what a delete or a transition acts on, for its question: through its show operation (a
+ * `404` throws: it is not there), else found by id in its collection's list (an access token has no
+ * show endpoint); undefined when neither can be had, and the question names ids only.
+ */
+async function readTarget(
+  client: Marketplace,
+  op: Operation,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Target | undefined> {
+  const idsOf = (reader: Operation) =>
+    Object.fromEntries(reader.pathParams.map((name) => [name, args[name]]));
+  const show = showOf(op);
+  if (show)
+    return {
+      resource: (await callOperation(client, show, idsOf(show), { signal })).data,
+      schema: show.response,
+    };
+  const list = listOf(op);
+  if (!list) return undefined;
+  const { data } = (await callOperation(client, list, idsOf(list), {
+    signal,
+    maxItems: MAX_ITEMS,
+  })) as ListResult;
+  const resource = data.find((item) => (item as { id?: unknown } | null)?.id === args.id);
+  return resource === undefined ? undefined : { resource, schema: list.item };
 }
 
 export function createServer(options: ServerOptions): McpServer {
@@ -526,17 +613,14 @@ async function confirm(
       error: `${op.toolName} ${whatItDoes(op)} and needs the user's confirmation, which this host cannot ask for (it does not support elicitation); nothing was changed.`,
       hint: 'Ask the user to confirm in the conversation; the server must be started with --yes to run such tools without asking.',
     });
-  // The user is asked about what is there, by its name and state, not by ids alone; what is not
+  // The user is asked about what is there, as the user knows it, not by ids alone; what is not
   // there (a 404) is said without asking.
-  const show = MINTS_CREDENTIALS.has(op.toolName) ? undefined : showOf(op);
-  let current: unknown;
-  if (show) {
+  let target: Target | undefined;
+  if (!MINTS_CREDENTIALS.has(op.toolName)) {
     // Reading what the question names has the call's budget, and the host may cancel it.
     const budget = AbortSignal.timeout(budgetMs);
     try {
-      const ids = Object.fromEntries(show.pathParams.map((name) => [name, args[name]]));
-      current = (await callOperation(client, show, ids, { signal: AbortSignal.any([cancelled, budget]) }))
-        .data;
+      target = await readTarget(client, op, args, AbortSignal.any([cancelled, budget]));
     } catch (error) {
       if (budget.aborted && !cancelled.aborted) return overBudget;
       return errorResult(error, new Set(op.pathParams), op);
@@ -549,7 +633,7 @@ async function confirm(
     // call's cancellation cancels the question: the host takes its dialog down.
     answer = await server.server.elicitInput(
       {
-        message: confirmation(op, args, current),
+        message: confirmation(op, args, target),
         requestedSchema: {
           type: 'object',
           properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },

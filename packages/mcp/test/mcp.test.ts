@@ -584,6 +584,48 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     answer = 'decline';
   });
 
+  test('a question names what it acts on as the user knows it: a member by name and email, a social account by platform and URL, an address by its lines, a token by its description with a warning', async () => {
+    answer = 'decline';
+    const org = await user.client.organizations.create({ name: 'Labels' });
+    const other = await server.newUser('Label Member');
+    const membership = await server.admin.testHelpers.addMember(org.id, {
+      user_id: other.user.id,
+      role: 'member',
+    });
+    await failing('members_delete', { organization_id: org.id, id: membership.id }, client);
+    expect(asked.at(-1)).toBe(
+      `Remove a member, or leave the organization: "Label Member" <${other.user.email}> (organization_id=${org.id}, id=${membership.id})?`,
+    );
+
+    const account = await user.client.me.socialAccounts.create({
+      platform_id: 'youtube',
+      account_url: 'https://www.youtube.com/@label-account',
+    });
+    await failing('me_social_accounts_delete', { id: account.id }, client);
+    expect(asked.at(-1)).toBe(
+      `Disconnect a social account: youtube ${account.account_url}, ${account.status} (id=${account.id})?`,
+    );
+
+    // An address's `state` is its region, not a status.
+    await user.client.me.address.update({
+      address_one: '1 Main St',
+      city: 'Springfield',
+      state: 'IL',
+      postal_code: '62701',
+      country_code: 'us',
+    });
+    await failing('me_address_delete', {}, client);
+    expect(asked.at(-1)).toBe('Delete the shipping address: 1 Main St, Springfield, IL, 62701, US?');
+
+    // There is no show endpoint for a token: it is found in its list. Whether it is the token this
+    // server runs with cannot be told (the API keeps no value), so the question says what that would do.
+    const token = await user.client.me.accessTokens.create({ description: 'old laptop', permission: 'read' });
+    await failing('me_access_tokens_delete', { id: token.id }, client);
+    expect(asked.at(-1)).toBe(
+      `Revoke an access token: "old laptop" (id=${token.id})? If it is the token this server runs with (MARKETPLACE_TOKEN), every later call fails (401) until the server is restarted with another.`,
+    );
+  });
+
   test('DNS-rebinding protection: a foreign Host header is refused', async () => {
     expect(await postStatus(url, { Host: 'evil.example' })).toBe(403);
     // Without the secret it is refused too (the secret is checked first).
