@@ -356,6 +356,28 @@ export function parseArguments(
   return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...shown])) };
 }
 
+/** What a JSON value is, as a message names it. */
+const kindOfValue = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+
+/**
+ * `tools/call` as this server takes it: `arguments` that are not an object (`null`, a string)
+ * are refused as invalid params (-32602) saying so. With the SDK's own schema they were a zod
+ * dump as an internal error (-32603), before any handler of this package could answer.
+ */
+const ToolCallSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown() }).transform((params) => {
+    const given = params.arguments;
+    if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
+      return { ...params, arguments: given as Record<string, unknown> | undefined };
+    // Thrown, not a zod issue: the SDK answers an McpError with its own code.
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,
+    );
+  }),
+});
+
 /**
  * A call given up after its budget: said as a result the model can act on, before the host's own
  * timeout would answer with a protocol error. A POST was sent with an idempotency key, so calling
@@ -520,7 +542,7 @@ export function createServer(options: ServerOptions): McpServer {
   const listed = [...tools.values()].map(({ op, input }) => toolOf(op, input, outputSchemas));
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.server.setRequestHandler(ToolCallSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     const { op, input } = tool;

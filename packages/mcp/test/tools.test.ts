@@ -10,7 +10,11 @@ import { publicEndpoints } from '@app/schemas';
 import { operations } from '@app/sdk/operations';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ListToolsResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createServer, type ServerOptions } from '../src/index.js';
@@ -229,6 +233,29 @@ describe('tools/call', () => {
     })) as CallToolResult;
     expect(deleted.structuredContent).toEqual({ data: null });
     expect(received.slice(before)).toEqual(['DELETE /organizations/o1/collabs/c1.json']);
+  });
+
+  test('arguments that are not an object (null, a string, an array) are an invalid request (-32602) saying so, not an internal error', async () => {
+    const client = await connect();
+    for (const [args, sent] of [
+      [null, 'null'],
+      ['organization_id=o1', 'a string'],
+      [[1], 'an array'],
+    ] as const) {
+      const call = client.request(
+        { method: 'tools/call', params: { name: 'collabs_list', arguments: args as never } },
+        CallToolResultSchema,
+      );
+      await expect(call, sent).rejects.toMatchObject({
+        code: -32602,
+        // The SDK puts "MCP error -32602: " before the message it sends, and the client once more.
+        message: expect.stringMatching(
+          new RegExp(
+            `-32602: The arguments of tools/call must be a JSON object of the tool's arguments by name \\(\\{\\} for none\\), not ${sent}\\.$`,
+          ),
+        ),
+      });
+    }
   });
 
   test('an unknown tool is a protocol error (the MCP spec)', async () => {
