@@ -351,8 +351,8 @@ export function parseArguments(
   const errors = toFieldErrors(issues);
   // An unknown name is repeated cut short: it may be any length.
   const shown = unknown.map((name) => clip(name));
-  for (const name of shown)
-    errors[name] = [`is not an argument of this tool (it takes ${[...settable].join(', ')})`];
+  const takes = settable.size > 0 ? [...settable].join(', ') : 'no arguments';
+  for (const name of shown) errors[name] = [`is not an argument of this tool (it takes ${takes})`];
   return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...shown])) };
 }
 

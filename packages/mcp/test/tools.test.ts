@@ -191,6 +191,17 @@ describe('tools/call', () => {
     expect(received.length).toBe(before);
   });
 
+  test('an argument given to a tool that takes none says so', async () => {
+    const client = await connect();
+    const result = (await client.callTool({
+      name: 'me_address_retrieve',
+      arguments: { foo: 1 },
+    })) as CallToolResult;
+    expect(detail(result).errors).toEqual({
+      foo: ['is not an argument of this tool (it takes no arguments)'],
+    });
+  });
+
   test('an argument name or value is not echoed whole: a long one is cut to 100 characters with its length', async () => {
     const client = await connect();
     const name = 'n'.repeat(50_000);
