@@ -165,16 +165,18 @@ const idempotencyKey = z
   .meta({
     description:
       'Makes the call count once however often it is sent (1 to 255 printable ASCII characters): send ' +
-      'the same key when retrying the same call. Default: derived from the request id in `_meta`, or random',
+      'the same key when retrying the same call. Without it every call has a new random key: a retried call may run twice',
   });
 
 /**
- * The `Idempotency-Key` of a POST tool call: the `idempotency_key` argument; else one derived from
- * the request id the host puts in `_meta` (`requestId`), so that a call the host retries with the
- * same id counts once; else none (the call then sends a random one). The derived key also covers the
- * session (`scope`, random per MCP session: hosts number their requests from 1 in every session,
- * and the server keeps a key 24 hours) and the arguments (a request id used again for another call
- * is another call, not a conflict).
+ * The `Idempotency-Key` of a POST tool call: the `idempotency_key` argument; else none (the call
+ * then sends a random one), so a retry counts once only when the model passes the same key. MCP
+ * gives a call no identity that survives a retry: a host's retry is a new JSON-RPC request with a
+ * new id, which is why that id is not used. One extension is kept: a host that puts a `requestId`
+ * of its own in `_meta` (not an MCP field; no known host sends one) gets a key derived from it,
+ * the session (`scope`, random per MCP session: hosts number their requests from 1 in every
+ * session, and the server keeps a key 24 hours) and the arguments (a request id used again for
+ * another call is another call, not a conflict).
  */
 export function idempotencyKeyOf(
   op: Operation,
