@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
-import { Marketplace, RequestValidationError, VERSION } from '@app/sdk';
+import { ClientOptionError, Marketplace, RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
   describeError,
@@ -531,7 +531,7 @@ export function createServer(options: ServerOptions): McpServer {
     ...(options.token && { token: options.token }),
     ...(options.baseUrl && { baseUrl: options.baseUrl }),
   });
-  const baseUrl = (options.baseUrl || process.env.MARKETPLACE_BASE_URL || '').replace(/\/+$/, '');
+  const baseUrl = checkedBaseUrl(options.baseUrl || process.env.MARKETPLACE_BASE_URL || '');
   const exposed = selectOperations(options);
   const server = new McpServer(
     { name: 'marketplace', title: 'Creator Marketplace', version: VERSION },
@@ -594,16 +594,15 @@ export function createServer(options: ServerOptions): McpServer {
       description: 'The OpenAPI 3.1 document of the marketplace API, from the server',
       mimeType: 'application/json',
     },
-    async (uri, extra) => {
-      const base = baseUrl;
-      const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(callBudgetMs)]);
-      const response = await fetch(`${base}/openapi.json`, {
-        headers: { Accept: 'application/json' },
-        signal,
-      });
-      if (!response.ok) throw new Error(`GET ${base}/openapi.json: ${response.status}`);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await response.text() }] };
-    },
+    async (uri, extra) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/json',
+          text: await readOpenApi(`${baseUrl}/openapi.json`, extra.signal, callBudgetMs),
+        },
+      ],
+    }),
   );
   return server;
 }
@@ -618,6 +617,42 @@ interface AskedFor {
   budgetMs: number;
   /** The answer when that reading is over its budget. */
   overBudget: CallToolResult;
+}
+
+/**
+ * The base URL the client was given, without its trailing slashes. The SDK refuses a query or a
+ * fragment, but not an empty one (`…/docs#`, `…/?`: `URL` gives no `hash` or `search` for them),
+ * after which the paths would be a fragment or a query: refused here in the SDK's words.
+ */
+function checkedBaseUrl(baseUrl: string): string {
+  if (/[?#]/.test(new URL(baseUrl).href))
+    throw new ClientOptionError('baseUrl', `must not have a query or fragment: ${baseUrl}`);
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/**
+ * The OpenAPI document, read from the API within `budgetMs`. A resource read has no tool result:
+ * a failure is a protocol error, whose message names the URL and what to check.
+ */
+async function readOpenApi(url: string, cancelled: AbortSignal, budgetMs: number): Promise<string> {
+  const budget = AbortSignal.timeout(budgetMs);
+  const failed = (why: string) =>
+    new McpError(ErrorCode.InternalError, `The OpenAPI document could not be read from ${url}: ${why}`);
+  try {
+    const response = await fetch(url, {
+      headers: { Accept: 'application/json' },
+      signal: AbortSignal.any([cancelled, budget]),
+    });
+    if (response.status !== 200) throw failed(`the API answered ${response.status}.`);
+    return await response.text();
+  } catch (error) {
+    if (error instanceof McpError || cancelled.aborted) throw error;
+    if (budget.aborted) throw failed(`no complete answer within ${budgetMs / 1000} s.`);
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    throw failed(
+      `the API did not answer${typeof code === 'string' ? ` (${code})` : ''}. Check MARKETPLACE_BASE_URL and that the API is running.`,
+    );
+  }
 }
 
 /**

@@ -664,6 +664,15 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
         { MARKETPLACE_BASE_URL: 'ftp://x' },
         'marketplace-mcp: MARKETPLACE_BASE_URL must be an http or https URL, not ftp:',
       ],
+      // An empty query or fragment too: the paths would follow the `#` or the `?`.
+      [
+        { MARKETPLACE_BASE_URL: 'http://127.0.0.1:4102/docs#' },
+        'marketplace-mcp: MARKETPLACE_BASE_URL must not have a query or fragment: http://127.0.0.1:4102/docs#',
+      ],
+      [
+        { MARKETPLACE_BASE_URL: 'http://127.0.0.1:4102/?' },
+        'marketplace-mcp: MARKETPLACE_BASE_URL must not have a query or fragment: http://127.0.0.1:4102/?',
+      ],
       [
         { MARKETPLACE_TOKEN: `${user.token}\nsecond line` },
         'marketplace-mcp: MARKETPLACE_TOKEN holds a character an HTTP header cannot carry',

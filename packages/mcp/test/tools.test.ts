@@ -277,6 +277,25 @@ describe('tools/call', () => {
   });
 });
 
+describe('the OpenAPI resource', () => {
+  test('with the API down, reading it says which URL failed and what to check', async () => {
+    const closed = createHttpServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const downUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const client = await connect({ baseUrl: downUrl });
+    await expect(client.readResource({ uri: 'marketplace://openapi.json' })).rejects.toThrow(
+      `The OpenAPI document could not be read from ${downUrl}/openapi.json: the API did not answer (ECONNREFUSED). Check MARKETPLACE_BASE_URL and that the API is running.`,
+    );
+    // An answer that is not the document names its status.
+    const answering = await connect({ baseUrl: apiUrl });
+    await expect(answering.readResource({ uri: 'marketplace://openapi.json' })).rejects.toThrow(
+      `The OpenAPI document could not be read from ${apiUrl}/openapi.json: the API answered 204.`,
+    );
+  });
+});
+
 describe('a call that the host retries, cancels, or that the API does not answer (a stand-in API)', () => {
   /** A stand-in API that records each request's Idempotency-Key and answers nothing until told. */
   let slow: Server;
@@ -371,6 +390,8 @@ describe('a call that the host retries, cancels, or that the API does not answer
       hint: 'The API is slow or unreachable, and whether the change was made is unknown: read the resource before calling again.',
     });
     const read = client.readResource({ uri: 'marketplace://openapi.json' });
-    await expect(read).rejects.toThrow(/timeout|aborted/i);
+    await expect(read).rejects.toThrow(
+      `The OpenAPI document could not be read from ${slowUrl}/openapi.json: no complete answer within 0.1 s.`,
+    );
   });
 });
