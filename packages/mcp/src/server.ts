@@ -268,11 +268,14 @@ export function toolOf(
   const asking = asks(op)
     ? ' It asks the user to confirm first (elicitation), or is refused when the host cannot ask, unless the server runs with --yes.'
     : '';
+  // An argument the tool does not take is refused (`parseArguments`): the schema says so too, so
+  // that a host's validator or a model reading it knows before calling.
+  const inputSchema: JsonSchema = { ...jsonSchemaOf(input, 'input'), additionalProperties: false };
   return {
     name: op.toolName,
     title: op.title,
     description: `${op.description} ${resultText(op)}${asking}`,
-    inputSchema: jsonSchemaOf(input, 'input') as Tool['inputSchema'],
+    inputSchema: inputSchema as Tool['inputSchema'],
     outputSchema: outputJsonSchemaOf(op, outputSchemas) as Tool['outputSchema'],
     annotations: annotationsOf(op),
   };

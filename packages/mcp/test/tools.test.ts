@@ -5,6 +5,7 @@
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { publicEndpoints } from '@app/schemas';
 import { operations } from '@app/sdk/operations';
@@ -18,6 +19,11 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createServer, type ServerOptions } from '../src/index.js';
+
+/** What these tests use of Ajv (the MCP SDK's own dependency). */
+interface StrictAjv {
+  compile: (schema: object) => (data: unknown) => boolean;
+}
 
 /** A stand-in API that counts the requests it gets and answers every one `204`. */
 let api: Server;
@@ -91,6 +97,24 @@ describe('tools/list', () => {
     expect(listed.tools.find((t) => t.name === 'organizations_create')?.description).toMatch(
       /`logo`: a PNG, JPEG, WebP or GIF image, as a file path or a `data:` URL/,
     );
+  });
+
+  test('every input schema refuses unknown properties (additionalProperties: false, as the server does), and every schema compiles in strict Ajv', () => {
+    // The Ajv the MCP SDK validates with (its own dependency), in strict mode: a keyword or a
+    // format it does not know fails, as it does in the MCP Inspector's --strict.
+    const fromSdk = createRequire(import.meta.resolve('@modelcontextprotocol/sdk/validation/ajv'));
+    const { Ajv } = fromSdk('ajv') as { Ajv: new (options: object) => StrictAjv };
+    const addFormats = fromSdk('ajv-formats') as (ajv: StrictAjv) => void;
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    addFormats(ajv);
+    for (const tool of listed.tools) {
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      expect(() => ajv.compile(tool.outputSchema ?? {}), tool.name).not.toThrow();
+    }
+    const validate = ajv.compile(listed.tools.find((t) => t.name === 'collabs_list')?.inputSchema ?? {});
+    expect(validate({ organization_id: 'o1' })).toBe(true);
+    expect(validate({ organization_id: 'o1', rloe: 'admin' })).toBe(false);
   });
 
   test('every input is described, with the enums and formats of the schemas', () => {
