@@ -192,6 +192,40 @@ describe('the bearer secret of --http', () => {
   });
 });
 
+describe('usage errors of the command line (exit 2)', () => {
+  const env = () => ({ ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url });
+  const run = (args: string[], vars: Record<string, string> = env()) =>
+    runChild(process.execPath, [...nodeArgs, ...args], { env: vars });
+
+  test('--port without --http, or a port that is not a decimal number from 0 to 65535', async () => {
+    const stdio = await run(['--port', '8080']);
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toMatch(/^marketplace-mcp: --port needs --http\n/);
+    for (const port of ['', '0x1F90', '1e3', '65536']) {
+      const bad = await run(['--http', `--port=${port}`]);
+      expect(bad.code, port).toBe(2);
+      expect(bad.stderr, port).toMatch(
+        /^marketplace-mcp: --port must be a decimal port number from 0 to 65535/,
+      );
+    }
+  });
+
+  test('a missing variable is named alone', async () => {
+    const { MARKETPLACE_TOKEN: _token, ...noToken } = env();
+    const { MARKETPLACE_BASE_URL: _url, ...noUrl } = env();
+    const { MARKETPLACE_BASE_URL: _u, MARKETPLACE_TOKEN: _t, ...neither } = env();
+    for (const [vars, message] of [
+      [noToken, 'marketplace-mcp: set MARKETPLACE_TOKEN (the access token, mkt_…)\n'],
+      [noUrl, "marketplace-mcp: set MARKETPLACE_BASE_URL (the API's address, e.g. http://127.0.0.1:3000)\n"],
+      [neither, 'marketplace-mcp: set MARKETPLACE_TOKEN and MARKETPLACE_BASE_URL\n'],
+    ] as const) {
+      const missing = await run([], vars);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr.startsWith(message), missing.stderr).toBe(true);
+    }
+  });
+});
+
 describe('sessions over HTTP', () => {
   const secret = 'sessions-secret-0123456789abcdef';
   const minute = 60_000;

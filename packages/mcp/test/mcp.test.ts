@@ -488,6 +488,17 @@ describe('--read-only and --tools', () => {
     }
   });
 
+  test('--tools given twice exposes both lists of groups', async () => {
+    const client = await stdioClient(['--tools', 'campaigns', '--tools', 'members,me']);
+    try {
+      const groups = new Set((await client.listTools()).tools.map((t) => t.name.split('_')[0]));
+      // organizations: its list stays, for the organization_id of the others.
+      expect([...groups].sort()).toEqual(['campaigns', 'me', 'members', 'organizations']);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('a revoked token is a 401 result with its hint', async () => {
     const revoked = await server.newUser('Revoked');
     await revoked.client.me.accessTokens.delete(
