@@ -361,6 +361,23 @@ export function parseArguments(
   return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...shown])) };
 }
 
+/**
+ * The message of a call of a tool this server does not list (a protocol error, as the MCP spec
+ * has it for an unknown tool): a tool that `--read-only` or `--tools` hides says so, and why.
+ */
+function notExposed(
+  name: string,
+  { readOnly = false, groups }: Pick<ServerOptions, 'readOnly' | 'groups'>,
+): string {
+  const op = operations.find((o) => o.toolName === name);
+  if (!op) return `Tool ${name} not found`;
+  const why = [
+    readOnly && !op.readOnly && '--read-only (only the read tools)',
+    groups && !groups.includes(op.sdkPath[0] as string) && `--tools ${groups.join(',')} (only these groups)`,
+  ].filter(Boolean);
+  return `Tool ${name} is not exposed: the server runs with ${why.join(' and ')}`;
+}
+
 /** What a JSON value is, as a message names it. */
 const kindOfValue = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
@@ -549,7 +566,7 @@ export function createServer(options: ServerOptions): McpServer {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(ToolCallSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, notExposed(request.params.name, options));
     const { op, input } = tool;
     const parsed = parseArguments(input, request.params.arguments);
     if ('refused' in parsed) return parsed.refused;

@@ -481,8 +481,10 @@ describe('--read-only and --tools', () => {
         .map(expectedName);
       expect(tools.map((t) => t.name)).toEqual(reads);
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
-      // A tool that is not listed is unknown: a protocol error, as the MCP spec says.
-      await expect(client.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(/not found/);
+      // A tool that is not listed is unknown to the host: a protocol error, as the MCP spec says.
+      await expect(client.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(
+        /Tool collabs_create is not exposed: the server runs with --read-only/,
+      );
     } finally {
       await client.close();
     }

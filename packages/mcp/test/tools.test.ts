@@ -293,6 +293,20 @@ describe('tools/call', () => {
     }
   });
 
+  test('a tool hidden by --read-only or --tools is a protocol error too, saying it is not exposed and why', async () => {
+    const readOnly = await connect({ readOnly: true });
+    await expect(readOnly.callTool({ name: 'organizations_create', arguments: {} })).rejects.toThrow(
+      /-32602: Tool organizations_create is not exposed: the server runs with --read-only \(only the read tools\)$/,
+    );
+    const some = await connect({ groups: ['me'], readOnly: true });
+    await expect(some.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(
+      /-32602: Tool collabs_create is not exposed: the server runs with --read-only \(only the read tools\) and --tools me \(only these groups\)$/,
+    );
+    await expect(some.callTool({ name: 'collabs_list', arguments: {} })).rejects.toThrow(
+      /-32602: Tool collabs_list is not exposed: the server runs with --tools me \(only these groups\)$/,
+    );
+  });
+
   test('an unknown tool is a protocol error (the MCP spec)', async () => {
     const client = await connect();
     await expect(client.callTool({ name: 'collabs_explode', arguments: {} })).rejects.toThrow(
