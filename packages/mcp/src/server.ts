@@ -624,6 +624,8 @@ export function createServer(options: ServerOptions): McpServer {
       ],
     }),
   );
+  // `registerResource` advertises `listChanged: true`; this list is made once and never changes.
+  server.server.registerCapabilities({ resources: { listChanged: false } });
   return server;
 }
 

@@ -274,6 +274,17 @@ describe('sessions over HTTP', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     );
 
+  test('answers do not name the framework (no X-Powered-By)', async () => {
+    const { http } = await start();
+    const opened = await post(http.url, headers);
+    await opened.text();
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('x-powered-by')).toBeNull();
+    const refused = await post(http.url, headers, '{');
+    await refused.text();
+    expect(refused.headers.get('x-powered-by')).toBeNull();
+  });
+
   test('a session idle for 30 minutes is closed; its id is then "Session not found" (404)', async () => {
     const { http, servers, setClock } = await start();
     const a = await sessionOf(http.url);

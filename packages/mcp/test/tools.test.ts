@@ -155,6 +155,13 @@ describe('tools/list', () => {
   });
 });
 
+describe('capabilities', () => {
+  test('the resource list is not advertised as changing: it never does', async () => {
+    const client = await connect();
+    expect(client.getServerCapabilities()?.resources?.listChanged).not.toBe(true);
+  });
+});
+
 describe('--tools and --read-only', () => {
   test('a model can always get the ids a tool takes: organizations_list stays with any organization-scoped group; the instructions name only what is exposed', async () => {
     const names = async (options: Partial<ServerOptions>) =>
