@@ -259,14 +259,18 @@ function resultText(op: Operation): string {
   }
 }
 
+/** `text` as a sentence: with its full stop. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /** A tool as `tools/list` gives it: name, title, the table's prose, schemas and annotations. */
 export function toolOf(
   op: Operation,
   input: z.ZodObject,
   outputSchemas: 'compact' | 'full' = 'compact',
 ): Tool {
+  // Said for the model: `--yes` is the user's to give, when starting the server.
   const asking = asks(op)
-    ? ' It asks the user to confirm first (elicitation), or is refused when the host cannot ask, unless the server runs with --yes.'
+    ? ' The user is asked to confirm before it runs (through the host). When the host cannot ask, the call is refused: only the user can let such calls run without asking, by restarting the server with --yes.'
     : '';
   // An argument the tool does not take is refused (`parseArguments`): the schema says so too, so
   // that a host's validator or a model reading it knows before calling.
@@ -274,7 +278,9 @@ export function toolOf(
   return {
     name: op.toolName,
     title: op.title,
-    description: `${op.description} ${resultText(op)}${asking}`,
+    // The title's sentence first: hosts that pass a model only a tool's name and description
+    // (OpenAI-style function calling) would otherwise not say what it does.
+    description: `${sentence(op.title)} ${op.description} ${resultText(op)}${asking}`,
     inputSchema: inputSchema as Tool['inputSchema'],
     outputSchema: outputJsonSchemaOf(op, outputSchemas) as Tool['outputSchema'],
     annotations: annotationsOf(op),
@@ -692,7 +698,7 @@ async function confirm(
     return failure({
       status: null,
       error: `${op.toolName} ${whatItDoes(op)} and needs the user's confirmation, which this host cannot ask for (it does not support elicitation); nothing was changed.`,
-      hint: 'Ask the user to confirm in the conversation; the server must be started with --yes to run such tools without asking.',
+      hint: 'Tell the user it was not done: this host cannot ask for confirmation, and only the user can let such calls run without asking, by restarting the server with --yes.',
     });
   // The user is asked about what is there, as the user knows it, not by ids alone; what is not
   // there (a 404) is said without asking.

@@ -74,13 +74,18 @@ describe('tools/list', () => {
     });
   });
 
-  test("descriptions are the table's prose: who may call, what the answer means; not the title again", () => {
+  test("descriptions say what the tool does (the title's sentence first: some hosts pass a model only name and description), then the table's prose", () => {
     for (const [i, e] of publicEndpoints.entries()) {
       const tool = listed.tools[i];
       expect(tool?.title).toBe(e.summary);
-      expect(tool?.description?.startsWith(e.summary), tool?.name).toBe(false);
+      expect(tool?.description?.startsWith(`${e.summary}. `), tool?.name).toBe(true);
       expect(tool?.description, tool?.name).toMatch(/token/);
     }
+    // What a model can do about a confirmation: --yes is the user's, not an argument.
+    const asking = listed.tools.find((t) => t.name === 'collabs_delete')?.description;
+    expect(asking).toMatch(
+      /The user is asked to confirm before it runs \(through the host\)\. When the host cannot ask, the call is refused: only the user can let such calls run without asking, by restarting the server with --yes\.$/,
+    );
     const submit = listed.tools.find((t) => t.name === 'collabs_submit')?.description;
     expect(submit).toMatch(/Admins of the organization/);
     expect(submit).toMatch(/not allowed from the current state is `422`/);
