@@ -111,6 +111,12 @@ function instructionsOf(exposed: readonly Operation[]): string {
   );
 }
 
+/**
+ * Tools that reach outside the marketplace: collab create's `query_website` has the API fetch any
+ * web page (to prefill the draft), whatever the page says.
+ */
+const OPEN_WORLD: ReadonlySet<string> = new Set(['collabs_create']);
+
 /** The annotations of a tool, all set explicitly. */
 export function annotationsOf(op: Operation): ToolAnnotations {
   const method = op.endpoint.method;
@@ -120,7 +126,7 @@ export function annotationsOf(op: Operation): ToolAnnotations {
     // MCP: false means "only additive updates"; an update, a delete and a transition overwrite.
     destructiveHint: op.kind === 'update' || op.kind === 'delete' || op.kind === 'transition',
     idempotentHint: method === 'GET' || method === 'PATCH' || method === 'DELETE',
-    openWorldHint: false,
+    openWorldHint: OPEN_WORLD.has(op.toolName),
   };
 }
 

@@ -122,6 +122,12 @@ describe('tools/list', () => {
     expect(validate({ organization_id: 'o1', rloe: 'admin' })).toBe(false);
   });
 
+  test('openWorldHint: only collabs_create reaches outside the marketplace (query_website has the API fetch any web page)', () => {
+    const open = listed.tools.filter((t) => t.annotations?.openWorldHint === true).map((t) => t.name);
+    expect(open).toEqual(['collabs_create']);
+    expect(listed.tools.every((t) => typeof t.annotations?.openWorldHint === 'boolean')).toBe(true);
+  });
+
   test('every input is described, with the enums and formats of the schemas', () => {
     let inputs = 0;
     for (const tool of listed.tools)
