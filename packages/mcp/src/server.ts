@@ -747,10 +747,12 @@ async function confirm(
  * one asked for) is a refusal: said as a result the model can act on, never a protocol error.
  */
 function notConfirmed(error: unknown): CallToolResult {
+  // The host's message is cut short: it is the host's text, of any length.
+  const message = clip(error instanceof Error ? error.message : String(error), 200);
   const why =
     error instanceof McpError && error.code === ErrorCode.RequestTimeout
       ? `the user gave no answer within ${CONFIRM_TIMEOUT_MS / 60_000} minutes`
-      : `the host could not ask the user (${error instanceof Error ? error.message : String(error)})`;
+      : `the host could not ask the user (${message})`;
   return failure({
     status: null,
     error: `Not confirmed: ${why}; nothing was sent.`,

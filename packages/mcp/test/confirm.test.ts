@@ -212,6 +212,11 @@ describe('how long the user has, and what a failed question gives the model', ()
     expect(detail(thrown).error).toMatch(
       /^Not confirmed: the host could not ask the user \(.*the dialog crashed.*\); nothing was sent\.$/,
     );
+    // A host's message of any length is cut short.
+    const verbose = await asking(() => {
+      throw new Error('x'.repeat(100_000));
+    });
+    expect(detail((await verbose.callTool(mint)) as CallToolResult).error?.length).toBeLessThan(400);
     const empty = await asking(() => ({ action: 'accept', content: {} }));
     const accepted = (await empty.callTool(mint)) as CallToolResult;
     expect(accepted.isError).toBe(true);
