@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, parse, relative, resolve } from 'node:path';
 import { RequestValidationError } from '@app/sdk';
 import type { FileReader } from '@app/sdk/operations';
+import { clip } from './text.js';
 
 /** The API's own upload limit (`MARKETPLACE_MAX_UPLOAD_BYTES`, decisions §2): 5 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -47,6 +48,15 @@ export function defaultAllowDirs(cwd = process.cwd(), home = homedir()): string[
   return dir === parse(dir).root || dir === resolve(home) ? [] : [dir];
 }
 
+/**
+ * A value that is not a readable path but looks like a file's bytes in base64 (long, and only
+ * base64's characters): a model that read an image often passes it so, without the `data:` prefix.
+ */
+const looksLikeBase64 = (value: string) => value.length >= 64 && /^[A-Za-z0-9+/\r\n]+={0,2}$/.test(value);
+
+const RAW_BASE64 =
+  'looks like raw base64, not a file path: pass the image as a data: URL (data:image/png;base64,…)';
+
 const refuse = (field: string, message: string): never => {
   throw new RequestValidationError({ [field]: [message] });
 };
@@ -76,6 +86,8 @@ export function guardedFileReader({
 }): FileReader {
   const tooLarge = `is larger than ${maxBytes} bytes`;
   return async (value, field) => {
+    // Messages name the value cut short: it may be megabytes.
+    const shown = clip(value);
     if (value.startsWith('data:')) {
       // Base64 is 4 characters for 3 bytes: a URL this long is too large before it is decoded.
       const base64 = /^data:[^,]*;base64,/i.test(value);
@@ -91,24 +103,28 @@ export function guardedFileReader({
     if (allowDirs.length === 0)
       refuse(
         field,
-        `${value} cannot be read: no directory is allowed for file arguments (the server runs in the root or the home directory); start marketplace-mcp with --allow-dir DIR, or give a data: URL`,
+        looksLikeBase64(value)
+          ? `${shown} ${RAW_BASE64}`
+          : `${shown} cannot be read: no directory is allowed for file arguments (the server runs in the root or the home directory); start marketplace-mcp with --allow-dir DIR, or give a data: URL`,
       );
-    const real = await realpath(value).catch(() => refuse(field, `${value} cannot be read (no such file)`));
+    const real = await realpath(value).catch(() =>
+      refuse(field, `${shown} ${looksLikeBase64(value) ? RAW_BASE64 : 'cannot be read (no such file)'}`),
+    );
     if (!(await realDirs(allowDirs)).some((dir) => isInside(dir, real)))
-      refuse(field, `${value} is outside the allowed directories (--allow-dir)`);
+      refuse(field, `${shown} is outside the allowed directories (--allow-dir)`);
     // Checked on the path first: opening a FIFO or a device could block or never end.
-    const kind = await stat(real).catch(() => refuse(field, `${value} cannot be read`));
-    if (!kind.isFile()) refuse(field, `${value} is not a regular file`);
+    const kind = await stat(real).catch(() => refuse(field, `${shown} cannot be read`));
+    if (!kind.isFile()) refuse(field, `${shown} is not a regular file`);
     // O_NOFOLLOW: the path was resolved above; a symlink swapped in since then is not followed.
     // O_NONBLOCK: a FIFO swapped in does not block the open.
     const handle = await open(
       real,
       constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-    ).catch(() => refuse(field, `${value} cannot be read`));
+    ).catch(() => refuse(field, `${shown} cannot be read`));
     try {
       const info = await handle.stat();
-      if (!info.isFile()) refuse(field, `${value} is not a regular file`);
-      if (info.size > maxBytes) refuse(field, `${value} ${tooLarge}`);
+      if (!info.isFile()) refuse(field, `${shown} is not a regular file`);
+      if (info.size > maxBytes) refuse(field, `${shown} ${tooLarge}`);
       // Read at most one byte past the size seen: a file that grew since is refused, not read on.
       const buffer = new Uint8Array(info.size + 1);
       let length = 0;
@@ -117,10 +133,10 @@ export function guardedFileReader({
         if (bytesRead === 0) break;
         length += bytesRead;
       }
-      if (length > info.size) refuse(field, `${value} changed while it was read`);
+      if (length > info.size) refuse(field, `${shown} changed while it was read`);
       const bytes = buffer.subarray(0, length);
       const type = imageTypeOf(bytes);
-      if (!type) refuse(field, `${value} ${NOT_AN_IMAGE}`);
+      if (!type) refuse(field, `${shown} ${NOT_AN_IMAGE}`);
       return new Blob([bytes], { type });
     } finally {
       await handle.close();

@@ -72,6 +72,8 @@ export async function serveHttp(makeServer: () => McpServer, options: HttpOption
   if (authToken === '') throw new TypeError('serveHttp: authToken must not be empty');
   const host = '127.0.0.1';
   const app = createMcpExpressApp({ host });
+  // Express names itself in every answer (`X-Powered-By: Express`): nothing a client needs.
+  app.disable('x-powered-by');
   // Map order is least recently used first: a session is moved to the end when it is used.
   const sessions = new Map<string, Session>();
 

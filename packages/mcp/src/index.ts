@@ -7,4 +7,11 @@ export {
   type HttpServer,
   serveHttp,
 } from './http.js';
-export { CALL_BUDGET_MS, createServer, errorResult, OPENAPI_URI, type ServerOptions } from './server.js';
+export {
+  CALL_BUDGET_MS,
+  CONFIRM_TIMEOUT_MS,
+  createServer,
+  errorResult,
+  OPENAPI_URI,
+  type ServerOptions,
+} from './server.js';

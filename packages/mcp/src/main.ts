@@ -16,14 +16,16 @@ Serves MCP over stdio, or over Streamable HTTP on 127.0.0.1 with --http.
 
 Options:
   --http              serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio
-  --port N            the HTTP port (default 3333; 0 picks a free one)
+  --port N            with --http: the port, 0 to 65535 in decimal (default 3333; 0 picks a free one)
   --auth-token S      with --http: the bearer secret clients must send (at least 16 characters;
                       default MARKETPLACE_MCP_AUTH_TOKEN, else a random one printed once on stderr)
   --allow-dir D       a directory file arguments (logo, banner_image) may be read from; repeatable
                       (default: the working directory, unless it is / or the home directory:
                       then none)
   --read-only         expose only the read tools
-  --tools a,b         expose only these groups (${[...new Set(operations.map((op) => op.sdkPath[0]))].join(', ')})
+  --tools a,b         expose only these groups (${[...new Set(operations.map((op) => op.sdkPath[0]))].join(', ')});
+                      repeated, the lists are merged; organizations_list stays with collabs,
+                      campaigns or members (it gives their organization_id)
   --yes               run deletes and transitions without asking the user to confirm (without it
                       they ask through elicitation, and are refused when the host cannot ask)
   --full-output-schemas  list each tool's whole output schema (default: compact, naming the
@@ -51,7 +53,8 @@ function parse() {
       'auth-token': { type: 'string' },
       'allow-dir': { type: 'string', multiple: true },
       'read-only': { type: 'boolean' },
-      tools: { type: 'string' },
+      // Repeated, the lists are merged (`--tools collabs --tools me` is `--tools collabs,me`).
+      tools: { type: 'string', multiple: true },
       yes: { type: 'boolean' },
       'full-output-schemas': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -75,14 +78,19 @@ if (values.version) {
 }
 
 const groups = values.tools
-  ?.split(',')
+  ?.flatMap((list) => list.split(','))
   .map((g) => g.trim())
   .filter(Boolean);
 const known = new Set(operations.map((op) => op.sdkPath[0]));
 if (groups?.length === 0) fail(`--tools needs at least one group (${[...known].join(', ')})`);
 for (const group of groups ?? []) if (!known.has(group)) fail(`unknown tool group "${group}"`);
-const port = values.port === undefined ? 3333 : Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number`);
+if (values.port !== undefined && !values.http) fail('--port needs --http');
+// Decimal digits only: `Number` would take "" as 0 and "0x1F90" as 8080.
+const port = values.port === undefined ? 3333 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : -1;
+if (port < 0 || port > 65535)
+  fail(
+    `--port must be a decimal port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(values.port)}`,
+  );
 
 if (values['auth-token'] !== undefined && !values.http) fail('--auth-token needs --http');
 const given = values['auth-token'] ?? process.env.MARKETPLACE_MCP_AUTH_TOKEN;
@@ -94,7 +102,10 @@ for (const dir of allowDirs)
 
 const token = process.env.MARKETPLACE_TOKEN;
 const baseUrl = process.env.MARKETPLACE_BASE_URL;
-if (!token || !baseUrl) fail('set MARKETPLACE_TOKEN and MARKETPLACE_BASE_URL');
+// The one that is missing is named.
+if (!token && !baseUrl) fail('set MARKETPLACE_TOKEN and MARKETPLACE_BASE_URL');
+if (!token) fail('set MARKETPLACE_TOKEN (the access token, mkt_…)');
+if (!baseUrl) fail("set MARKETPLACE_BASE_URL (the API's address, e.g. http://127.0.0.1:3000)");
 
 const make = () =>
   createServer({

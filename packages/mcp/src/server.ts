@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
-import { Marketplace, RequestValidationError, VERSION } from '@app/sdk';
+import { ClientOptionError, Marketplace, RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
   describeError,
@@ -18,14 +18,17 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type ElicitResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type RequestId,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs, guardedFileReader } from './files.js';
+import { clip } from './text.js';
 
 export interface ServerOptions {
   /** The access token; default `MARKETPLACE_TOKEN`. */
@@ -34,7 +37,10 @@ export interface ServerOptions {
   baseUrl?: string;
   /** Only the read tools (GETs). */
   readOnly?: boolean;
-  /** Only these groups (the first word of a tool name: `collabs`, `campaigns`, `me`, …). */
+  /**
+   * Only these groups (the first word of a tool name: `collabs`, `campaigns`, `me`, …); with any
+   * group whose tools take an `organization_id`, `organizations_list` too (it gives those ids).
+   */
   groups?: readonly string[];
   /**
    * Run deletes and transitions without asking the user to confirm. Without it they ask through
@@ -64,18 +70,52 @@ export interface ServerOptions {
 /** A call's time budget: under the 60 s an MCP host waits for a request by default. */
 export const CALL_BUDGET_MS = 50_000;
 
+/**
+ * How long the user has to answer a confirmation: a person reads the question, perhaps looks
+ * something up, and answers; the MCP SDK's default request timeout (60 s) is a machine's. The
+ * host's own timeout of the `tools/call` still applies, and cancelling the call closes the question.
+ */
+export const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
 /** The URI of the OpenAPI document resource. */
 export const OPENAPI_URI = 'marketplace://openapi.json';
 
-/** The operations a server with these options exposes, in table order. */
+/** The tool whose items give the `organization_id` every organization-scoped tool takes. */
+const ORGANIZATIONS_LIST = 'organizations_list';
+
+/**
+ * The operations a server with these options exposes, in table order. `organizations_list` stays
+ * whenever a tool that takes an `organization_id` is exposed, whatever the groups: nothing else
+ * gives a model that id.
+ */
 export function selectOperations({
   readOnly = false,
   groups,
 }: Pick<ServerOptions, 'readOnly' | 'groups'>): Operation[] {
-  return operations.filter(
+  const chosen = operations.filter(
     (op) => (!readOnly || op.readOnly) && (!groups || groups.includes(op.sdkPath[0] as string)),
   );
+  const scoped = chosen.some((op) => op.pathParams.includes('organization_id'));
+  return operations.filter((op) => chosen.includes(op) || (scoped && op.toolName === ORGANIZATIONS_LIST));
 }
+
+/** The server's instructions, naming only tools it exposes. */
+function instructionsOf(exposed: readonly Operation[]): string {
+  const first = exposed.some((op) => op.toolName === ORGANIZATIONS_LIST)
+    ? ` (${ORGANIZATIONS_LIST} first)`
+    : '';
+  return (
+    `Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools${first}. ` +
+    'Lists return one page; pass `page`, or `max_items` to walk pages (then go on with ' +
+    '`page: next_page, skip: next_skip`).'
+  );
+}
+
+/**
+ * Tools that reach outside the marketplace: collab create's `query_website` has the API fetch any
+ * web page (to prefill the draft), whatever the page says.
+ */
+const OPEN_WORLD: ReadonlySet<string> = new Set(['collabs_create']);
 
 /** The annotations of a tool, all set explicitly. */
 export function annotationsOf(op: Operation): ToolAnnotations {
@@ -86,7 +126,7 @@ export function annotationsOf(op: Operation): ToolAnnotations {
     // MCP: false means "only additive updates"; an update, a delete and a transition overwrite.
     destructiveHint: op.kind === 'update' || op.kind === 'delete' || op.kind === 'transition',
     idempotentHint: method === 'GET' || method === 'PATCH' || method === 'DELETE',
-    openWorldHint: false,
+    openWorldHint: OPEN_WORLD.has(op.toolName),
   };
 }
 
@@ -131,16 +171,18 @@ const idempotencyKey = z
   .meta({
     description:
       'Makes the call count once however often it is sent (1 to 255 printable ASCII characters): send ' +
-      'the same key when retrying the same call. Default: derived from the request id in `_meta`, or random',
+      'the same key when retrying the same call. Without it every call has a new random key: a retried call may run twice',
   });
 
 /**
- * The `Idempotency-Key` of a POST tool call: the `idempotency_key` argument; else one derived from
- * the request id the host puts in `_meta` (`requestId`), so that a call the host retries with the
- * same id counts once; else none (the call then sends a random one). The derived key also covers the
- * session (`scope`, random per MCP session: hosts number their requests from 1 in every session,
- * and the server keeps a key 24 hours) and the arguments (a request id used again for another call
- * is another call, not a conflict).
+ * The `Idempotency-Key` of a POST tool call: the `idempotency_key` argument; else none (the call
+ * then sends a random one), so a retry counts once only when the model passes the same key. MCP
+ * gives a call no identity that survives a retry: a host's retry is a new JSON-RPC request with a
+ * new id, which is why that id is not used. One extension is kept: a host that puts a `requestId`
+ * of its own in `_meta` (not an MCP field; no known host sends one) gets a key derived from it,
+ * the session (`scope`, random per MCP session: hosts number their requests from 1 in every
+ * session, and the server keeps a key 24 hours) and the arguments (a request id used again for
+ * another call is another call, not a conflict).
  */
 export function idempotencyKeyOf(
   op: Operation,
@@ -223,20 +265,29 @@ function resultText(op: Operation): string {
   }
 }
 
+/** `text` as a sentence: with its full stop. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /** A tool as `tools/list` gives it: name, title, the table's prose, schemas and annotations. */
 export function toolOf(
   op: Operation,
   input: z.ZodObject,
   outputSchemas: 'compact' | 'full' = 'compact',
 ): Tool {
+  // Said for the model: `--yes` is the user's to give, when starting the server.
   const asking = asks(op)
-    ? ' It asks the user to confirm first (elicitation), or is refused when the host cannot ask, unless the server runs with --yes.'
+    ? ' The user is asked to confirm before it runs (through the host). When the host cannot ask, the call is refused: only the user can let such calls run without asking, by restarting the server with --yes.'
     : '';
+  // An argument the tool does not take is refused (`parseArguments`): the schema says so too, so
+  // that a host's validator or a model reading it knows before calling.
+  const inputSchema: JsonSchema = { ...jsonSchemaOf(input, 'input'), additionalProperties: false };
   return {
     name: op.toolName,
     title: op.title,
-    description: `${op.description} ${resultText(op)}${asking}`,
-    inputSchema: jsonSchemaOf(input, 'input') as Tool['inputSchema'],
+    // The title's sentence first: hosts that pass a model only a tool's name and description
+    // (OpenAI-style function calling) would otherwise not say what it does.
+    description: `${sentence(op.title)} ${op.description} ${resultText(op)}${asking}`,
+    inputSchema: inputSchema as Tool['inputSchema'],
     outputSchema: outputJsonSchemaOf(op, outputSchemas) as Tool['outputSchema'],
     annotations: annotationsOf(op),
   };
@@ -315,10 +366,51 @@ export function parseArguments(
           : issue,
       );
   const errors = toFieldErrors(issues);
-  for (const name of unknown)
-    errors[name] = [`is not an argument of this tool (it takes ${[...settable].join(', ')})`];
-  return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...unknown])) };
+  // An unknown name is repeated cut short: it may be any length.
+  const shown = unknown.map((name) => clip(name));
+  const takes = settable.size > 0 ? [...settable].join(', ') : 'no arguments';
+  for (const name of shown) errors[name] = [`is not an argument of this tool (it takes ${takes})`];
+  return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...shown])) };
 }
+
+/**
+ * The message of a call of a tool this server does not list (a protocol error, as the MCP spec
+ * has it for an unknown tool): a tool that `--read-only` or `--tools` hides says so, and why.
+ */
+function notExposed(
+  name: string,
+  { readOnly = false, groups }: Pick<ServerOptions, 'readOnly' | 'groups'>,
+): string {
+  const op = operations.find((o) => o.toolName === name);
+  if (!op) return `Tool ${name} not found`;
+  const why = [
+    readOnly && !op.readOnly && '--read-only (only the read tools)',
+    groups && !groups.includes(op.sdkPath[0] as string) && `--tools ${groups.join(',')} (only these groups)`,
+  ].filter(Boolean);
+  return `Tool ${name} is not exposed: the server runs with ${why.join(' and ')}`;
+}
+
+/** What a JSON value is, as a message names it. */
+const kindOfValue = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+
+/**
+ * `tools/call` as this server takes it: `arguments` that are not an object (`null`, a string)
+ * are refused as invalid params (-32602) saying so. With the SDK's own schema they were a zod
+ * dump as an internal error (-32603), before any handler of this package could answer.
+ */
+const ToolCallSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown() }).transform((params) => {
+    const given = params.arguments;
+    if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
+      return { ...params, arguments: given as Record<string, unknown> | undefined };
+    // Thrown, not a zod issue: the SDK answers an McpError with its own code.
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,
+    );
+  }),
+});
 
 /**
  * A call given up after its budget: said as a result the model can act on, before the host's own
@@ -339,24 +431,75 @@ function overBudget(op: Operation, budgetMs: number, key: string | undefined): C
   });
 }
 
+/**
+ * Tools that revoke a credential. The API keeps no token's value, so whether it is the one this
+ * server runs with cannot be told: the question says what revoking that one would do.
+ */
+const REVOKES_CREDENTIALS: ReadonlySet<string> = new Set(['me_access_tokens_delete']);
+
+const OWN_TOKEN_WARNING =
+  ' If it is the token this server runs with (MARKETPLACE_TOKEN), every later call fails (401) until the server is restarted with another.';
+
+/** What a question names, read first, and the schema it has (which fields are a lifecycle). */
+interface Target {
+  resource: unknown;
+  schema: z.ZodType | undefined;
+}
+
 /** The question a delete or a transition asks first. */
-function confirmation(op: Operation, args: Record<string, unknown>, current?: unknown): string {
+function confirmation(op: Operation, args: Record<string, unknown>, target?: Target): string {
   // A credential's request says what it would allow; a delete's or a transition's, which resource.
   const shown = MINTS_CREDENTIALS.has(op.toolName) ? Object.keys(args) : op.pathParams;
   const ids = shown.map((name) => `${name}=${String(args[name])}`).join(', ');
-  return `${op.title}${labelOf(current)}${ids ? ` (${ids})` : ''}?`;
+  const label = target ? labelOf(target) : '';
+  const warning = REVOKES_CREDENTIALS.has(op.toolName) ? OWN_TOKEN_WARNING : '';
+  return `${op.title}${label ? `: ${label}` : ''}${ids ? ` (${ids})` : ''}?${warning}`;
 }
 
-/** What a user recognises a resource by: its name and its state, when it has them (`: "Acme", draft`). */
-function labelOf(resource: unknown): string {
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/** The texts among `values`, joined; undefined when there is none. */
+const joined = (values: readonly unknown[], separator: string): string | undefined =>
+  values.map(text).filter(Boolean).join(separator) || undefined;
+
+/**
+ * What a user recognises a resource by, in this order; each gives one part of the label or none.
+ * Field names, not resource names: a new resource with such fields is labelled too.
+ */
+const RECOGNISED_BY: ReadonlyArray<(resource: Record<string, unknown>) => string | undefined> = [
+  // Its name (an organization, a collab, a campaign), or what it is for (an access token).
+  ({ name, description }) => {
+    const own = text(name) ?? text(description);
+    return own && JSON.stringify(own);
+  },
+  // The person of a membership: `"Ann" <ann@example.com>`.
+  ({ user }) => {
+    if (typeof user !== 'object' || user === null) return undefined;
+    const { name, email } = user as Record<string, unknown>;
+    return joined([text(name) && JSON.stringify(name), text(email) && `<${email}>`], ' ');
+  },
+  // A social account: its platform and the account's address.
+  ({ platform_id, account_url }) => text(account_url) && joined([platform_id, account_url], ' '),
+  // An address: its lines (its `state` is the region here, not a status).
+  (r) =>
+    text(r.address_one) &&
+    joined([r.address_one, r.address_two, r.city, r.state, r.postal_code, r.country_code], ', '),
+];
+
+/**
+ * A resource's label for its question (`"Acme", draft`): what the user recognises it by, then its
+ * lifecycle — a `state` or `status` its schema types as an enum (`draft`, `active`); a free-text
+ * one, such as an address's `state`, is no lifecycle.
+ */
+function labelOf({ resource, schema }: Target): string {
   if (typeof resource !== 'object' || resource === null) return '';
-  const { name, state, status } = resource as Record<string, unknown>;
-  const parts = [
-    typeof name === 'string' && JSON.stringify(name),
-    [state, status].find((s) => typeof s === 'string'),
-  ];
-  const label = parts.filter(Boolean).join(', ');
-  return label ? `: ${label}` : '';
+  const fields = resource as Record<string, unknown>;
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  const lifecycle = ['state', 'status'].find((f) => shape[f] instanceof z.ZodEnum && text(fields[f]));
+  return [...RECOGNISED_BY.map((part) => part(fields)), lifecycle && fields[lifecycle]]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /**
@@ -366,6 +509,42 @@ function labelOf(resource: unknown): string {
 function showOf(op: Operation): Operation | undefined {
   const path = op.endpoint.show?.path ?? op.endpoint.path;
   return operations.find((o) => o.endpoint.method === 'GET' && o.kind !== 'list' && o.endpoint.path === path);
+}
+
+/** The list of the collection a resource at `…/:id` is in (a resource without a show endpoint is found there). */
+function listOf(op: Operation): Operation | undefined {
+  if (!op.endpoint.path.endsWith('/:id')) return undefined;
+  const path = op.endpoint.path.slice(0, -'/:id'.length);
+  return operations.find((o) => o.kind === 'list' && o.endpoint.path === path);
+}
+
+/**
+ * Reads what a delete or a transition acts on, for its question: through its show operation (a
+ * `404` throws: it is not there), else found by id in its collection's list (an access token has no
+ * show endpoint); undefined when neither can be had, and the question names ids only.
+ */
+async function readTarget(
+  client: Marketplace,
+  op: Operation,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Target | undefined> {
+  const idsOf = (reader: Operation) =>
+    Object.fromEntries(reader.pathParams.map((name) => [name, args[name]]));
+  const show = showOf(op);
+  if (show)
+    return {
+      resource: (await callOperation(client, show, idsOf(show), { signal })).data,
+      schema: show.response,
+    };
+  const list = listOf(op);
+  if (!list) return undefined;
+  const { data } = (await callOperation(client, list, idsOf(list), {
+    signal,
+    maxItems: MAX_ITEMS,
+  })) as ListResult;
+  const resource = data.find((item) => (item as { id?: unknown } | null)?.id === args.id);
+  return resource === undefined ? undefined : { resource, schema: list.item };
 }
 
 export function createServer(options: ServerOptions): McpServer {
@@ -384,28 +563,22 @@ export function createServer(options: ServerOptions): McpServer {
     ...(options.token && { token: options.token }),
     ...(options.baseUrl && { baseUrl: options.baseUrl }),
   });
-  const baseUrl = (options.baseUrl || process.env.MARKETPLACE_BASE_URL || '').replace(/\/+$/, '');
+  const baseUrl = checkedBaseUrl(options.baseUrl || process.env.MARKETPLACE_BASE_URL || '');
+  const exposed = selectOperations(options);
   const server = new McpServer(
     { name: 'marketplace', title: 'Creator Marketplace', version: VERSION },
-    {
-      instructions:
-        'Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools ' +
-        '(organizations_list first). Lists return one page; pass `page`, or `max_items` to walk pages ' +
-        '(then go on with `page: next_page, skip: next_skip`).',
-    },
+    { instructions: instructionsOf(exposed) },
   );
 
-  const tools = new Map(
-    selectOperations(options).map((op) => [op.toolName, { op, input: inputSchemaOf(op) }] as const),
-  );
+  const tools = new Map(exposed.map((op) => [op.toolName, { op, input: inputSchemaOf(op) }] as const));
   // The tools are listed and called here, not through `registerTool`: the list is made once, with
   // compact output schemas, and argument errors are answered in the JSON of every other failure.
   const listed = [...tools.values()].map(({ op, input }) => toolOf(op, input, outputSchemas));
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.server.setRequestHandler(ToolCallSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, notExposed(request.params.name, options));
     const { op, input } = tool;
     const parsed = parseArguments(input, request.params.arguments);
     if ('refused' in parsed) return parsed.refused;
@@ -416,11 +589,13 @@ export function createServer(options: ServerOptions): McpServer {
       ? (idempotencyKeyOf(op, idempotency_key, request.params._meta, session, args) ?? `mcp-${randomUUID()}`)
       : undefined;
     if (!yes && asks(op)) {
-      // Reading what the question names has the call's budget too, and the host may cancel it.
-      const reading = AbortSignal.timeout(callBudgetMs);
-      const refused = await confirm(server, client, op, args, AbortSignal.any([extra.signal, reading]));
-      if (refused)
-        return reading.aborted && !extra.signal.aborted ? overBudget(op, callBudgetMs, key) : refused;
+      const refused = await confirm(server, client, op, args, {
+        cancelled: extra.signal,
+        requestId: extra.requestId,
+        budgetMs: callBudgetMs,
+        overBudget: overBudget(op, callBudgetMs, key),
+      });
+      if (refused) return refused;
     }
     // The budget starts once the user has answered: a cancellation by the host stops the call too.
     const budget = AbortSignal.timeout(callBudgetMs);
@@ -451,18 +626,67 @@ export function createServer(options: ServerOptions): McpServer {
       description: 'The OpenAPI 3.1 document of the marketplace API, from the server',
       mimeType: 'application/json',
     },
-    async (uri, extra) => {
-      const base = baseUrl;
-      const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(callBudgetMs)]);
-      const response = await fetch(`${base}/openapi.json`, {
-        headers: { Accept: 'application/json' },
-        signal,
-      });
-      if (!response.ok) throw new Error(`GET ${base}/openapi.json: ${response.status}`);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await response.text() }] };
-    },
+    async (uri, extra) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/json',
+          text: await readOpenApi(`${baseUrl}/openapi.json`, extra.signal, callBudgetMs),
+        },
+      ],
+    }),
   );
+  // `registerResource` advertises `listChanged: true`; this list is made once and never changes.
+  server.server.registerCapabilities({ resources: { listChanged: false } });
   return server;
+}
+
+/** The tool call a confirmation belongs to. */
+interface AskedFor {
+  /** The host's cancellation of the call (`extra.signal`): it closes the question too. */
+  cancelled: AbortSignal;
+  /** The JSON-RPC id of the `tools/call` request. */
+  requestId: RequestId;
+  /** The budget of reading what the question names (the user's answer has its own time). */
+  budgetMs: number;
+  /** The answer when that reading is over its budget. */
+  overBudget: CallToolResult;
+}
+
+/**
+ * The base URL the client was given, without its trailing slashes. The SDK refuses a query or a
+ * fragment, but not an empty one (`…/docs#`, `…/?`: `URL` gives no `hash` or `search` for them),
+ * after which the paths would be a fragment or a query: refused here in the SDK's words.
+ */
+function checkedBaseUrl(baseUrl: string): string {
+  if (/[?#]/.test(new URL(baseUrl).href))
+    throw new ClientOptionError('baseUrl', `must not have a query or fragment: ${baseUrl}`);
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/**
+ * The OpenAPI document, read from the API within `budgetMs`. A resource read has no tool result:
+ * a failure is a protocol error, whose message names the URL and what to check.
+ */
+async function readOpenApi(url: string, cancelled: AbortSignal, budgetMs: number): Promise<string> {
+  const budget = AbortSignal.timeout(budgetMs);
+  const failed = (why: string) =>
+    new McpError(ErrorCode.InternalError, `The OpenAPI document could not be read from ${url}: ${why}`);
+  try {
+    const response = await fetch(url, {
+      headers: { Accept: 'application/json' },
+      signal: AbortSignal.any([cancelled, budget]),
+    });
+    if (response.status !== 200) throw failed(`the API answered ${response.status}.`);
+    return await response.text();
+  } catch (error) {
+    if (error instanceof McpError || cancelled.aborted) throw error;
+    if (budget.aborted) throw failed(`no complete answer within ${budgetMs / 1000} s.`);
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    throw failed(
+      `the API did not answer${typeof code === 'string' ? ` (${code})` : ''}. Check MARKETPLACE_BASE_URL and that the API is running.`,
+    );
+  }
 }
 
 /**
@@ -474,34 +698,64 @@ async function confirm(
   client: Marketplace,
   op: Operation,
   args: Record<string, unknown>,
-  signal: AbortSignal,
+  { cancelled, requestId, budgetMs, overBudget }: AskedFor,
 ): Promise<CallToolResult | undefined> {
   if (!server.server.getClientCapabilities()?.elicitation)
     return failure({
       status: null,
       error: `${op.toolName} ${whatItDoes(op)} and needs the user's confirmation, which this host cannot ask for (it does not support elicitation); nothing was changed.`,
-      hint: 'Ask the user to confirm in the conversation; the server must be started with --yes to run such tools without asking.',
+      hint: 'Tell the user it was not done: this host cannot ask for confirmation, and only the user can let such calls run without asking, by restarting the server with --yes.',
     });
-  // The user is asked about what is there, by its name and state, not by ids alone; what is not
+  // The user is asked about what is there, as the user knows it, not by ids alone; what is not
   // there (a 404) is said without asking.
-  const show = MINTS_CREDENTIALS.has(op.toolName) ? undefined : showOf(op);
-  let current: unknown;
-  if (show) {
+  let target: Target | undefined;
+  if (!MINTS_CREDENTIALS.has(op.toolName)) {
+    // Reading what the question names has the call's budget, and the host may cancel it.
+    const budget = AbortSignal.timeout(budgetMs);
     try {
-      const ids = Object.fromEntries(show.pathParams.map((name) => [name, args[name]]));
-      current = (await callOperation(client, show, ids, { signal })).data;
+      target = await readTarget(client, op, args, AbortSignal.any([cancelled, budget]));
     } catch (error) {
+      if (budget.aborted && !cancelled.aborted) return overBudget;
       return errorResult(error, new Set(op.pathParams), op);
     }
   }
-  const answer = await server.server.elicitInput({
-    message: confirmation(op, args, current),
-    requestedSchema: {
-      type: 'object',
-      properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },
-      required: ['confirm'],
-    },
-  });
+  let answer: ElicitResult;
+  try {
+    // Related to the tool call: over Streamable HTTP the question goes on that call's own stream,
+    // which the host is reading, not on the optional GET stream (a client may keep none). The
+    // call's cancellation cancels the question: the host takes its dialog down.
+    answer = await server.server.elicitInput(
+      {
+        message: confirmation(op, args, target),
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Confirm', description: op.title } },
+          required: ['confirm'],
+        },
+      },
+      { relatedRequestId: requestId, signal: cancelled, timeout: CONFIRM_TIMEOUT_MS },
+    );
+  } catch (error) {
+    return notConfirmed(error);
+  }
   if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
   return failure({ status: null, error: 'The user did not confirm; nothing was changed.' });
+}
+
+/**
+ * A question that failed (no answer in time, the host's dialog failing, an answer that is not the
+ * one asked for) is a refusal: said as a result the model can act on, never a protocol error.
+ */
+function notConfirmed(error: unknown): CallToolResult {
+  // The host's message is cut short: it is the host's text, of any length.
+  const message = clip(error instanceof Error ? error.message : String(error), 200);
+  const why =
+    error instanceof McpError && error.code === ErrorCode.RequestTimeout
+      ? `the user gave no answer within ${CONFIRM_TIMEOUT_MS / 60_000} minutes`
+      : `the host could not ask the user (${message})`;
+  return failure({
+    status: null,
+    error: `Not confirmed: ${why}; nothing was sent.`,
+    hint: 'Call again when the user can answer, or ask the user in the conversation first.',
+  });
 }

@@ -192,6 +192,40 @@ describe('the bearer secret of --http', () => {
   });
 });
 
+describe('usage errors of the command line (exit 2)', () => {
+  const env = () => ({ ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url });
+  const run = (args: string[], vars: Record<string, string> = env()) =>
+    runChild(process.execPath, [...nodeArgs, ...args], { env: vars });
+
+  test('--port without --http, or a port that is not a decimal number from 0 to 65535', async () => {
+    const stdio = await run(['--port', '8080']);
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toMatch(/^marketplace-mcp: --port needs --http\n/);
+    for (const port of ['', '0x1F90', '1e3', '65536']) {
+      const bad = await run(['--http', `--port=${port}`]);
+      expect(bad.code, port).toBe(2);
+      expect(bad.stderr, port).toMatch(
+        /^marketplace-mcp: --port must be a decimal port number from 0 to 65535/,
+      );
+    }
+  });
+
+  test('a missing variable is named alone', async () => {
+    const { MARKETPLACE_TOKEN: _token, ...noToken } = env();
+    const { MARKETPLACE_BASE_URL: _url, ...noUrl } = env();
+    const { MARKETPLACE_BASE_URL: _u, MARKETPLACE_TOKEN: _t, ...neither } = env();
+    for (const [vars, message] of [
+      [noToken, 'marketplace-mcp: set MARKETPLACE_TOKEN (the access token, mkt_…)\n'],
+      [noUrl, "marketplace-mcp: set MARKETPLACE_BASE_URL (the API's address, e.g. http://127.0.0.1:3000)\n"],
+      [neither, 'marketplace-mcp: set MARKETPLACE_TOKEN and MARKETPLACE_BASE_URL\n'],
+    ] as const) {
+      const missing = await run([], vars);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr.startsWith(message), missing.stderr).toBe(true);
+    }
+  });
+});
+
 describe('sessions over HTTP', () => {
   const secret = 'sessions-secret-0123456789abcdef';
   const minute = 60_000;
@@ -239,6 +273,17 @@ describe('sessions over HTTP', () => {
       { ...headers, 'Mcp-Session-Id': id },
       JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     );
+
+  test('answers do not name the framework (no X-Powered-By)', async () => {
+    const { http } = await start();
+    const opened = await post(http.url, headers);
+    await opened.text();
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('x-powered-by')).toBeNull();
+    const refused = await post(http.url, headers, '{');
+    await refused.text();
+    expect(refused.headers.get('x-powered-by')).toBeNull();
+  });
 
   test('a session idle for 30 minutes is closed; its id is then "Session not found" (404)', async () => {
     const { http, servers, setClock } = await start();
@@ -387,6 +432,24 @@ describe('file arguments', () => {
     );
     const dataUrl = `data:image/png;base64,${Buffer.from('SECRET=hunter2').toString('base64')}`;
     expect(await refused(client, dataUrl)).toMatch(/^data: URL is not a PNG, JPEG, WebP or GIF image/);
+    await nothingSent();
+  });
+
+  test('a huge value is not echoed back: raw base64 is told to be a data: URL, a long path is cut short', async () => {
+    const client = await connect({ allowDirs: [dir] });
+    const base64 = Buffer.concat([png(4, 4, [1, 2, 3]), Buffer.alloc(1_500_000, 7)]).toString('base64');
+    const result = (await client.callTool({
+      name: 'organizations_create',
+      arguments: { name: 'Never sent', logo: base64 },
+    })) as CallToolResult;
+    expect(text(result).length).toBeLessThan(1000);
+    expect(await refused(client, base64)).toBe(
+      `${base64.slice(0, 100)}… (${base64.length} characters) looks like raw base64, not a file path: pass the image as a data: URL (data:image/png;base64,…)`,
+    );
+    const long = join(dir, 'x'.repeat(5000));
+    expect(await refused(client, long)).toBe(
+      `${long.slice(0, 100)}… (${long.length} characters) cannot be read (no such file)`,
+    );
     await nothingSent();
   });
 

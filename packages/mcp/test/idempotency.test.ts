@@ -15,6 +15,14 @@ describe('the Idempotency-Key of a POST tool call', () => {
     expect(create && inputSchemaOf(create).safeParse({ name: 'x', idempotency_key: '' }).success).toBe(false);
   });
 
+  test("the argument's description says what a model must do for a retried call to count once: no MCP field gives a retry's identity", () => {
+    const description =
+      create && (inputSchemaOf(create).shape.idempotency_key?.meta()?.description as string);
+    expect(description).toMatch(/send the same key when retrying/);
+    expect(description).toMatch(/Without it every call has a new random key: a retried call may run twice/);
+    expect(description).not.toMatch(/_meta/);
+  });
+
   test('the argument wins; else the same _meta request id, session and arguments give the same key, per tool', () => {
     if (!create || !submit) throw new Error('tools missing');
     const args = { name: 'Acme' };

@@ -182,7 +182,8 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
         // MCP: false means "only additive updates"; an update, a delete and a transition overwrite.
         destructiveHint: e.method !== 'GET' && !(e.method === 'POST' && e.status === 201),
         idempotentHint: e.method !== 'POST',
-        openWorldHint: false,
+        // Collab create's `website` query has the API fetch a web page: the open world.
+        openWorldHint: e.name === 'collabs.create',
       });
       expect(tool.outputSchema?.type).toBe('object');
       expect(Object.keys(tool.outputSchema?.properties ?? {})).toEqual(
@@ -471,13 +472,31 @@ describe('--read-only and --tools', () => {
     const client = await stdioClient(['--read-only', '--tools', 'collabs,me']);
     try {
       const { tools } = await client.listTools();
+      // organizations_list stays: the collab tools' organization_id comes from it.
       const reads = publicEndpoints
-        .filter((e) => e.method === 'GET' && (e.path.startsWith('/me/') || e.name.startsWith('collabs.')))
+        .filter(
+          (e) =>
+            e.method === 'GET' &&
+            (e.path.startsWith('/me/') || e.name.startsWith('collabs.') || e.name === 'organizations.list'),
+        )
         .map(expectedName);
       expect(tools.map((t) => t.name)).toEqual(reads);
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
-      // A tool that is not listed is unknown: a protocol error, as the MCP spec says.
-      await expect(client.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(/not found/);
+      // A tool that is not listed is unknown to the host: a protocol error, as the MCP spec says.
+      await expect(client.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(
+        /Tool collabs_create is not exposed: the server runs with --read-only/,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('--tools given twice exposes both lists of groups', async () => {
+    const client = await stdioClient(['--tools', 'campaigns', '--tools', 'members,me']);
+    try {
+      const groups = new Set((await client.listTools()).tools.map((t) => t.name.split('_')[0]));
+      // organizations: its list stays, for the organization_id of the others.
+      expect([...groups].sort()).toEqual(['campaigns', 'me', 'members', 'organizations']);
     } finally {
       await client.close();
     }
@@ -579,6 +598,48 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     answer = 'decline';
   });
 
+  test('a question names what it acts on as the user knows it: a member by name and email, a social account by platform and URL, an address by its lines, a token by its description with a warning', async () => {
+    answer = 'decline';
+    const org = await user.client.organizations.create({ name: 'Labels' });
+    const other = await server.newUser('Label Member');
+    const membership = await server.admin.testHelpers.addMember(org.id, {
+      user_id: other.user.id,
+      role: 'member',
+    });
+    await failing('members_delete', { organization_id: org.id, id: membership.id }, client);
+    expect(asked.at(-1)).toBe(
+      `Remove a member, or leave the organization: "Label Member" <${other.user.email}> (organization_id=${org.id}, id=${membership.id})?`,
+    );
+
+    const account = await user.client.me.socialAccounts.create({
+      platform_id: 'youtube',
+      account_url: 'https://www.youtube.com/@label-account',
+    });
+    await failing('me_social_accounts_delete', { id: account.id }, client);
+    expect(asked.at(-1)).toBe(
+      `Disconnect a social account: youtube ${account.account_url}, ${account.status} (id=${account.id})?`,
+    );
+
+    // An address's `state` is its region, not a status.
+    await user.client.me.address.update({
+      address_one: '1 Main St',
+      city: 'Springfield',
+      state: 'IL',
+      postal_code: '62701',
+      country_code: 'us',
+    });
+    await failing('me_address_delete', {}, client);
+    expect(asked.at(-1)).toBe('Delete the shipping address: 1 Main St, Springfield, IL, 62701, US?');
+
+    // There is no show endpoint for a token: it is found in its list. Whether it is the token this
+    // server runs with cannot be told (the API keeps no value), so the question says what that would do.
+    const token = await user.client.me.accessTokens.create({ description: 'old laptop', permission: 'read' });
+    await failing('me_access_tokens_delete', { id: token.id }, client);
+    expect(asked.at(-1)).toBe(
+      `Revoke an access token: "old laptop" (id=${token.id})? If it is the token this server runs with (MARKETPLACE_TOKEN), every later call fails (401) until the server is restarted with another.`,
+    );
+  });
+
   test('DNS-rebinding protection: a foreign Host header is refused', async () => {
     expect(await postStatus(url, { Host: 'evil.example' })).toBe(403);
     // Without the secret it is refused too (the secret is checked first).
@@ -616,6 +677,15 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
       [
         { MARKETPLACE_BASE_URL: 'ftp://x' },
         'marketplace-mcp: MARKETPLACE_BASE_URL must be an http or https URL, not ftp:',
+      ],
+      // An empty query or fragment too: the paths would follow the `#` or the `?`.
+      [
+        { MARKETPLACE_BASE_URL: 'http://127.0.0.1:4102/docs#' },
+        'marketplace-mcp: MARKETPLACE_BASE_URL must not have a query or fragment: http://127.0.0.1:4102/docs#',
+      ],
+      [
+        { MARKETPLACE_BASE_URL: 'http://127.0.0.1:4102/?' },
+        'marketplace-mcp: MARKETPLACE_BASE_URL must not have a query or fragment: http://127.0.0.1:4102/?',
       ],
       [
         { MARKETPLACE_TOKEN: `${user.token}\nsecond line` },

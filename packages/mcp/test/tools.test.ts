@@ -5,15 +5,25 @@
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { publicEndpoints } from '@app/schemas';
 import { operations } from '@app/sdk/operations';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ListToolsResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createServer, type ServerOptions } from '../src/index.js';
+
+/** What these tests use of Ajv (the MCP SDK's own dependency). */
+interface StrictAjv {
+  compile: (schema: object) => (data: unknown) => boolean;
+}
 
 /** A stand-in API that counts the requests it gets and answers every one `204`. */
 let api: Server;
@@ -64,13 +74,18 @@ describe('tools/list', () => {
     });
   });
 
-  test("descriptions are the table's prose: who may call, what the answer means; not the title again", () => {
+  test("descriptions say what the tool does (the title's sentence first: some hosts pass a model only name and description), then the table's prose", () => {
     for (const [i, e] of publicEndpoints.entries()) {
       const tool = listed.tools[i];
       expect(tool?.title).toBe(e.summary);
-      expect(tool?.description?.startsWith(e.summary), tool?.name).toBe(false);
+      expect(tool?.description?.startsWith(`${e.summary}. `), tool?.name).toBe(true);
       expect(tool?.description, tool?.name).toMatch(/token/);
     }
+    // What a model can do about a confirmation: --yes is the user's, not an argument.
+    const asking = listed.tools.find((t) => t.name === 'collabs_delete')?.description;
+    expect(asking).toMatch(
+      /The user is asked to confirm before it runs \(through the host\)\. When the host cannot ask, the call is refused: only the user can let such calls run without asking, by restarting the server with --yes\.$/,
+    );
     const submit = listed.tools.find((t) => t.name === 'collabs_submit')?.description;
     expect(submit).toMatch(/Admins of the organization/);
     expect(submit).toMatch(/not allowed from the current state is `422`/);
@@ -87,6 +102,30 @@ describe('tools/list', () => {
     expect(listed.tools.find((t) => t.name === 'organizations_create')?.description).toMatch(
       /`logo`: a PNG, JPEG, WebP or GIF image, as a file path or a `data:` URL/,
     );
+  });
+
+  test('every input schema refuses unknown properties (additionalProperties: false, as the server does), and every schema compiles in strict Ajv', () => {
+    // The Ajv the MCP SDK validates with (its own dependency), in strict mode: a keyword or a
+    // format it does not know fails, as it does in the MCP Inspector's --strict.
+    const fromSdk = createRequire(import.meta.resolve('@modelcontextprotocol/sdk/validation/ajv'));
+    const { Ajv } = fromSdk('ajv') as { Ajv: new (options: object) => StrictAjv };
+    const addFormats = fromSdk('ajv-formats') as (ajv: StrictAjv) => void;
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    addFormats(ajv);
+    for (const tool of listed.tools) {
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      expect(() => ajv.compile(tool.outputSchema ?? {}), tool.name).not.toThrow();
+    }
+    const validate = ajv.compile(listed.tools.find((t) => t.name === 'collabs_list')?.inputSchema ?? {});
+    expect(validate({ organization_id: 'o1' })).toBe(true);
+    expect(validate({ organization_id: 'o1', rloe: 'admin' })).toBe(false);
+  });
+
+  test('openWorldHint: only collabs_create reaches outside the marketplace (query_website has the API fetch any web page)', () => {
+    const open = listed.tools.filter((t) => t.annotations?.openWorldHint === true).map((t) => t.name);
+    expect(open).toEqual(['collabs_create']);
+    expect(listed.tools.every((t) => typeof t.annotations?.openWorldHint === 'boolean')).toBe(true);
   });
 
   test('every input is described, with the enums and formats of the schemas', () => {
@@ -124,6 +163,34 @@ describe('tools/list', () => {
         const own = z.toJSONSchema(field as z.ZodType, { io: 'input', target: 'draft-7' });
         expect(strip(listed), `${op.toolName} ${name}`).toEqual(strip(own as Record<string, unknown>));
       }
+  });
+});
+
+describe('capabilities', () => {
+  test('the resource list is not advertised as changing: it never does', async () => {
+    const client = await connect();
+    expect(client.getServerCapabilities()?.resources?.listChanged).not.toBe(true);
+  });
+});
+
+describe('--tools and --read-only', () => {
+  test('a model can always get the ids a tool takes: organizations_list stays with any organization-scoped group; the instructions name only what is exposed', async () => {
+    const names = async (options: Partial<ServerOptions>) =>
+      (await (await connect(options)).listTools()).tools.map((t) => t.name);
+    for (const options of [
+      { groups: ['collabs', 'me'] },
+      { groups: ['members'], readOnly: true },
+      { groups: ['campaigns'] },
+    ]) {
+      const listed = await names(options);
+      expect(listed, JSON.stringify(options)).toContain('organizations_list');
+      // Only the list: the other organization tools stay hidden.
+      expect(listed.filter((n) => n.startsWith('organizations_'))).toEqual(['organizations_list']);
+    }
+    const me = await connect({ groups: ['me'] });
+    expect((await me.listTools()).tools.map((t) => t.name)).not.toContain('organizations_list');
+    expect(me.getInstructions()).not.toMatch(/organizations_list/);
+    expect((await connect({ groups: ['collabs'] })).getInstructions()).toMatch(/organizations_list first/);
   });
 });
 
@@ -166,6 +233,32 @@ describe('tools/call', () => {
     expect(received.length).toBe(before);
   });
 
+  test('an argument given to a tool that takes none says so', async () => {
+    const client = await connect();
+    const result = (await client.callTool({
+      name: 'me_address_retrieve',
+      arguments: { foo: 1 },
+    })) as CallToolResult;
+    expect(detail(result).errors).toEqual({
+      foo: ['is not an argument of this tool (it takes no arguments)'],
+    });
+  });
+
+  test('an argument name or value is not echoed whole: a long one is cut to 100 characters with its length', async () => {
+    const client = await connect();
+    const name = 'n'.repeat(50_000);
+    const result = (await client.callTool({
+      name: 'collabs_list',
+      arguments: { organization_id: 'o1', [name]: 1 },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text.length).toBeLessThan(1000);
+    const shown = `${name.slice(0, 100)}… (50000 characters)`;
+    expect(detail(result).errors).toEqual({
+      [shown]: ['is not an argument of this tool (it takes organization_id, page, max_items, skip)'],
+    });
+  });
+
   test('a delete or a transition on a host that cannot ask is refused unless --yes; nothing is sent', async () => {
     const client = await connect();
     const before = received.length;
@@ -195,10 +288,66 @@ describe('tools/call', () => {
     expect(received.slice(before)).toEqual(['DELETE /organizations/o1/collabs/c1.json']);
   });
 
+  test('arguments that are not an object (null, a string, an array) are an invalid request (-32602) saying so, not an internal error', async () => {
+    const client = await connect();
+    for (const [args, sent] of [
+      [null, 'null'],
+      ['organization_id=o1', 'a string'],
+      [[1], 'an array'],
+    ] as const) {
+      const call = client.request(
+        { method: 'tools/call', params: { name: 'collabs_list', arguments: args as never } },
+        CallToolResultSchema,
+      );
+      await expect(call, sent).rejects.toMatchObject({
+        code: -32602,
+        // The SDK puts "MCP error -32602: " before the message it sends, and the client once more.
+        message: expect.stringMatching(
+          new RegExp(
+            `-32602: The arguments of tools/call must be a JSON object of the tool's arguments by name \\(\\{\\} for none\\), not ${sent}\\.$`,
+          ),
+        ),
+      });
+    }
+  });
+
+  test('a tool hidden by --read-only or --tools is a protocol error too, saying it is not exposed and why', async () => {
+    const readOnly = await connect({ readOnly: true });
+    await expect(readOnly.callTool({ name: 'organizations_create', arguments: {} })).rejects.toThrow(
+      /-32602: Tool organizations_create is not exposed: the server runs with --read-only \(only the read tools\)$/,
+    );
+    const some = await connect({ groups: ['me'], readOnly: true });
+    await expect(some.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(
+      /-32602: Tool collabs_create is not exposed: the server runs with --read-only \(only the read tools\) and --tools me \(only these groups\)$/,
+    );
+    await expect(some.callTool({ name: 'collabs_list', arguments: {} })).rejects.toThrow(
+      /-32602: Tool collabs_list is not exposed: the server runs with --tools me \(only these groups\)$/,
+    );
+  });
+
   test('an unknown tool is a protocol error (the MCP spec)', async () => {
     const client = await connect();
     await expect(client.callTool({ name: 'collabs_explode', arguments: {} })).rejects.toThrow(
       /Tool collabs_explode not found/,
+    );
+  });
+});
+
+describe('the OpenAPI resource', () => {
+  test('with the API down, reading it says which URL failed and what to check', async () => {
+    const closed = createHttpServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const downUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const client = await connect({ baseUrl: downUrl });
+    await expect(client.readResource({ uri: 'marketplace://openapi.json' })).rejects.toThrow(
+      `The OpenAPI document could not be read from ${downUrl}/openapi.json: the API did not answer (ECONNREFUSED). Check MARKETPLACE_BASE_URL and that the API is running.`,
+    );
+    // An answer that is not the document names its status.
+    const answering = await connect({ baseUrl: apiUrl });
+    await expect(answering.readResource({ uri: 'marketplace://openapi.json' })).rejects.toThrow(
+      `The OpenAPI document could not be read from ${apiUrl}/openapi.json: the API answered 204.`,
     );
   });
 });
@@ -297,6 +446,8 @@ describe('a call that the host retries, cancels, or that the API does not answer
       hint: 'The API is slow or unreachable, and whether the change was made is unknown: read the resource before calling again.',
     });
     const read = client.readResource({ uri: 'marketplace://openapi.json' });
-    await expect(read).rejects.toThrow(/timeout|aborted/i);
+    await expect(read).rejects.toThrow(
+      `The OpenAPI document could not be read from ${slowUrl}/openapi.json: no complete answer within 0.1 s.`,
+    );
   });
 });
