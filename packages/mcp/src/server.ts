@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
-import { ClientOptionError, Marketplace, RequestValidationError, VERSION } from '@app/sdk';
+import { Marketplace, RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
   describeError,
@@ -563,7 +563,7 @@ export function createServer(options: ServerOptions): McpServer {
     ...(options.token && { token: options.token }),
     ...(options.baseUrl && { baseUrl: options.baseUrl }),
   });
-  const baseUrl = checkedBaseUrl(options.baseUrl || process.env.MARKETPLACE_BASE_URL || '');
+  const baseUrl = withoutTrailingSlashes(options.baseUrl || process.env.MARKETPLACE_BASE_URL || '');
   const exposed = selectOperations(options);
   const server = new McpServer(
     { name: 'marketplace', title: 'Creator Marketplace', version: VERSION },
@@ -653,16 +653,8 @@ interface AskedFor {
   overBudget: CallToolResult;
 }
 
-/**
- * The base URL the client was given, without its trailing slashes. The SDK refuses a query or a
- * fragment, but not an empty one (`…/docs#`, `…/?`: `URL` gives no `hash` or `search` for them),
- * after which the paths would be a fragment or a query: refused here in the SDK's words.
- */
-function checkedBaseUrl(baseUrl: string): string {
-  if (/[?#]/.test(new URL(baseUrl).href))
-    throw new ClientOptionError('baseUrl', `must not have a query or fragment: ${baseUrl}`);
-  return baseUrl.replace(/\/+$/, '');
-}
+/** The base URL the client was given (the SDK has checked it), without its trailing slashes. */
+const withoutTrailingSlashes = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
 /**
  * The OpenAPI document, read from the API within `budgetMs`. A resource read has no tool result:

@@ -456,7 +456,9 @@ function checkedBaseUrl(baseUrl: string): string {
       `must not hold a user name or password (the token is the credential): ${url}`,
     );
   }
-  if (url.search || url.hash)
+  // `href`, not `search` and `hash`: an empty `?` or `#` has neither, and every path would go
+  // into it (`…/docs#/organizations.json` asks for `/docs`).
+  if (/[?#]/.test(url.href))
     throw new ClientOptionError('baseUrl', `must not have a query or fragment: ${url}`);
   return String(url).replace(/\/+$/, '');
 }

@@ -116,6 +116,17 @@ describe('new Marketplace() refuses a token or base URL it could not send, witho
       'http://127.0.0.1:3000/?a=1',
       'Marketplace: `baseUrl` must not have a query or fragment: http://127.0.0.1:3000/?a=1',
     ],
+    // `URL` gives an empty `?` or `#` no `search` or `hash`: every path went into the fragment.
+    [
+      'an empty fragment',
+      'http://127.0.0.1:3000/docs#',
+      'Marketplace: `baseUrl` must not have a query or fragment: http://127.0.0.1:3000/docs#',
+    ],
+    [
+      'an empty query',
+      'http://127.0.0.1:3000/?',
+      'Marketplace: `baseUrl` must not have a query or fragment: http://127.0.0.1:3000/?',
+    ],
   ])('a base URL that is %s: a TypeError saying so', (_what, baseUrl, message) => {
     expect(() => new Marketplace({ token: TOKEN, baseUrl })).toThrow(new TypeError(message));
   });
