@@ -32,9 +32,30 @@ async function readLine(question: string): Promise<string> {
   }
 }
 
+/**
+ * The reader of stdout or stderr went away (`marketplace … | head -1`, `| true`): nothing more can
+ * be said, so the CLI ends at once, quietly and with exit 0, as a command in a pipe that its reader
+ * cut short (Node ignores SIGPIPE, so without this the write's EPIPE is an unhandled 'error' with
+ * a stack trace). Ending here also stops what was still to come: the next page of `--all`, the
+ * notice under a table.
+ */
+function endWhenReaderCloses(stream: NodeJS.WriteStream): (text: string) => void {
+  const closed = (error: NodeJS.ErrnoException | null | undefined) => error?.code === 'EPIPE';
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (closed(error)) process.exit(0);
+    throw error;
+  });
+  // A pipe is written synchronously: its EPIPE is known (`errored`) before the next line is
+  // written, while the 'error' event comes a tick later.
+  return (text) => {
+    stream.write(text);
+    if (closed(stream.errored)) process.exit(0);
+  };
+}
+
 const code = await main(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+  stdout: endWhenReaderCloses(process.stdout),
+  stderr: endWhenReaderCloses(process.stderr),
   isTTY: process.stdout.isTTY === true,
   env: process.env,
   readStdin,

@@ -381,3 +381,39 @@ describe('errors', () => {
     );
   });
 });
+
+describe('a reader that closes stdout (`| head -1`, `| true`)', () => {
+  /** `marketplace …args` whose stdout is closed by its reader after `keep` bytes (0: at once). */
+  const closedEarly = async (args: string[], keep: number) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...inherited, MARKETPLACE_TOKEN: many.token, MARKETPLACE_BASE_URL: server.url, COLUMNS: '80' },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    let read = 0;
+    if (keep === 0) child.stdout.destroy();
+    else
+      child.stdout.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= keep) child.stdout.destroy();
+      });
+    const [code] = await once(child, 'exit');
+    return { code: code as number, stderr };
+  };
+
+  test('the CLI stops quietly with exit 0: no EPIPE, no stack trace', async () => {
+    for (const args of [
+      ['organizations', 'list'],
+      ['organizations', 'list', '--all'],
+    ]) {
+      const result = await closedEarly(args, 0);
+      expect(result, args.join(' ')).toEqual({ code: 0, stderr: '' });
+    }
+    // A table whose first line was read: the rest (and the notice under it) has nowhere to go.
+    const head = await closedEarly(['organizations', 'list', '--output', 'table', '--max-items', '1'], 1);
+    expect(head).toEqual({ code: 0, stderr: '' });
+  });
+});
