@@ -9,6 +9,11 @@ export class UsageError extends Error {}
 export const EXIT_OK = 0;
 export const EXIT_API = 1;
 export const EXIT_USAGE = 2;
+/** Ctrl-C at a prompt: 128 + SIGINT, what a shell reports for a command Ctrl-C ended. */
+export const EXIT_INTERRUPTED = 130;
+
+/** Ctrl-C at a prompt (a confirmation, the token): the CLI ends quietly, nothing sent or stored. */
+export class Interrupted extends Error {}
 
 /** Options every command takes, before or after the command words. */
 export const globalOptions = {

@@ -25,7 +25,8 @@ async function tokenForThisCall(values: Record<string, unknown>, io: IO): Promis
   if (values['token-stdin']) {
     if (flagged) throw new UsageError('give --token-stdin or --token, not both');
     const token = oneLine(await io.readStdin(), '--token-stdin');
-    if (!token) throw new UsageError('--token-stdin: no token on stdin');
+    if (!token)
+      throw new UsageError('--token-stdin: no token was given (stdin was empty, or Ctrl-D at the prompt)');
     return token;
   }
   if (!flagged) return undefined;
@@ -186,7 +187,10 @@ export async function auth(argv: string[], io: IO): Promise<number> {
           : stored.base_url
             ? { value: stored.base_url, source: path }
             : undefined;
-    if (!token) throw new UsageError('auth login: give the token on stdin or at the prompt');
+    if (!token)
+      throw new UsageError(
+        'auth login: no token was given; nothing was stored (give it on stdin or type it at the prompt)',
+      );
     if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
     const code = await check(clientFor({ value: token, source: tokenSource }, baseUrl), io, baseUrl.source);
     if (code !== EXIT_OK) return code;

@@ -17,6 +17,7 @@ import {
 import {
   coerce,
   didYouMean,
+  EXIT_INTERRUPTED,
   EXIT_OK,
   EXIT_USAGE,
   fieldsOf,
@@ -25,6 +26,7 @@ import {
   globalHelp,
   globalOptions,
   hoistGlobalOptions,
+  Interrupted,
   isOption,
   optionError,
   readBody,
@@ -49,6 +51,7 @@ export async function main(argv: readonly string[], terminal: IO): Promise<numbe
       io.stderr(`marketplace: ${error.message}\nRun \`marketplace --help\` for usage.\n`);
       return EXIT_USAGE;
     }
+    if (error instanceof Interrupted) return EXIT_INTERRUPTED;
     throw error;
   }
 }

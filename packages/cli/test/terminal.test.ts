@@ -318,6 +318,57 @@ describe('deletes and transitions ask first', () => {
       expect(columnsOf(line), line).toBeLessThanOrEqual(80);
   });
 
+  test('Ctrl-C at a prompt exits 130 quietly; Ctrl-D is "no" at a confirmation and no token at the token prompt', async () => {
+    /** `marketplace …args` in a pseudo-terminal; `keys` are typed once the screen shows `marker`. */
+    const typed = async (args: string[], marker: string, keys: string) => {
+      const command = [process.execPath, bin, ...args].join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: {
+          ...inherited,
+          XDG_CONFIG_HOME: join(scratch, 'interrupted'),
+          MARKETPLACE_TOKEN: many.token,
+          MARKETPLACE_BASE_URL: server.url,
+          TERM: 'dumb',
+          ...(args[0] === 'auth' && { MARKETPLACE_TOKEN: undefined }),
+        },
+      });
+      let screen = '';
+      let pending: string | undefined = keys;
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        screen += chunk;
+        if (pending !== undefined && screen.includes(marker)) {
+          child.stdin.write(pending);
+          pending = undefined;
+        }
+      });
+      const [code] = await once(child, 'exit');
+      return { code: code as number, screen: screen.replaceAll('\r', '') };
+    };
+    const org = await many.client.organizations.create({ name: 'Kept through Ctrl-C' });
+    const ctrlC = await typed(['organizations', 'delete', org.id], '[y/N]', '\u0003');
+    expect(ctrlC.code).toBe(130);
+    expect(ctrlC.screen).not.toMatch(/AbortError|\n\s+at /);
+    expect(ctrlC.screen).not.toContain('nothing was sent'); // Ctrl-C is not an answer
+    const ctrlD = await typed(['organizations', 'delete', org.id], '[y/N]', '\u0004');
+    expect(ctrlD.code).toBe(1);
+    expect(ctrlD.screen).toContain('marketplace: not confirmed; nothing was sent');
+    expect(ctrlD.screen).not.toMatch(/AbortError|\n\s+at /);
+    expect((await many.client.organizations.retrieve(org.id)).name).toBe('Kept through Ctrl-C');
+
+    const login = ['auth', 'login', '--base-url', server.url];
+    const loginC = await typed(login, 'Token', '\u0003');
+    expect(loginC.code).toBe(130);
+    expect(loginC.screen).not.toMatch(/AbortError|\n\s+at /);
+    const loginD = await typed(login, 'Token', '\u0004');
+    expect(loginD.code).toBe(2);
+    expect(loginD.screen).toContain('marketplace: auth login: no token was given; nothing was stored');
+    expect(loginD.screen).not.toMatch(/AbortError|\n\s+at /);
+    const stdinD = await typed(['organizations', 'list', '--token-stdin'], 'Token', '\u0004');
+    expect(stdinD.code).toBe(2);
+    expect(stdinD.screen).toContain('marketplace: --token-stdin: no token was given');
+  });
+
   test('stdin not a terminal and no --yes: a usage error (exit 2), no request at all', async () => {
     const seen: string[] = [];
     const listener = createServer((req, res) => {
