@@ -63,6 +63,34 @@ function clientFor(token: Given, baseUrl: Given): Marketplace {
   }
 }
 
+/**
+ * A base URL the SDK would refuse (not an absolute http(s) URL, a user name or password in it) is
+ * a usage error saying so, checked before anything else is said about it: a message comparing it
+ * with the stored login would quote it whole, password and all, and advise logging in to it.
+ */
+function checkBaseUrl(baseUrl: Given): void {
+  try {
+    // The SDK's own check, through its public constructor; the token is a stand-in, never sent.
+    new Marketplace({ token: 'mkt_check', baseUrl: baseUrl.value, cache: false });
+  } catch (error) {
+    if (error instanceof ClientOptionError && error.option === 'baseUrl')
+      throw new UsageError(`the base URL from ${baseUrl.source} ${error.problem}`);
+    throw error;
+  }
+}
+
+/** A URL as a message may show it: a password in it (a config file written by hand) is not. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return String(parsed);
+  } catch {
+    return url;
+  }
+}
+
 /** A value given to the CLI, and where it came from (a flag, a variable, the config file's path). */
 interface Given {
   value: string;
@@ -102,6 +130,7 @@ async function credentials(
       : io.env.MARKETPLACE_BASE_URL
         ? { value: io.env.MARKETPLACE_BASE_URL, source: 'MARKETPLACE_BASE_URL' }
         : undefined;
+  if (baseUrlGiven) checkBaseUrl(baseUrlGiven);
   if (tokenGiven && baseUrlGiven) return { token: tokenGiven, baseUrl: baseUrlGiven };
   // The stored login is read only when needed: a broken file does not stop a command given both.
   const config = await storedLogin(io);
@@ -110,7 +139,7 @@ async function credentials(
   if (tokenGiven) return { token: tokenGiven, baseUrl: stored(config.base_url) };
   if (config.token && baseUrlGiven && !(config.base_url && sameUrl(config.base_url, baseUrlGiven.value))) {
     const storedFor = config.base_url
-      ? `the stored token (${path}) is for ${config.base_url}`
+      ? `the stored token (${path}) is for ${shown(config.base_url)}`
       : `the stored token (${path}) has no base URL with it`;
     throw new UsageError(
       `${storedFor}; it is not sent to ${baseUrlGiven.value} (from ${baseUrlGiven.source}). Give a token for ${baseUrlGiven.value} with --token-stdin or MARKETPLACE_TOKEN, or run \`marketplace auth login --base-url ${baseUrlGiven.value}\``,

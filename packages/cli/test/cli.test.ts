@@ -591,6 +591,33 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
     expect([same.code, same.stderr]).toEqual([0, '']);
   });
 
+  test('with a stored login, a bad --base-url is refused for what it is (checked first); no message holds its password', async () => {
+    const { env, file } = await loggedIn('checked-first');
+    const port = new URL(server.url).port;
+    writeFileSync(
+      file,
+      JSON.stringify({ token: user.token, base_url: `http://me:storedpw@127.0.0.1:${port}` }),
+    );
+    for (const [url, problem] of [
+      [`http://u:secretpw@127.0.0.1:${port}`, 'must not hold a user name or password'],
+      ['notaurl', 'is not an absolute URL: "notaurl"'],
+      ['ftp://x', 'must be an http or https URL, not ftp:'],
+    ] as const) {
+      const refused = await run(['organizations', 'list', '--base-url', url], env);
+      expect([refused.code, refused.stdout], url).toEqual([2, '']);
+      expect(refused.stderr.split('\n')[0], url).toContain(
+        `marketplace: the base URL from --base-url ${problem}`,
+      );
+      expect(refused.stderr).not.toContain('auth login --base-url');
+      expect(refused.stderr).not.toContain('secretpw');
+    }
+    // A good URL for another server names the stored one without the password a hand-written file gave it.
+    const other = await run(['organizations', 'list', '--base-url', 'http://127.0.0.1:1'], env);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('http://127.0.0.1:1');
+    expect(other.stderr).not.toContain('storedpw');
+  });
+
   test('a stored token without a stored base URL (an older file) is sent nowhere but asks for a new login', async () => {
     const home = join(scratch, 'unbound');
     mkdirSync(join(home, 'marketplace'), { recursive: true, mode: 0o700 });
