@@ -178,6 +178,19 @@ describe('tables fit the terminal', () => {
     for (const name of names.slice(0, 20)) expect(piped.stdout).toContain(name);
   });
 
+  test('narrower than an id: ids stay whole (the terminal wraps them); a column with no room is named, not shown as "…"', async () => {
+    for (const columns of [10, 16, 17, 19, 24]) {
+      const { code, stdout } = await inTerminal(['organizations', 'list'], { columns });
+      expect(code).toBe(0);
+      const lines = uncoloured(stdout).trimEnd().split('\n');
+      const rows = lines.filter((l) => ids.some((id) => l.startsWith(id)));
+      expect(rows, `${columns}`).toHaveLength(20);
+      for (const row of rows) expect(row, `${columns}`).toMatch(/^\S{16}( {2}\S.*)?$/);
+      expect(stdout, `${columns}`).not.toMatch(/(^| )…( |$)/m);
+      expect(lines.slice(21).join(' '), `${columns}`).toMatch(/^Not shown \(no room\): name, /);
+    }
+  });
+
   test('COLUMNS gives the width when the terminal does not', async () => {
     const table = await run(['organizations', 'list', '--output', 'table'], { COLUMNS: '80' });
     expect(table.code).toBe(0);
