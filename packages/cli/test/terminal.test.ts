@@ -239,6 +239,12 @@ describe('colour', () => {
     expect(header.startsWith(`${ESC}[1mID`)).toBe(true);
     expect(row).toContain(`${ESC}[2mdraft${ESC}[22m`);
     expect(row.startsWith(collab.id)).toBe(true); // the rest of a row stays plain
+    // The notes under a table are dim (README: "Colour").
+    const notes = (await inTerminal(['organizations', 'list'], { columns: 80 })).stdout.trimEnd().split('\n');
+    expect(notes.find((l) => l.includes('organizations shown'))).toMatch(
+      new RegExp(`^${ESC}\\[2m\\d+ of \\d+ organizations shown`),
+    );
+    expect(notes.find((l) => l.includes('Not shown'))).toMatch(new RegExp(`^${ESC}\\[2mNot shown`));
 
     for (const [args, env] of [
       [['collabs', 'list', org.id], { NO_COLOR: '1' }],
