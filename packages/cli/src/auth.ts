@@ -241,7 +241,8 @@ export async function auth(argv: string[], io: IO): Promise<number> {
     return code;
   }
   if (action === 'logout') {
-    const { token, ...rest } = await readConfig(path).catch((): Config => ({}));
+    // A file that cannot be read is said to be so (exit 2): it may hold a token all the same.
+    const { token, ...rest } = await storedLogin(io);
     if (token === undefined) {
       io.stdout(`No token is stored in ${path}; nothing to remove\n`);
       return EXIT_OK;

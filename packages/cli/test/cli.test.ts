@@ -153,6 +153,19 @@ describe('help and usage', () => {
     expect(needed.stderr).not.toMatch(/\n\s+at /);
   });
 
+  test('auth logout with a config file it cannot read says so (exit 2), never "no token is stored"', async () => {
+    const home = join(scratch, 'broken-logout');
+    mkdirSync(join(home, 'marketplace'), { recursive: true, mode: 0o700 });
+    const file = join(home, 'marketplace', 'config.json');
+    const text = '{"token":"mkt_secret","base_url":"http://127.0.0.1:1",}';
+    writeFileSync(file, text, { mode: 0o600 });
+    const logout = await run(['auth', 'logout'], { XDG_CONFIG_HOME: home });
+    expect([logout.code, logout.stdout]).toEqual([2, '']);
+    expect(logout.stderr).toMatch(/^marketplace: cannot read .*config\.json: .*\(fix or delete it/);
+    expect(logout.stderr).not.toContain('mkt_secret');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   test('--version, on any level', async () => {
     const version = (await run(['--version'])).stdout;
     expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);
