@@ -24,6 +24,8 @@ export const globalOptions = {
   token: { type: 'string' },
   'token-stdin': { type: 'boolean' },
   'base-url': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-retries': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -37,6 +39,8 @@ export const globalHelp = `Global options:
                         (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
   --token T             the same, but visible to every user in the process list: avoid
   --base-url URL        the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
+  --timeout SECONDS     wait this long for each answer (default: MARKETPLACE_TIMEOUT, else 30)
+  --max-retries N       try again this often after no answer or a 5xx (default: MARKETPLACE_MAX_RETRIES, else 3)
   -h, --help            help for any command
   -v, --version         the version`;
 

@@ -57,6 +57,8 @@ export function completions(tree: Node, builtins: Record<string, string>, words:
       '--include',
       '--no-color',
       '--base-url',
+      '--timeout',
+      '--max-retries',
       '--token-stdin',
       '--help',
     ];

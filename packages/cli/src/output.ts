@@ -1,5 +1,11 @@
 /** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
-import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from '@app/sdk';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  MarketplaceError,
+  RequestValidationError,
+} from '@app/sdk';
 import { describeError, type FailedCall, type ListResult, type Operation } from '@app/sdk/operations';
 import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
 import { escapeControls } from './table.js';
@@ -88,6 +94,22 @@ export function pageNotice(op: Operation, result: ListResult, onePage: boolean):
   return `${result.data.length} of ${result.total_count} ${what} shown${where}; ${next}--all for every page`;
 }
 
+/** How long each attempt of the failed request waited for an answer, and how many there were. */
+export interface Waited {
+  seconds: number;
+  attempts: number;
+}
+
+/**
+ * No answer in time: the SDK's message (`No response within 30000 ms: GET …`) with what it leaves
+ * out, the attempts its retries made (`No response within 30 s, 4 attempts: GET …`).
+ */
+function timeoutMessage(message: string, { seconds, attempts }: Waited): string {
+  const said = `No response within ${seconds} s, ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  const sdk = /^No response within \d+ ms/;
+  return sdk.test(message) ? message.replace(sdk, said) : `${message} (${said})`;
+}
+
 /**
  * An API error: exit 1, its status, the hint of `describeError` (the one the MCP server gives) and
  * the body on stderr. A payload refused before sending: exit 2. `settable`: the command's fields.
@@ -100,6 +122,7 @@ export function reportError(
     settable,
     call,
     baseUrlFrom,
+    waited,
   }: {
     /** The command's fields. */
     settable?: ReadonlySet<string>;
@@ -107,6 +130,8 @@ export function reportError(
     call?: FailedCall;
     /** Where the base URL came from (`--base-url`, `MARKETPLACE_BASE_URL`, the config file). */
     baseUrlFrom?: string;
+    /** The failed request's timeout and attempts (a timeout says them). */
+    waited?: Waited;
   } = {},
 ): number {
   const described = describeError(error, settable, call);
@@ -115,7 +140,11 @@ export function reportError(
     error instanceof APIConnectionError && baseUrlFrom
       ? `Check the base URL (from ${baseUrlFrom}): the API did not answer.`
       : described.hint;
-  const hintLine = hint ? `marketplace: hint: ${escapeControls(hint)}\n` : '';
+  const slow =
+    error instanceof APIConnectionTimeoutError
+      ? ' --timeout SECONDS and --max-retries N (MARKETPLACE_TIMEOUT, MARKETPLACE_MAX_RETRIES) say how long to wait.'
+      : '';
+  const hintLine = hint ? `marketplace: hint: ${escapeControls(hint + slow)}\n` : '';
   if (error instanceof APIError) {
     if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));
     else io.stderr(`marketplace: ${error.message}\n`); // the message starts with the status
@@ -137,7 +166,11 @@ export function reportError(
     return EXIT_USAGE;
   }
   if (error instanceof APIConnectionError || error instanceof MarketplaceError) {
-    io.stderr(`marketplace: ${error.message}\n${hintLine}`);
+    const message =
+      error instanceof APIConnectionTimeoutError && waited
+        ? timeoutMessage(error.message, waited)
+        : error.message;
+    io.stderr(`marketplace: ${message}\n${hintLine}`);
     return EXIT_API;
   }
   throw error;

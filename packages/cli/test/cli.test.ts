@@ -535,6 +535,53 @@ describe('a base URL that is not the API', () => {
     expect(fromEnv.stderr).toContain('(from MARKETPLACE_BASE_URL)');
   });
 
+  test('a server that never answers: the message says how long and how many attempts; --timeout and --max-retries shorten it', async () => {
+    const silent = createServer(() => undefined); // accepts, reads, never answers
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const flagged = await run([
+        'organizations',
+        'retrieve',
+        'x',
+        '--timeout',
+        '0.2',
+        '--max-retries',
+        '1',
+        '--base-url',
+        url,
+      ]);
+      expect(flagged.code).toBe(1);
+      expect(flagged.stderr.split('\n')[0]).toBe(
+        `marketplace: No response within 0.2 s, 2 attempts: GET ${url}/organizations/x.json`,
+      );
+      expect(flagged.stderr).toContain('--timeout');
+      const fromEnv = await run(['organizations', 'retrieve', 'x'], {
+        MARKETPLACE_BASE_URL: url,
+        MARKETPLACE_TIMEOUT: '0.1',
+        MARKETPLACE_MAX_RETRIES: '0',
+      });
+      expect(fromEnv.stderr.split('\n')[0]).toBe(
+        `marketplace: No response within 0.1 s, 1 attempt: GET ${url}/organizations/x.json`,
+      );
+      for (const args of [
+        ['--timeout', 'soon'],
+        ['--timeout', '0'],
+        ['--max-retries', '-1'],
+      ]) {
+        const refused = await run(['organizations', 'retrieve', 'x', '--base-url', url, ...args]);
+        expect([refused.code, refused.stderr], args.join(' ')).toEqual([
+          2,
+          expect.stringContaining(args[0] as string),
+        ]);
+      }
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   test("a long text body (another server's HTML page) is said once, in the message", async () => {
     const page = `<!DOCTYPE HTML>\n<html><head><title>Not Found</title></head><body>${'x'.repeat(400)}</body></html>\n`;
     const other = await recorder((_path, res) => {
