@@ -327,6 +327,6 @@ async function check({ client, waited }: Client, io: IO, baseUrlFrom: string): P
     await client.me.notificationSettings.retrieve({ cache: false });
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, false, { baseUrlFrom, waited: waited() });
+    return reportError(error, io, false, { baseUrlFrom, answeredByEveryApi: true, waited: waited() });
   }
 }

@@ -122,6 +122,7 @@ export function reportError(
     settable,
     call,
     baseUrlFrom,
+    answeredByEveryApi,
     waited,
   }: {
     /** The command's fields. */
@@ -130,6 +131,11 @@ export function reportError(
     call?: FailedCall;
     /** Where the base URL came from (`--base-url`, `MARKETPLACE_BASE_URL`, the config file). */
     baseUrlFrom?: string;
+    /**
+     * The call is one every API answers (`auth login`'s check): a 404 means the base URL is not
+     * the API, and the hint says so rather than speak of an id.
+     */
+    answeredByEveryApi?: boolean;
     /** The failed request's timeout and attempts (a timeout says them). */
     waited?: Waited;
   } = {},
@@ -139,7 +145,9 @@ export function reportError(
   const hint =
     error instanceof APIConnectionError && baseUrlFrom
       ? `Check the base URL (from ${baseUrlFrom}): the API did not answer.`
-      : described.hint;
+      : error instanceof APIError && error.status === 404 && answeredByEveryApi && baseUrlFrom
+        ? `Check the base URL (from ${baseUrlFrom}): it answered 404, so it does not point at the API.`
+        : described.hint;
   const slow =
     error instanceof APIConnectionTimeoutError
       ? ' --timeout SECONDS and --max-retries N (MARKETPLACE_TIMEOUT, MARKETPLACE_MAX_RETRIES) say how long to wait.'

@@ -582,6 +582,33 @@ describe('a base URL that is not the API', () => {
     }
   });
 
+  test('auth login and auth status against a server that answers 404: the hint is the base URL, not an id', async () => {
+    const other = await recorder((_path, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not Found');
+    });
+    try {
+      const env = { MARKETPLACE_TOKEN: undefined, XDG_CONFIG_HOME: join(scratch, 'not-the-api') };
+      const login = await run(['auth', 'login', '--base-url', other.url], env, 'mkt_x\n');
+      const status = await run(['auth', 'status'], {
+        MARKETPLACE_TOKEN: 'mkt_x',
+        MARKETPLACE_BASE_URL: other.url,
+      });
+      for (const [result, from] of [
+        [login, '--base-url'],
+        [status, 'MARKETPLACE_BASE_URL'],
+      ] as const) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(
+          `marketplace: hint: Check the base URL (from ${from}): it answered 404, so it does not point at the API.`,
+        );
+        expect(result.stderr).not.toContain('The id is unknown');
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   test("a long text body (another server's HTML page) is said once, in the message", async () => {
     const page = `<!DOCTYPE HTML>\n<html><head><title>Not Found</title></head><body>${'x'.repeat(400)}</body></html>\n`;
     const other = await recorder((_path, res) => {
