@@ -496,6 +496,18 @@ describe('auth and completion', () => {
     expect(await complete('collabs', 'create', 'o1', '--idem')).toEqual(['--idempotency-key']);
     expect(await complete('collabs', 'list', 'o1', '--base')).toEqual(['--base-url']);
     expect(await complete('collabs', 'list', 'o1', '--token-')).toEqual(['--token-stdin']);
+    // --yes on every command (README), the top level's options, `--output=` (zsh: one word; bash:
+    // `--output`, `=`, ``), the values of a list of named ones.
+    expect(await complete('organizations', 'create', '--y')).toEqual(['--yes']);
+    expect(await complete('organizations', 'list', '--y')).toEqual(['--yes']);
+    expect(await complete('--')).toEqual(expect.arrayContaining(['--help', '--version', '--output']));
+    expect(await complete('--ver')).toEqual(['--version']);
+    expect(await complete('organizations', 'list', '--output=')).toEqual(['--output=json', '--output=table']);
+    expect(await complete('organizations', 'list', '--output', '=', '')).toEqual(['json', 'table']);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids', 'you')).toEqual(['youtube']);
+    expect(await complete('organizations', 'create', '--privacy-setting=pu')).toEqual([
+      '--privacy-setting=public',
+    ]);
   });
 });
 
