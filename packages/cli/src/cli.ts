@@ -242,8 +242,29 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       call: op,
       baseUrlFrom,
       waited: waited(),
+      rename: flagOfField(op, new Set(Object.keys(args))),
     });
   }
+}
+
+/**
+ * The flag of a field named in an error: the API names a query parameter and a body field alike
+ * (`website`), the CLI has a flag for each (`--query-website`, `--website`). The one the user
+ * gave; both when both were given; the body field's when neither was (a required one left out).
+ * A name that is no field (`base`) stays as it is.
+ */
+function flagOfField(op: Operation, given: ReadonlySet<string>): (field: string) => string {
+  return (field) => {
+    const flat = [
+      ...(op.bodyFields.includes(field) ? [field] : []),
+      ...Object.entries(op.queryNames)
+        .filter(([, wire]) => wire === field)
+        .map(([name]) => name),
+    ];
+    if (flat.length === 0) return field;
+    const typed = flat.filter((name) => given.has(name));
+    return (typed.length > 0 ? typed : flat.slice(0, 1)).map(flag).join(' or ');
+  };
 }
 
 /** `--version` or `-v` among the words (before a `--`, after which words are values). */

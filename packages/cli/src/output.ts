@@ -3,8 +3,10 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  type FieldErrors,
   MarketplaceError,
   RequestValidationError,
+  ValidationError,
 } from '@app/sdk';
 import { describeError, type FailedCall, type ListResult, type Operation } from '@app/sdk/operations';
 import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
@@ -110,6 +112,36 @@ function timeoutMessage(message: string, { seconds, attempts }: Waited): string 
   return sdk.test(message) ? message.replace(sdk, said) : `${message} (${said})`;
 }
 
+/** `errors` under the names `rename` gives their fields (the flags), messages of one name merged. */
+function renamed(errors: FieldErrors, rename: (field: string) => string): FieldErrors {
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const name = rename(field);
+    out[name] = [...(out[name] ?? []), ...messages];
+  }
+  return out;
+}
+
+/**
+ * The error as the user should read it: the fields of a payload refused before sending or of a
+ * 422 named by the flags that set them (`--query-website`, not `website`, which is also the name
+ * of `--website`'s field). The message and the hint are made from it; the body printed stays the
+ * server's.
+ */
+function inFlags(error: unknown, rename: ((field: string) => string) | undefined): unknown {
+  if (!rename) return error;
+  if (error instanceof RequestValidationError)
+    return new RequestValidationError(renamed(error.errors, rename));
+  if (error instanceof ValidationError && Object.keys(error.errors).length > 0) {
+    const body = error.body as Record<string, unknown>;
+    return new ValidationError(error.status, error.headers, {
+      ...body,
+      errors: renamed(error.errors, rename),
+    });
+  }
+  return error;
+}
+
 /**
  * An API error: exit 1, its status, the hint of `describeError` (the one the MCP server gives) and
  * the body on stderr. A payload refused before sending: exit 2. `settable`: the command's fields.
@@ -124,6 +156,7 @@ export function reportError(
     baseUrlFrom,
     answeredByEveryApi,
     waited,
+    rename,
   }: {
     /** The command's fields. */
     settable?: ReadonlySet<string>;
@@ -138,9 +171,17 @@ export function reportError(
     answeredByEveryApi?: boolean;
     /** The failed request's timeout and attempts (a timeout says them). */
     waited?: Waited;
+    /** A field's flag (`website` of the query: `--query-website`), for the messages. */
+    rename?: (field: string) => string;
   } = {},
 ): number {
-  const described = describeError(error, settable, call);
+  const sdkError = error;
+  error = inFlags(error, rename);
+  const described = describeError(
+    error,
+    settable && rename ? new Set([...settable].map(rename)) : settable,
+    call,
+  );
   // The API did not answer: the base URL to check is the one this call used, wherever it came from.
   const hint =
     error instanceof APIConnectionError && baseUrlFrom
@@ -157,7 +198,7 @@ export function reportError(
     if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));
     else io.stderr(`marketplace: ${error.message}\n`); // the message starts with the status
     io.stderr(hintLine);
-    const body = error.body;
+    const body = (sdkError as APIError).body;
     // A text body the message already says (a 401's `HTTP Token: Access denied.`; the start of a
     // long one, such as another server's HTML page, which the message holds) is not said twice.
     const said = typeof body === 'string' && !include && error.message.includes(body.slice(0, 200).trim());
@@ -169,7 +210,7 @@ export function reportError(
   }
   if (error instanceof RequestValidationError) {
     io.stderr(
-      `marketplace: ${error.message}\n${hintLine}${JSON.stringify({ errors: error.errors }, null, 2)}\n`,
+      `marketplace: ${error.message}\n${hintLine}${JSON.stringify({ errors: (sdkError as RequestValidationError).errors }, null, 2)}\n`,
     );
     return EXIT_USAGE;
   }

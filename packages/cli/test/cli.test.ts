@@ -400,6 +400,44 @@ describe('output, errors and exit codes', () => {
     expect([denied.code, denied.stderr]).toEqual([1, expect.stringContaining('HTTP Token: Access denied.')]);
   });
 
+  test('a field refused before sending or by a 422 is named by the flag that set it (--query-website, not website)', async () => {
+    const api = await recorder((_path, res) => {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: { privacy_setting: ['is not included in the list'] } }));
+    });
+    const env = { MARKETPLACE_TOKEN: 'mkt_x', MARKETPLACE_BASE_URL: api.url };
+    try {
+      const query = await run(['collabs', 'create', 'o1', '--name', 'X', '--query-website', 'notaurl'], env);
+      expect([query.code, query.stderr.split('\n').slice(0, 2)]).toEqual([
+        2,
+        [
+          'marketplace: Invalid request: --query-website must be an http or https URL',
+          'marketplace: hint: Fix these fields and call again: --query-website must be an http or https URL.',
+        ],
+      ]);
+      const body = await run(['collabs', 'create', 'o1', '--name', 'X', '--website', 'notaurl'], env);
+      expect(body.stderr.split('\n')[0]).toBe(
+        'marketplace: Invalid request: --website must be an http or https URL',
+      );
+      const blank = await run(['organizations', 'create', '--privacy-setting', 'x'], env);
+      expect(blank.stderr.split('\n')[0]).toBe(
+        "marketplace: Invalid request: --name can't be blank; --privacy-setting must be one of public, private, restricted",
+      );
+      expect(api.seen).toEqual([]);
+      const refused = await run(['organizations', 'update', 'o1', '--privacy-setting', 'public'], env);
+      expect([refused.code, refused.stderr.split('\n')[0]]).toEqual([
+        1,
+        'marketplace: 422 --privacy-setting is not included in the list',
+      ]);
+      // The body printed under it is the server's, as sent.
+      expect(JSON.parse(refused.stderr.slice(refused.stderr.indexOf('{')))).toEqual({
+        errors: { privacy_setting: ['is not included in the list'] },
+      });
+    } finally {
+      await api.close();
+    }
+  });
+
   test('the hint fits the call: a guard no value can pass, a delete repeated, a call that takes no id', async () => {
     const org = await user.client.organizations.create({ name: 'Hints' });
     const [owner] = await user.client.members.list(org.id).toArray();
@@ -407,10 +445,10 @@ describe('output, errors and exit codes', () => {
     expect(demoted.code).toBe(1);
     // decisions §2: the demotion guard is on `role`, yet no value of --role passes it.
     expect(demoted.stderr.split('\n')[1]).toBe(
-      'marketplace: hint: Not possible as things are: role cannot be changed for the organization owner, cannot be changed for the only remaining admin.',
+      'marketplace: hint: Not possible as things are: --role cannot be changed for the organization owner, cannot be changed for the only remaining admin.',
     );
     const invalid = await run(['members', 'update', org.id, String(owner?.id), '--role', 'boss']);
-    expect(invalid.stderr).toMatch(/^marketplace: hint: Fix these fields and call again: role /m);
+    expect(invalid.stderr).toMatch(/^marketplace: hint: Fix these fields and call again: --role /m);
 
     const collab = await user.client.collabs.create(org.id, { name: 'Twice' });
     expect((await run(['collabs', 'delete', org.id, collab.id, '--yes'])).code).toBe(0);
@@ -865,7 +903,7 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
       expect(invalid.code).toBe(1);
       expect(invalid.stderr).not.toMatch(raw);
       expect(invalid.stderr.split('\n')[0]).toBe(
-        'marketplace: 422 name Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J',
+        'marketplace: 422 --name Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J',
       );
       // The body stays valid JSON, with the same text in it.
       const body = JSON.parse(invalid.stderr.slice(invalid.stderr.indexOf('{')));
