@@ -1,4 +1,6 @@
 /** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
+
+import { STATUS_CODES } from 'node:http';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -74,8 +76,13 @@ export function styleOf(noColor: unknown, io: IO, output: 'json' | 'table'): Sty
   return io.isTTY && io.env.TERM !== 'dumb' ? colours : plain;
 }
 
+/**
+ * The status line and headers (`--include`). The reason phrase is the response's, else the
+ * standard one (`Not Found`): an error's status and a list's first page come without one.
+ */
 export function formatHead(response: Response, style: Style = plain): string {
-  const status = escapeControls(`HTTP ${response.status} ${response.statusText}`.trimEnd());
+  const reason = response.statusText || STATUS_CODES[response.status] || '';
+  const status = escapeControls(`HTTP ${response.status} ${reason}`.trimEnd());
   const lines = [response.ok ? style.green(status) : style.red(status)];
   response.headers.forEach((value, name) => {
     lines.push(escapeControls(`${name}: ${value}`));

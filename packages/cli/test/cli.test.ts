@@ -913,6 +913,8 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
       expect(missing.code).toBe(1);
       expect(missing.stderr).not.toMatch(raw);
       expect(missing.stderr).toContain('x-note: a\\u009B2Jb');
+      // The status line has its reason phrase, as a success's has (`HTTP 200 OK`).
+      expect(missing.stderr.split('\n')[0]).toBe('HTTP 404 Not Found');
       expect(missing.stderr).toContain('Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J');
     } finally {
       await api.close();
