@@ -112,6 +112,7 @@ function operationHelp(op: Operation): string {
     '',
     `${op.endpoint.method} ${op.endpoint.path}.json`,
   ];
+  if (op.endpoint.emptyNotFound) lines.push('', 'None set: `null` (JSON) and a line on stderr, exit 0.');
   if (fields.length > 0 || op.kind === 'list' || op.endpoint.idempotent) {
     lines.push('', 'Options:');
     const rows: [string, string][] = fields.map((f) => [
@@ -222,6 +223,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       ...(typeof idempotencyKey === 'string' && { idempotencyKey }),
     });
     const data = op.kind === 'list' ? (result as ListResult).data : result.data;
+    if (op.endpoint.emptyNotFound && data === null) io.stderr(`marketplace: ${noneSet(op)}\n`);
     if (values.include && result.response) io.stdout(formatHead(result.response, style));
     const width = widthOf(io);
     if (op.kind === 'delete') {
@@ -265,6 +267,19 @@ function flagOfField(op: Operation, given: ReadonlySet<string>): (field: string)
     const typed = flat.filter((name) => given.has(name));
     return (typed.length > 0 ? typed : flat.slice(0, 1)).map(flag).join(' or ');
   };
+}
+
+/**
+ * What an endpoint whose empty 404 means "none" (`me address retrieve`) says when there is none:
+ * plainly, on stderr, with the command that sets one. It is an answer, not an error: exit 0, and
+ * JSON output is `null`.
+ */
+function noneSet(op: Operation): string {
+  const what = op.command[op.command.length - 2] ?? 'value';
+  const setter = [...op.command.slice(0, -1), 'update'];
+  let node: Node | undefined = tree;
+  for (const word of setter) node = node?.children.get(word);
+  return `No ${what} is set${node?.op ? ` (\`marketplace ${setter.join(' ')}\` sets one)` : ''}`;
 }
 
 /** `--version` or `-v` among the words (before a `--`, after which words are values). */

@@ -438,6 +438,22 @@ describe('output, errors and exit codes', () => {
     }
   });
 
+  test('me address retrieve with no address says so on stderr; stdout is null (JSON), exit 0', async () => {
+    const fresh = await server.newUser('No Address Yet');
+    const none = await run(['me', 'address', 'retrieve'], { MARKETPLACE_TOKEN: fresh.token });
+    expect(none).toEqual({
+      code: 0,
+      stdout: 'null\n',
+      stderr: 'marketplace: No address is set (`marketplace me address update` sets one)\n',
+    });
+    const table = await run(['me', 'address', 'retrieve', '--output', 'table'], {
+      MARKETPLACE_TOKEN: fresh.token,
+    });
+    expect([table.code, table.stdout, table.stderr]).toEqual([0, '(none)\n', none.stderr]);
+    const help = await run(['me', 'address', 'retrieve', '--help']);
+    expect(help.stdout).toContain('None set: `null` (JSON) and a line on stderr, exit 0.');
+  });
+
   test('the hint fits the call: a guard no value can pass, a delete repeated, a call that takes no id', async () => {
     const org = await user.client.organizations.create({ name: 'Hints' });
     const [owner] = await user.client.members.list(org.id).toArray();
