@@ -151,10 +151,18 @@ export function fileProblem(error: unknown): string {
   return (code && FILE_ERRORS[code]) ?? (error as Error).message;
 }
 
-/** `--body '{…}'` or `--body @file`: a JSON object. */
-export async function readBody(value: string): Promise<Record<string, unknown>> {
+/**
+ * `--body '{…}'`, `--body @file` or `--body @-` (stdin, read with `readStdin`): a JSON object. A
+ * UTF-8 byte order mark at the start (an editor's on Windows) is skipped; JSON that does not parse
+ * is a usage error with the parser's words (where it stopped).
+ */
+export async function readBody(
+  value: string,
+  readStdin: () => Promise<string>,
+): Promise<Record<string, unknown>> {
   let text = value;
-  if (value.startsWith('@')) {
+  if (value === '@-') text = await readStdin();
+  else if (value.startsWith('@')) {
     try {
       text = await readFile(value.slice(1), 'utf8');
     } catch (error) {
@@ -163,14 +171,18 @@ export async function readBody(value: string): Promise<Record<string, unknown>> 
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError('--body must be a JSON object (or @file holding one)');
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new UsageError(`--body is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new UsageError('--body must be a JSON object (or @file holding one)');
+    throw new UsageError(`--body must be a JSON object (or @file holding one), not ${kindOf(parsed)}`);
   return parsed as Record<string, unknown>;
 }
+
+/** What a JSON value is, in words (`an array`, `a string`, `null`). */
+const kindOf = (value: unknown) =>
+  Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
 
 /** Edits between two words (insert, delete, replace one character): Levenshtein's distance. */
 export function distance(a: string, b: string): number {

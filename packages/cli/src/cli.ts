@@ -104,7 +104,7 @@ function operationHelp(op: Operation): string {
   const ids = op.pathParams.map((p) => `<${p}>`).join(' ');
   const fields = fieldsOf(op).filter((f) => !op.pathParams.includes(f.name));
   const lines = [
-    `Usage: marketplace ${op.command.join(' ')}${ids ? ` ${ids}` : ''}${fields.length > 0 ? ' [--field value…]' : ''}${op.endpoint.body ? " [--body '{…}' | --body @file]" : ''}`,
+    `Usage: marketplace ${op.command.join(' ')}${ids ? ` ${ids}` : ''}${fields.length > 0 ? ' [--field value…]' : ''}${op.endpoint.body ? " [--body '{…}' | --body @file | --body @-]" : ''}`,
     '',
     `${op.title}.`,
     // The table's prose (endpointDescription): who may call, what the answer means.
@@ -124,7 +124,7 @@ function operationHelp(op: Operation): string {
     if (op.kind === 'list')
       rows.push(['--all', 'every page'], ['--max-items <n>', 'the pages from --page on, up to n items']);
     if (op.endpoint.body)
-      rows.push(['--body <json|@file>', 'the fields as a JSON object (the flags win over it)']);
+      rows.push(['--body <json|@file|@->', 'the fields as a JSON object (@-: stdin; the flags win over it)']);
     if (op.endpoint.idempotent)
       rows.push(['--idempotency-key <key>', 'run it once however often it is sent (default: a random key)']);
     const width = Math.max(...rows.map(([r]) => r.length));
@@ -182,7 +182,11 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     args[name] = positionals[i];
   });
   if (typeof values.body === 'string') {
-    for (const [name, value] of Object.entries(await readBody(values.body))) {
+    if (values.body === '@-' && values['token-stdin'])
+      throw new UsageError(
+        '--body @- and --token-stdin both read stdin: give the body from a file or the token another way',
+      );
+    for (const [name, value] of Object.entries(await readBody(values.body, () => bodyFromStdin(io)))) {
       if (!fields.some((f) => f.name === name)) throw new UsageError(`--body: unknown field "${name}"`);
       args[name] = value;
     }
@@ -280,6 +284,15 @@ function noneSet(op: Operation): string {
   let node: Node | undefined = tree;
   for (const word of setter) node = node?.children.get(word);
   return `No ${what} is set${node?.op ? ` (\`marketplace ${setter.join(' ')}\` sets one)` : ''}`;
+}
+
+/**
+ * `--body @-`: all of stdin, when it is a pipe or a file. A terminal is refused (its reader would
+ * be the hidden token prompt): pipe the JSON in, or use `@file`.
+ */
+async function bodyFromStdin(io: IO): Promise<string> {
+  if (io.stdinIsTTY) throw new UsageError('--body @-: stdin is a terminal; pipe the JSON in, or give @file');
+  return io.readStdin();
 }
 
 /** `--version` or `-v` among the words (before a `--`, after which words are values). */

@@ -136,6 +136,33 @@ describe('help and usage', () => {
     ]);
   });
 
+  test('--body @- reads stdin; JSON it cannot parse says where; a UTF-8 BOM is skipped', async () => {
+    const piped = await run(['organizations', 'create', '--body', '@-'], {}, '{"name":"From stdin"}');
+    expect([piped.code, piped.stderr]).toEqual([0, '']);
+    expect(JSON.parse(piped.stdout).name).toBe('From stdin');
+    const both = await run(['organizations', 'create', '--body', '@-', '--token-stdin'], {}, '{}');
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: --body @- and --token-stdin both read stdin: give the body from a file or the token another way',
+    ]);
+    // The parser's own words: where it stopped, or the text around it.
+    const broken = await run(['organizations', 'create', '--body', '{"name" "x"}']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr.split('\n')[0]).toMatch(/^marketplace: --body is not valid JSON: .*position 8\b/);
+    const token = await run(['organizations', 'create', '--body', '{"name":}']);
+    expect(token.stderr.split('\n')[0]).toMatch(
+      /^marketplace: --body is not valid JSON: Unexpected token '}'/,
+    );
+    const list = await run(['organizations', 'create', '--body', '["x"]']);
+    expect(list.stderr.split('\n')[0]).toBe(
+      'marketplace: --body must be a JSON object (or @file holding one), not an array',
+    );
+    writeFileSync(join(scratch, 'bom.json'), '\uFEFF{"name":"With a BOM"}\n');
+    const bom = await run(['organizations', 'create', '--body', `@${join(scratch, 'bom.json')}`]);
+    expect([bom.code, bom.stderr]).toEqual([0, '']);
+    expect(JSON.parse(bom.stdout).name).toBe('With a BOM');
+  });
+
   test('a malformed config file: unused when flags and environment give both; otherwise one line, exit 2', async () => {
     const home = join(scratch, 'broken');
     mkdirSync(join(home, 'marketplace'), { recursive: true });
