@@ -234,7 +234,11 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       if (output === 'table') io.stdout('Deleted.\n');
     } else
       io.stdout(
-        output === 'json' ? `${JSON.stringify(data, null, 2)}\n` : formatTable(data, { width, style }),
+        // JSON.stringify leaves DEL, C1 and the bidi overrides as they are: escaped (`\u202E`), the
+        // JSON still parses to the same text, and data cannot drive the terminal.
+        output === 'json'
+          ? `${escapeControls(JSON.stringify(data, null, 2))}\n`
+          : formatTable(data, { width, style }),
       );
     // More pages than printed: the table says so under it, JSON output (which stays parseable) on stderr.
     const more =

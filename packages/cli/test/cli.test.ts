@@ -365,6 +365,16 @@ describe('output, errors and exit codes', () => {
     expect(listed.stdout).toMatch(/^total-count: \d+$/m);
   });
 
+  test('JSON output shows DEL, C1 and bidi characters as \\u escapes: the same value, nothing that drives a terminal', async () => {
+    const name = 'Mirror\u202egnp.exe\u009b2J\u007f end';
+    const org = await user.client.organizations.create({ name });
+    const shown = await run(['organizations', 'retrieve', org.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toMatch(/[^\P{Cc}\n]|[\u202a-\u202e\u2066-\u2069]/u);
+    expect(shown.stdout).toContain('"name": "Mirror\\u202Egnp.exe\\u009B2J\\u007F end"');
+    expect(JSON.parse(shown.stdout).name).toBe(name);
+  });
+
   test('a table shows control characters escaped (a name cannot drive the terminal); wide text stays aligned', async () => {
     const evil = await user.client.organizations.create({ name: 'Evil\u001b[2J\u001b]0;pwned\u0007\u202e!' });
     const wide = await user.client.organizations.create({ name: `日本語の組織 🚀${'Ж'.repeat(46)}` });
