@@ -4,7 +4,10 @@ import type { Operation } from '@app/sdk/operations';
 import { z } from 'zod';
 
 /** A usage error: exit 2, the message and where to find help. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The command words whose `--help` the message points to (none: the top level's). */
+  help: readonly string[] = [];
+}
 
 export const EXIT_OK = 0;
 export const EXIT_API = 1;

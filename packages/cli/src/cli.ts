@@ -48,7 +48,8 @@ export async function main(argv: readonly string[], terminal: IO): Promise<numbe
     return await dispatch([...argv], io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`marketplace: ${error.message}\nRun \`marketplace --help\` for usage.\n`);
+      const help = ['marketplace', ...error.help, '--help'].join(' ');
+      io.stderr(`marketplace: ${error.message}\nRun \`${help}\` for usage.\n`);
       return EXIT_USAGE;
     }
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
@@ -76,10 +77,14 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
     io.stdout(`${VERSION}\n`);
     return EXIT_OK;
   }
-  if (words.length === 0 && first === 'auth') return auth(argv.slice(1), io);
-  if (words.length === 0 && first === 'completion') return completion(argv.slice(1), io);
+  if (words.length === 0 && first === 'auth') return within(['auth'], () => auth(argv.slice(1), io));
+  if (words.length === 0 && first === 'completion')
+    return within(['completion'], () => completion(argv.slice(1), io));
   if (!node.op) {
     const asked = argv.includes('--help') || argv.includes('-h');
+    // A word that is no command here is a usage error, `--help` after it or not.
+    if (argv[0] !== undefined && !argv[0].startsWith('-'))
+      throw pointTo(words, unknownCommand(words, argv[0], node));
     if (asksVersion(argv)) {
       io.stdout(`${VERSION}\n`);
       return EXIT_OK;
@@ -91,13 +96,34 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
       return asked ? EXIT_OK : EXIT_USAGE;
     }
     // An option before any command: only the global ones go there.
-    if (argv[0]?.startsWith('-'))
-      throw new UsageError(
-        `unknown option ${argv[0]}.${didYouMean(argv[0].replace(/^-+/, ''), Object.keys(globalOptions), '--')}`,
-      );
-    throw unknownCommand(words, argv[0] as string, node);
+    throw pointTo(
+      words,
+      new UsageError(
+        `unknown option ${argv[0]}.${didYouMean((argv[0] ?? '').replace(/^-+/, ''), Object.keys(globalOptions), '--')}`,
+      ),
+    );
   }
-  return runOperation(node.op, argv, io);
+  const op = node.op;
+  return within(op.command, () => runOperation(op, argv, io));
+}
+
+/**
+ * Runs `run`; a usage error from it points to the `--help` of `words` (the command it is in,
+ * `marketplace collabs create --help`), unless it names another already.
+ */
+async function within(words: readonly string[], run: () => Promise<number> | number): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof UsageError) pointTo(words, error);
+    throw error;
+  }
+}
+
+/** `error`, pointing to the `--help` of `words` unless it points elsewhere already. */
+function pointTo(words: readonly string[], error: UsageError): UsageError {
+  if (error.help.length === 0) error.help = words;
+  return error;
 }
 
 function operationHelp(op: Operation): string {

@@ -175,7 +175,7 @@ describe('help and usage', () => {
     });
     expect(needed.code).toBe(2);
     expect(needed.stderr).toMatch(
-      /^marketplace: cannot read .*config\.json: .*JSON.*\nRun `marketplace --help`/s,
+      /^marketplace: cannot read .*config\.json: .*JSON.*\nRun `marketplace organizations list --help`/s,
     );
     expect(needed.stderr).not.toMatch(/\n\s+at /);
   });

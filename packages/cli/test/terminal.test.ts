@@ -436,8 +436,33 @@ describe('a mistyped command', () => {
       expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
       expect(result.stderr, args.join(' ')).toContain(hint);
     }
+    // --help after an unknown word is the same usage error, not the help of the level above.
+    for (const [args, hint] of [
+      [['organisations', '--help'], 'unknown command "organisations". Did you mean "organizations"?'],
+      [['collabs', 'lst', '--help'], 'unknown command "collabs lst". Did you mean "collabs list"?'],
+    ] as const) {
+      const result = await run([...args]);
+      expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
+      expect(result.stderr, args.join(' ')).toContain(hint);
+    }
     const far = await run(['xyzzy']);
     expect([far.code, far.stderr]).toEqual([2, expect.not.stringContaining('Did you mean')]);
+  });
+});
+
+describe('a usage error names the help to read', () => {
+  test("inside a command, that command's --help; inside a group, the group's; else the top level's", async () => {
+    for (const [args, help] of [
+      [['collabs', 'create', 'o1', '--nmae', 'x'], 'marketplace collabs create --help'],
+      [['collabs', 'list'], 'marketplace collabs list --help'],
+      [['collabs', 'lst'], 'marketplace collabs --help'],
+      [['auth', 'lgoin'], 'marketplace auth --help'],
+      [['xyzzy'], 'marketplace --help'],
+    ] as const) {
+      const result = await run([...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trimEnd().split('\n').at(-1), args.join(' ')).toBe(`Run \`${help}\` for usage.`);
+    }
   });
 });
 
