@@ -103,14 +103,44 @@ function typeName(schema: Record<string, unknown>): string {
   return 'value';
 }
 
-/** A flag's string value as the field's type: numbers, booleans, lists (JSON or comma-separated), null. */
-export function coerce(field: FieldInfo, values: string[]): unknown {
-  const types = new Set<string>(
+/** The JSON types a field takes (`string`, `null`, `array`, …). */
+export const typesOf = (field: FieldInfo): ReadonlySet<string> =>
+  new Set<string>(
     [
       field.schema.type,
       ...((field.schema.anyOf as { type?: string }[] | undefined) ?? []).map((s) => s.type),
     ].filter((t): t is string => typeof t === 'string'),
   );
+
+/**
+ * A boolean field's flag alone (`--push-notifications-enabled`, then another option or nothing)
+ * means `true`, and `--no-<flag>` means `false`, as in most CLIs; `--flag true|false` and
+ * `--flag=…` are as they were. Words after `--` are left alone.
+ */
+export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo[]): string[] {
+  const booleans = fields.filter((f) => {
+    const types = typesOf(f);
+    return types.has('boolean') && [...types].every((t) => t === 'boolean' || t === 'null');
+  });
+  const names = new Set(booleans.flatMap((f) => [flag(f.name), `--${f.name}`]));
+  const out: string[] = [];
+  for (const [i, arg] of argv.entries()) {
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const negated = /^--no-(.+)$/s.exec(arg)?.[1];
+    if (negated !== undefined && names.has(`--${negated}`)) {
+      out.push(`--${negated}=false`);
+      continue;
+    }
+    out.push(arg);
+    const next = argv[i + 1];
+    if (names.has(arg) && (next === undefined || next.startsWith('-'))) out.push('true');
+  }
+  return out;
+}
+
+/** A flag's string value as the field's type: numbers, booleans, lists (JSON or comma-separated), null. */
+export function coerce(field: FieldInfo, values: string[]): unknown {
+  const types = typesOf(field);
   const one = (value: string): unknown => {
     if (value === 'null' && types.has('null')) return null;
     if ((types.has('integer') || types.has('number')) && value.trim() !== '' && !Number.isNaN(Number(value)))

@@ -15,6 +15,7 @@ import {
   readFileValue,
 } from '@app/sdk/operations';
 import {
+  booleanFlags,
   coerce,
   didYouMean,
   EXIT_INTERRUPTED,
@@ -30,6 +31,7 @@ import {
   isOption,
   optionError,
   readBody,
+  typesOf,
   UsageError,
 } from './arguments.js';
 import { auth, clientOf } from './auth.js';
@@ -182,7 +184,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     leading.push(argv.shift() as string);
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: booleanFlags(argv, fields), options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${op.command.join(' ')}: ${optionError(error, options)}`);
   }
@@ -222,6 +224,12 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       ...((values[flag(f.name).slice(2)] as string[] | undefined) ?? []),
       ...((f.name.includes('_') ? (values[f.name] as string[] | undefined) : undefined) ?? []),
     ];
+    // A list takes its flag again (`--countries NO --countries SE`); another field given twice
+    // would silently lose a value.
+    if (given.length > 1 && !typesOf(f).has('array'))
+      throw new UsageError(
+        `${op.command.join(' ')}: ${flag(f.name)} is given more than once (${given.join(', ')}); give it once`,
+      );
     if (given.length > 0) args[f.name] = coerce(f, given);
   }
   let maxItems: number | undefined;

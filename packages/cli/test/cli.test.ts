@@ -106,11 +106,9 @@ describe('help and usage', () => {
       'marketplace: organizations create: unknown option --nmae. Did you mean "--name"?',
     );
     expect(
-      (await run(['collabs', 'create', 'o1', '--require-boosted-ads', '--currency', 'eur'])).stderr.split(
-        '\n',
-      )[0],
+      (await run(['collabs', 'create', 'o1', '--name', '--currency', 'eur'])).stderr.split('\n')[0],
     ).toBe(
-      'marketplace: collabs create: --require-boosted-ads needs a value (--require-boosted-ads VALUE; a value that starts with "-" as --require-boosted-ads=-VALUE)',
+      'marketplace: collabs create: --name needs a value (--name VALUE; a value that starts with "-" as --name=-VALUE)',
     );
     expect((await run(['--bogus', 'organizations', 'list'])).stderr.split('\n')[0]).toBe(
       'marketplace: unknown option --bogus.',
@@ -161,6 +159,42 @@ describe('help and usage', () => {
     const bom = await run(['organizations', 'create', '--body', `@${join(scratch, 'bom.json')}`]);
     expect([bom.code, bom.stderr]).toEqual([0, '']);
     expect(JSON.parse(bom.stdout).name).toBe('With a BOM');
+  });
+
+  test('a boolean flag alone is true, --no-<flag> false; a single-valued flag given twice is a usage error', async () => {
+    const on = await run(['me', 'notification-settings', 'update', '--push-notifications-enabled']);
+    expect([on.code, on.stderr]).toEqual([0, '']);
+    expect(JSON.parse(on.stdout).push_notifications_enabled).toBe(true);
+    const off = await run(['me', 'notification-settings', 'update', '--no-push-notifications-enabled']);
+    expect(JSON.parse(off.stdout).push_notifications_enabled).toBe(false);
+    const spelled = await run([
+      'me',
+      'notification-settings',
+      'update',
+      '--push-notifications-enabled',
+      'true',
+    ]);
+    expect(JSON.parse(spelled.stdout).push_notifications_enabled).toBe(true);
+    const twice = await run(['organizations', 'create', '--name', 'A', '--name', 'B']);
+    expect([twice.code, twice.stdout, twice.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: organizations create: --name is given more than once (A, B); give it once',
+    ]);
+    // A list takes its flag again: the values add up.
+    const org = await json<{ id: string }>(['organizations', 'create', '--name', 'Lists']);
+    const collab = await json([
+      'collabs',
+      'create',
+      org.id,
+      '--name',
+      'C',
+      '--countries',
+      'NO',
+      '--countries',
+      'SE',
+    ]);
+    expect(collab.countries).toEqual(['NO', 'SE']);
   });
 
   test('a malformed config file: unused when flags and environment give both; otherwise one line, exit 2', async () => {
