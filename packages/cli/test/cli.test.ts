@@ -578,6 +578,22 @@ describe('auth and completion', () => {
     expect([again.code, again.stdout]).toEqual([0, `No token is stored in ${file}; nothing to remove\n`]);
   });
 
+  test('a relative XDG_CONFIG_HOME is ignored (the XDG spec): the login goes to ~/.config', async () => {
+    const home = join(scratch, 'relative-home');
+    mkdirSync(home, { recursive: true });
+    const login = await runChild(process.execPath, [bin, 'auth', 'login', '--base-url', server.url], {
+      env: { ...inherited, HOME: home, XDG_CONFIG_HOME: 'relative-config', MARKETPLACE_TOKEN: undefined },
+      cwd: home,
+      input: `${user.token}\n`,
+    });
+    const file = join(home, '.config', 'marketplace', 'config.json');
+    expect([login.code, login.stdout]).toEqual([
+      0,
+      `Logged in to ${server.url}; the token is stored in ${file}\n`,
+    ]);
+    expect(readdirSync(home)).toEqual(['.config']);
+  });
+
   test('auth login in a terminal does not echo the token (a pseudo-terminal made by script(1))', async () => {
     const home = join(scratch, 'pty');
     const command = `${process.execPath} ${bin} auth login --base-url ${server.url}`;
