@@ -145,7 +145,10 @@ function operationHelp(op: Operation): string {
     lines.push('', 'Options:');
     const rows: [string, string][] = fields.map((f) => [
       `${flag(f.name)} <${f.type}>`,
-      [f.required ? '(required)' : '', op.fileFields.includes(f.name) ? 'a file path' : (f.description ?? '')]
+      [
+        f.required ? '(required)' : '',
+        op.fileFields.includes(f.name) ? 'a file path, or a data: URL' : (f.description ?? ''),
+      ]
         .filter(Boolean)
         .join(' '),
     ]);

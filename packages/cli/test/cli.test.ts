@@ -197,6 +197,20 @@ describe('help and usage', () => {
     expect(collab.countries).toEqual(['NO', 'SE']);
   });
 
+  test("the README's examples work as written; a file flag's help says a data: URL works too", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+    const fresh = await server.newUser('Address From The README');
+    const lines = [...readme.matchAll(/^marketplace (me address update .*?)\s*(?:#.*)?$/gm)];
+    expect(lines.length).toBeGreaterThan(0);
+    for (const [, line] of lines) {
+      const args = [...(line as string).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+      const result = await run(args, { MARKETPLACE_TOKEN: fresh.token });
+      expect([result.code, result.stderr], line).toEqual([0, '']);
+    }
+    const help = await run(['organizations', 'create', '--help']);
+    expect(help.stdout).toMatch(/^ {2}--logo <\S+> +a file path, or a data: URL$/m);
+  });
+
   test('a malformed config file: unused when flags and environment give both; otherwise one line, exit 2', async () => {
     const home = join(scratch, 'broken');
     mkdirSync(join(home, 'marketplace'), { recursive: true });
