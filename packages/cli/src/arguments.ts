@@ -4,11 +4,19 @@ import type { Operation } from '@app/sdk/operations';
 import { z } from 'zod';
 
 /** A usage error: exit 2, the message and where to find help. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The command words whose `--help` the message points to (none: the top level's). */
+  help: readonly string[] = [];
+}
 
 export const EXIT_OK = 0;
 export const EXIT_API = 1;
 export const EXIT_USAGE = 2;
+/** Ctrl-C at a prompt: 128 + SIGINT, what a shell reports for a command Ctrl-C ended. */
+export const EXIT_INTERRUPTED = 130;
+
+/** Ctrl-C at a prompt (a confirmation, the token): the CLI ends quietly, nothing sent or stored. */
+export class Interrupted extends Error {}
 
 /** Options every command takes, before or after the command words. */
 export const globalOptions = {
@@ -19,6 +27,8 @@ export const globalOptions = {
   token: { type: 'string' },
   'token-stdin': { type: 'boolean' },
   'base-url': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-retries': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -32,6 +42,8 @@ export const globalHelp = `Global options:
                         (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
   --token T             the same, but visible to every user in the process list: avoid
   --base-url URL        the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
+  --timeout SECONDS     wait this long for each answer (default: MARKETPLACE_TIMEOUT, else 30)
+  --max-retries N       try again this often after no answer or a 5xx (default: MARKETPLACE_MAX_RETRIES, else 3)
   -h, --help            help for any command
   -v, --version         the version`;
 
@@ -91,14 +103,44 @@ function typeName(schema: Record<string, unknown>): string {
   return 'value';
 }
 
-/** A flag's string value as the field's type: numbers, booleans, lists (JSON or comma-separated), null. */
-export function coerce(field: FieldInfo, values: string[]): unknown {
-  const types = new Set<string>(
+/** The JSON types a field takes (`string`, `null`, `array`, …). */
+export const typesOf = (field: FieldInfo): ReadonlySet<string> =>
+  new Set<string>(
     [
       field.schema.type,
       ...((field.schema.anyOf as { type?: string }[] | undefined) ?? []).map((s) => s.type),
     ].filter((t): t is string => typeof t === 'string'),
   );
+
+/**
+ * A boolean field's flag alone (`--push-notifications-enabled`, then another option or nothing)
+ * means `true`, and `--no-<flag>` means `false`, as in most CLIs; `--flag true|false` and
+ * `--flag=…` are as they were. Words after `--` are left alone.
+ */
+export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo[]): string[] {
+  const booleans = fields.filter((f) => {
+    const types = typesOf(f);
+    return types.has('boolean') && [...types].every((t) => t === 'boolean' || t === 'null');
+  });
+  const names = new Set(booleans.flatMap((f) => [flag(f.name), `--${f.name}`]));
+  const out: string[] = [];
+  for (const [i, arg] of argv.entries()) {
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const negated = /^--no-(.+)$/s.exec(arg)?.[1];
+    if (negated !== undefined && names.has(`--${negated}`)) {
+      out.push(`--${negated}=false`);
+      continue;
+    }
+    out.push(arg);
+    const next = argv[i + 1];
+    if (names.has(arg) && (next === undefined || next.startsWith('-'))) out.push('true');
+  }
+  return out;
+}
+
+/** A flag's string value as the field's type: numbers, booleans, lists (JSON or comma-separated), null. */
+export function coerce(field: FieldInfo, values: string[]): unknown {
+  const types = typesOf(field);
   const one = (value: string): unknown => {
     if (value === 'null' && types.has('null')) return null;
     if ((types.has('integer') || types.has('number')) && value.trim() !== '' && !Number.isNaN(Number(value)))
@@ -142,10 +184,18 @@ export function fileProblem(error: unknown): string {
   return (code && FILE_ERRORS[code]) ?? (error as Error).message;
 }
 
-/** `--body '{…}'` or `--body @file`: a JSON object. */
-export async function readBody(value: string): Promise<Record<string, unknown>> {
+/**
+ * `--body '{…}'`, `--body @file` or `--body @-` (stdin, read with `readStdin`): a JSON object. A
+ * UTF-8 byte order mark at the start (an editor's on Windows) is skipped; JSON that does not parse
+ * is a usage error with the parser's words (where it stopped).
+ */
+export async function readBody(
+  value: string,
+  readStdin: () => Promise<string>,
+): Promise<Record<string, unknown>> {
   let text = value;
-  if (value.startsWith('@')) {
+  if (value === '@-') text = await readStdin();
+  else if (value.startsWith('@')) {
     try {
       text = await readFile(value.slice(1), 'utf8');
     } catch (error) {
@@ -154,14 +204,18 @@ export async function readBody(value: string): Promise<Record<string, unknown>> 
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError('--body must be a JSON object (or @file holding one)');
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new UsageError(`--body is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new UsageError('--body must be a JSON object (or @file holding one)');
+    throw new UsageError(`--body must be a JSON object (or @file holding one), not ${kindOf(parsed)}`);
   return parsed as Record<string, unknown>;
 }
+
+/** What a JSON value is, in words (`an array`, `a string`, `null`). */
+const kindOf = (value: unknown) =>
+  Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
 
 /** Edits between two words (insert, delete, replace one character): Levenshtein's distance. */
 export function distance(a: string, b: string): number {

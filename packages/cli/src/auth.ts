@@ -1,6 +1,6 @@
 /** Tokens and base URLs: where they come from, the stored login, and `marketplace auth`. */
 import { parseArgs } from 'node:util';
-import { ClientOptionError, Marketplace } from '@app/sdk';
+import { ClientOptionError, type Fetch, Marketplace } from '@app/sdk';
 import {
   didYouMean,
   EXIT_API,
@@ -11,7 +11,7 @@ import {
   UsageError,
 } from './arguments.js';
 import { type Config, configPath, readConfig, writeConfig } from './config.js';
-import { type IO, reportError } from './output.js';
+import { type IO, reportError, type Waited } from './output.js';
 
 const PROCESS_LIST_WARNING =
   'marketplace: warning: --token puts the token in the process list (ps), where other users of this machine can read it; use --token-stdin or MARKETPLACE_TOKEN\n';
@@ -25,7 +25,8 @@ async function tokenForThisCall(values: Record<string, unknown>, io: IO): Promis
   if (values['token-stdin']) {
     if (flagged) throw new UsageError('give --token-stdin or --token, not both');
     const token = oneLine(await io.readStdin(), '--token-stdin');
-    if (!token) throw new UsageError('--token-stdin: no token on stdin');
+    if (!token)
+      throw new UsageError('--token-stdin: no token was given (stdin was empty, or Ctrl-D at the prompt)');
     return token;
   }
   if (!flagged) return undefined;
@@ -46,19 +47,112 @@ function oneLine(text: string, from: string): string {
   return token;
 }
 
+/** How long the SDK waits for each answer (ms) and how often it tries again, when the user said. */
+interface Patience {
+  timeout?: number;
+  maxRetries?: number;
+}
+
+/** The SDK's default timeout, for the message when nothing else was said. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * `--timeout SECONDS` and `--max-retries N`, else `MARKETPLACE_TIMEOUT` and
+ * `MARKETPLACE_MAX_RETRIES`: the SDK's `timeout` and `maxRetries` (a server that never answers
+ * otherwise takes 4 attempts of 30 s). A value that is not a number of the kind is a usage error.
+ */
+function patienceOf(values: Record<string, unknown>, io: IO): Patience {
+  const given = (name: string, variable: string) => {
+    const value = values[name];
+    if (typeof value === 'string') return { value, from: `--${name}` };
+    const env = io.env[variable];
+    return env ? { value: env, from: variable } : undefined;
+  };
+  const patience: Patience = {};
+  const timeout = given('timeout', 'MARKETPLACE_TIMEOUT');
+  if (timeout) {
+    const seconds = Number(timeout.value);
+    if (timeout.value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 2_000_000)
+      throw new UsageError(`${timeout.from} must be a number of seconds above 0 (0.5, 10)`);
+    patience.timeout = Math.max(1, Math.round(seconds * 1000));
+  }
+  const retries = given('max-retries', 'MARKETPLACE_MAX_RETRIES');
+  if (retries) {
+    const count = Number(retries.value);
+    if (!/^\d+$/.test(retries.value.trim()) || !Number.isSafeInteger(count))
+      throw new UsageError(`${retries.from} must be a whole number, 0 or more`);
+    patience.maxRetries = count;
+  }
+  return patience;
+}
+
+/**
+ * A `fetch` for the SDK that counts the attempts of the latest request (the same method and URL
+ * again is a retry), so that a timeout can say how many there were.
+ */
+function counted(): { fetch: Fetch; attempts: () => number } {
+  let last = '';
+  let count = 0;
+  const fetch: Fetch = (input, init) => {
+    const request = input instanceof Request ? input : undefined;
+    const key = `${init?.method ?? request?.method ?? 'GET'} ${request?.url ?? String(input)}`;
+    count = key === last ? count + 1 : 1;
+    last = key;
+    return globalThis.fetch(input, init);
+  };
+  return { fetch, attempts: () => count };
+}
+
+/** A client, and how long it waited and how often it tried when no answer came. */
+interface Client {
+  client: Marketplace;
+  waited: () => Waited;
+}
+
 /**
  * The SDK's client, or a usage error naming where the token or the base URL came from when the SDK
  * refuses it (a character a header cannot carry, a URL that is not http(s)); its message never
  * quotes the token.
  */
-function clientFor(token: Given, baseUrl: Given): Marketplace {
+function clientFor(token: Given, baseUrl: Given, patience: Patience): Client {
+  const { fetch, attempts } = counted();
   try {
-    return new Marketplace({ token: token.value, baseUrl: baseUrl.value });
+    const client = new Marketplace({ token: token.value, baseUrl: baseUrl.value, fetch, ...patience });
+    const seconds = (patience.timeout ?? DEFAULT_TIMEOUT_MS) / 1000;
+    return { client, waited: () => ({ seconds, attempts: attempts() }) };
   } catch (error) {
     if (!(error instanceof ClientOptionError)) throw error;
     const which =
       error.option === 'token' ? `the token from ${token.source}` : `the base URL from ${baseUrl.source}`;
     throw new UsageError(`${which} ${error.problem}`);
+  }
+}
+
+/**
+ * A base URL the SDK would refuse (not an absolute http(s) URL, a user name or password in it) is
+ * a usage error saying so, checked before anything else is said about it: a message comparing it
+ * with the stored login would quote it whole, password and all, and advise logging in to it.
+ */
+function checkBaseUrl(baseUrl: Given): void {
+  try {
+    // The SDK's own check, through its public constructor; the token is a stand-in, never sent.
+    new Marketplace({ token: 'mkt_check', baseUrl: baseUrl.value, cache: false });
+  } catch (error) {
+    if (error instanceof ClientOptionError && error.option === 'baseUrl')
+      throw new UsageError(`the base URL from ${baseUrl.source} ${error.problem}`);
+    throw error;
+  }
+}
+
+/** A URL as a message may show it: a password in it (a config file written by hand) is not. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return String(parsed);
+  } catch {
+    return url;
   }
 }
 
@@ -101,6 +195,7 @@ async function credentials(
       : io.env.MARKETPLACE_BASE_URL
         ? { value: io.env.MARKETPLACE_BASE_URL, source: 'MARKETPLACE_BASE_URL' }
         : undefined;
+  if (baseUrlGiven) checkBaseUrl(baseUrlGiven);
   if (tokenGiven && baseUrlGiven) return { token: tokenGiven, baseUrl: baseUrlGiven };
   // The stored login is read only when needed: a broken file does not stop a command given both.
   const config = await storedLogin(io);
@@ -109,7 +204,7 @@ async function credentials(
   if (tokenGiven) return { token: tokenGiven, baseUrl: stored(config.base_url) };
   if (config.token && baseUrlGiven && !(config.base_url && sameUrl(config.base_url, baseUrlGiven.value))) {
     const storedFor = config.base_url
-      ? `the stored token (${path}) is for ${config.base_url}`
+      ? `the stored token (${path}) is for ${shown(config.base_url)}`
       : `the stored token (${path}) has no base URL with it`;
     throw new UsageError(
       `${storedFor}; it is not sent to ${baseUrlGiven.value} (from ${baseUrlGiven.source}). Give a token for ${baseUrlGiven.value} with --token-stdin or MARKETPLACE_TOKEN, or run \`marketplace auth login --base-url ${baseUrlGiven.value}\``,
@@ -136,11 +231,12 @@ async function storedLogin(io: IO): Promise<Config> {
 export async function clientOf(
   values: Record<string, unknown>,
   io: IO,
-): Promise<{ client: Marketplace; baseUrlFrom: string }> {
+): Promise<Client & { baseUrlFrom: string }> {
+  const patience = patienceOf(values, io);
   const { token, baseUrl } = await credentials(values, io);
   if (!token) throw new UsageError('no token: run `marketplace auth login`, or set MARKETPLACE_TOKEN');
   if (!baseUrl) throw new UsageError('no base URL: pass --base-url, or set MARKETPLACE_BASE_URL');
-  return { client: clientFor(token, baseUrl), baseUrlFrom: baseUrl.source };
+  return { ...clientFor(token, baseUrl, patience), baseUrlFrom: baseUrl.source };
 }
 
 const AUTH_ACTIONS = ['login', 'status', 'logout'];
@@ -186,9 +282,13 @@ export async function auth(argv: string[], io: IO): Promise<number> {
           : stored.base_url
             ? { value: stored.base_url, source: path }
             : undefined;
-    if (!token) throw new UsageError('auth login: give the token on stdin or at the prompt');
+    if (!token)
+      throw new UsageError(
+        'auth login: no token was given; nothing was stored (give it on stdin or type it at the prompt)',
+      );
     if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
-    const code = await check(clientFor({ value: token, source: tokenSource }, baseUrl), io, baseUrl.source);
+    const client = clientFor({ value: token, source: tokenSource }, baseUrl, patienceOf(values, io));
+    const code = await check(client, io, baseUrl.source);
     if (code !== EXIT_OK) return code;
     const config: Config = { token, base_url: baseUrl.value };
     await writeConfig(path, config);
@@ -201,14 +301,15 @@ export async function auth(argv: string[], io: IO): Promise<number> {
       io.stderr(`Not logged in (no token from --token-stdin, MARKETPLACE_TOKEN or ${path})\n`);
       return EXIT_API;
     }
-    const client = clientFor(token, baseUrl);
+    const client = clientFor(token, baseUrl, patienceOf(values, io));
     io.stdout(`${baseUrl.value}: token ${token.value.slice(0, 8)}… from ${token.source}\n`);
     const code = await check(client, io, baseUrl.source);
     if (code === EXIT_OK) io.stdout('The token works.\n');
     return code;
   }
   if (action === 'logout') {
-    const { token, ...rest } = await readConfig(path).catch((): Config => ({}));
+    // A file that cannot be read is said to be so (exit 2): it may hold a token all the same.
+    const { token, ...rest } = await storedLogin(io);
     if (token === undefined) {
       io.stdout(`No token is stored in ${path}; nothing to remove\n`);
       return EXIT_OK;
@@ -221,11 +322,11 @@ export async function auth(argv: string[], io: IO): Promise<number> {
 }
 
 /** A read any token may make: does the token work? */
-async function check(client: Marketplace, io: IO, baseUrlFrom: string): Promise<number> {
+async function check({ client, waited }: Client, io: IO, baseUrlFrom: string): Promise<number> {
   try {
     await client.me.notificationSettings.retrieve({ cache: false });
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, false, { baseUrlFrom });
+    return reportError(error, io, false, { baseUrlFrom, answeredByEveryApi: true, waited: waited() });
   }
 }

@@ -15,8 +15,10 @@ import {
   readFileValue,
 } from '@app/sdk/operations';
 import {
+  booleanFlags,
   coerce,
   didYouMean,
+  EXIT_INTERRUPTED,
   EXIT_OK,
   EXIT_USAGE,
   fieldsOf,
@@ -25,9 +27,11 @@ import {
   globalHelp,
   globalOptions,
   hoistGlobalOptions,
+  Interrupted,
   isOption,
   optionError,
   readBody,
+  typesOf,
   UsageError,
 } from './arguments.js';
 import { auth, clientOf } from './auth.js';
@@ -46,9 +50,11 @@ export async function main(argv: readonly string[], terminal: IO): Promise<numbe
     return await dispatch([...argv], io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`marketplace: ${error.message}\nRun \`marketplace --help\` for usage.\n`);
+      const help = ['marketplace', ...error.help, '--help'].join(' ');
+      io.stderr(`marketplace: ${error.message}\nRun \`${help}\` for usage.\n`);
       return EXIT_USAGE;
     }
+    if (error instanceof Interrupted) return EXIT_INTERRUPTED;
     throw error;
   }
 }
@@ -73,10 +79,14 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
     io.stdout(`${VERSION}\n`);
     return EXIT_OK;
   }
-  if (words.length === 0 && first === 'auth') return auth(argv.slice(1), io);
-  if (words.length === 0 && first === 'completion') return completion(argv.slice(1), io);
+  if (words.length === 0 && first === 'auth') return within(['auth'], () => auth(argv.slice(1), io));
+  if (words.length === 0 && first === 'completion')
+    return within(['completion'], () => completion(argv.slice(1), io));
   if (!node.op) {
     const asked = argv.includes('--help') || argv.includes('-h');
+    // A word that is no command here is a usage error, `--help` after it or not.
+    if (argv[0] !== undefined && !argv[0].startsWith('-'))
+      throw pointTo(words, unknownCommand(words, argv[0], node));
     if (asksVersion(argv)) {
       io.stdout(`${VERSION}\n`);
       return EXIT_OK;
@@ -88,20 +98,41 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
       return asked ? EXIT_OK : EXIT_USAGE;
     }
     // An option before any command: only the global ones go there.
-    if (argv[0]?.startsWith('-'))
-      throw new UsageError(
-        `unknown option ${argv[0]}.${didYouMean(argv[0].replace(/^-+/, ''), Object.keys(globalOptions), '--')}`,
-      );
-    throw unknownCommand(words, argv[0] as string, node);
+    throw pointTo(
+      words,
+      new UsageError(
+        `unknown option ${argv[0]}.${didYouMean((argv[0] ?? '').replace(/^-+/, ''), Object.keys(globalOptions), '--')}`,
+      ),
+    );
   }
-  return runOperation(node.op, argv, io);
+  const op = node.op;
+  return within(op.command, () => runOperation(op, argv, io));
+}
+
+/**
+ * Runs `run`; a usage error from it points to the `--help` of `words` (the command it is in,
+ * `marketplace collabs create --help`), unless it names another already.
+ */
+async function within(words: readonly string[], run: () => Promise<number> | number): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof UsageError) pointTo(words, error);
+    throw error;
+  }
+}
+
+/** `error`, pointing to the `--help` of `words` unless it points elsewhere already. */
+function pointTo(words: readonly string[], error: UsageError): UsageError {
+  if (error.help.length === 0) error.help = words;
+  return error;
 }
 
 function operationHelp(op: Operation): string {
   const ids = op.pathParams.map((p) => `<${p}>`).join(' ');
   const fields = fieldsOf(op).filter((f) => !op.pathParams.includes(f.name));
   const lines = [
-    `Usage: marketplace ${op.command.join(' ')}${ids ? ` ${ids}` : ''}${fields.length > 0 ? ' [--field value…]' : ''}${op.endpoint.body ? " [--body '{…}' | --body @file]" : ''}`,
+    `Usage: marketplace ${op.command.join(' ')}${ids ? ` ${ids}` : ''}${fields.length > 0 ? ' [--field value…]' : ''}${op.endpoint.body ? " [--body '{…}' | --body @file | --body @-]" : ''}`,
     '',
     `${op.title}.`,
     // The table's prose (endpointDescription): who may call, what the answer means.
@@ -109,18 +140,22 @@ function operationHelp(op: Operation): string {
     '',
     `${op.endpoint.method} ${op.endpoint.path}.json`,
   ];
+  if (op.endpoint.emptyNotFound) lines.push('', 'None set: `null` (JSON) and a line on stderr, exit 0.');
   if (fields.length > 0 || op.kind === 'list' || op.endpoint.idempotent) {
     lines.push('', 'Options:');
     const rows: [string, string][] = fields.map((f) => [
       `${flag(f.name)} <${f.type}>`,
-      [f.required ? '(required)' : '', op.fileFields.includes(f.name) ? 'a file path' : (f.description ?? '')]
+      [
+        f.required ? '(required)' : '',
+        op.fileFields.includes(f.name) ? 'a file path, or a data: URL' : (f.description ?? ''),
+      ]
         .filter(Boolean)
         .join(' '),
     ]);
     if (op.kind === 'list')
       rows.push(['--all', 'every page'], ['--max-items <n>', 'the pages from --page on, up to n items']);
     if (op.endpoint.body)
-      rows.push(['--body <json|@file>', 'the fields as a JSON object (the flags win over it)']);
+      rows.push(['--body <json|@file|@->', 'the fields as a JSON object (@-: stdin; the flags win over it)']);
     if (op.endpoint.idempotent)
       rows.push(['--idempotency-key <key>', 'run it once however often it is sent (default: a random key)']);
     const width = Math.max(...rows.map(([r]) => r.length));
@@ -152,7 +187,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     leading.push(argv.shift() as string);
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: booleanFlags(argv, fields), options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${op.command.join(' ')}: ${optionError(error, options)}`);
   }
@@ -178,7 +213,11 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     args[name] = positionals[i];
   });
   if (typeof values.body === 'string') {
-    for (const [name, value] of Object.entries(await readBody(values.body))) {
+    if (values.body === '@-' && values['token-stdin'])
+      throw new UsageError(
+        '--body @- and --token-stdin both read stdin: give the body from a file or the token another way',
+      );
+    for (const [name, value] of Object.entries(await readBody(values.body, () => bodyFromStdin(io)))) {
       if (!fields.some((f) => f.name === name)) throw new UsageError(`--body: unknown field "${name}"`);
       args[name] = value;
     }
@@ -188,6 +227,12 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       ...((values[flag(f.name).slice(2)] as string[] | undefined) ?? []),
       ...((f.name.includes('_') ? (values[f.name] as string[] | undefined) : undefined) ?? []),
     ];
+    // A list takes its flag again (`--countries NO --countries SE`); another field given twice
+    // would silently lose a value.
+    if (given.length > 1 && !typesOf(f).has('array'))
+      throw new UsageError(
+        `${op.command.join(' ')}: ${flag(f.name)} is given more than once (${given.join(', ')}); give it once`,
+      );
     if (given.length > 0) args[f.name] = coerce(f, given);
   }
   let maxItems: number | undefined;
@@ -206,7 +251,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   if (typeof idempotencyKey === 'string' && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
     throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters');
 
-  const { client, baseUrlFrom } = await clientOf(values, io);
+  const { client, baseUrlFrom, waited } = await clientOf(values, io);
   if (!(await confirmed(op, positionals, yes, io))) {
     io.stderr('marketplace: not confirmed; nothing was sent\n');
     return EXIT_NOT_CONFIRMED;
@@ -219,13 +264,18 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       ...(typeof idempotencyKey === 'string' && { idempotencyKey }),
     });
     const data = op.kind === 'list' ? (result as ListResult).data : result.data;
+    if (op.endpoint.emptyNotFound && data === null) io.stderr(`marketplace: ${noneSet(op)}\n`);
     if (values.include && result.response) io.stdout(formatHead(result.response, style));
     const width = widthOf(io);
     if (op.kind === 'delete') {
       if (output === 'table') io.stdout('Deleted.\n');
     } else
       io.stdout(
-        output === 'json' ? `${JSON.stringify(data, null, 2)}\n` : formatTable(data, { width, style }),
+        // JSON.stringify leaves DEL, C1 and the bidi overrides as they are: escaped (`\u202E`), the
+        // JSON still parses to the same text, and data cannot drive the terminal.
+        output === 'json'
+          ? `${escapeControls(JSON.stringify(data, null, 2))}\n`
+          : formatTable(data, { width, style }),
       );
     // More pages than printed: the table says so under it, JSON output (which stays parseable) on stderr.
     const more =
@@ -238,8 +288,52 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       settable: new Set(Object.keys(op.input.shape)),
       call: op,
       baseUrlFrom,
+      waited: waited(),
+      rename: flagOfField(op, new Set(Object.keys(args))),
     });
   }
+}
+
+/**
+ * The flag of a field named in an error: the API names a query parameter and a body field alike
+ * (`website`), the CLI has a flag for each (`--query-website`, `--website`). The one the user
+ * gave; both when both were given; the body field's when neither was (a required one left out).
+ * A name that is no field (`base`) stays as it is.
+ */
+function flagOfField(op: Operation, given: ReadonlySet<string>): (field: string) => string {
+  return (field) => {
+    const flat = [
+      ...(op.bodyFields.includes(field) ? [field] : []),
+      ...Object.entries(op.queryNames)
+        .filter(([, wire]) => wire === field)
+        .map(([name]) => name),
+    ];
+    if (flat.length === 0) return field;
+    const typed = flat.filter((name) => given.has(name));
+    return (typed.length > 0 ? typed : flat.slice(0, 1)).map(flag).join(' or ');
+  };
+}
+
+/**
+ * What an endpoint whose empty 404 means "none" (`me address retrieve`) says when there is none:
+ * plainly, on stderr, with the command that sets one. It is an answer, not an error: exit 0, and
+ * JSON output is `null`.
+ */
+function noneSet(op: Operation): string {
+  const what = op.command[op.command.length - 2] ?? 'value';
+  const setter = [...op.command.slice(0, -1), 'update'];
+  let node: Node | undefined = tree;
+  for (const word of setter) node = node?.children.get(word);
+  return `No ${what} is set${node?.op ? ` (\`marketplace ${setter.join(' ')}\` sets one)` : ''}`;
+}
+
+/**
+ * `--body @-`: all of stdin, when it is a pipe or a file. A terminal is refused (its reader would
+ * be the hidden token prompt): pipe the JSON in, or use `@file`.
+ */
+async function bodyFromStdin(io: IO): Promise<string> {
+  if (io.stdinIsTTY) throw new UsageError('--body @-: stdin is a terminal; pipe the JSON in, or give @file');
+  return io.readStdin();
 }
 
 /** `--version` or `-v` among the words (before a `--`, after which words are values). */

@@ -9,22 +9,52 @@ interface Node {
   op?: Operation;
 }
 
-/** The values a field takes when they are a few named ones (an enum, a boolean), else none. */
+/** The values a field takes when they are a few named ones (an enum, a boolean, a list of either), else none. */
 function valuesOf(schema: z.ZodType): string[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+  interface Json {
     enum?: unknown[];
     type?: unknown;
-    anyOf?: Array<{ enum?: unknown[]; type?: unknown }>;
-  };
-  for (const option of [json, ...(json.anyOf ?? [])]) {
+    anyOf?: Json[];
+    items?: Json;
+  }
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  const named = (option: Json): string[] => {
     if (option.enum) return option.enum.map(String);
     if (option.type === 'boolean') return ['true', 'false'];
-  }
-  return [];
+    if (option.items) return named(option.items);
+    for (const variant of option.anyOf ?? []) {
+      const values = named(variant);
+      if (values.length > 0) return values;
+    }
+    return [];
+  };
+  return named(json);
 }
+
+/** Options every command takes, as completion offers them (`--token`, which warns, is left out). */
+const GLOBAL_FLAGS = [
+  '--output',
+  '--include',
+  '--yes',
+  '--no-color',
+  '--base-url',
+  '--timeout',
+  '--max-retries',
+  '--token-stdin',
+  '--help',
+  '--version',
+];
 
 /** Candidates after the given words (the last one may be a partial word). */
 export function completions(tree: Node, builtins: Record<string, string>, words: string[]): string[] {
+  // `--flag=` and a value: zsh gives it as one word (the candidates keep the `--flag=`); bash splits
+  // it at `=` into `--flag`, `=`, value.
+  const joined = /^(--[a-z][a-z0-9_-]*)=(.*)$/s.exec(words[words.length - 1] ?? '');
+  if (joined) {
+    const [, name = '', value = ''] = joined;
+    return completions(tree, builtins, [...words.slice(0, -1), name, value]).map((v) => `${name}=${v}`);
+  }
+  if (words[words.length - 2] === '=') words = [...words.slice(0, -2), words[words.length - 1] ?? ''];
   const done = words.slice(0, -1);
   const partial = words[words.length - 1] ?? '';
   let node = tree;
@@ -52,16 +82,11 @@ export function completions(tree: Node, builtins: Record<string, string>, words:
       ...(op.endpoint.body ? ['--body'] : []),
       ...(op.endpoint.idempotent ? ['--idempotency-key'] : []),
       ...(op.kind === 'list' ? ['--all', '--max-items'] : []),
-      ...(op.kind === 'delete' || op.kind === 'transition' ? ['--yes'] : []),
-      '--output',
-      '--include',
-      '--no-color',
-      '--base-url',
-      '--token-stdin',
-      '--help',
+      ...GLOBAL_FLAGS,
     ];
     return partial.startsWith('-') ? filter(flags, partial) : [];
   }
+  if (partial.startsWith('-')) return filter(GLOBAL_FLAGS, partial);
   const names = [...node.children.keys(), ...(node === tree ? Object.keys(builtins) : [])];
   return filter(names, partial);
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 /** What `marketplace auth login` stores: the token and the base URL it was checked against. */
 export interface Config {
@@ -9,9 +9,14 @@ export interface Config {
   base_url?: string;
 }
 
-/** `$XDG_CONFIG_HOME/marketplace/config.json` (`~/.config/marketplace/config.json` without it). */
+/**
+ * `$XDG_CONFIG_HOME/marketplace/config.json` (`~/.config/marketplace/config.json` without it). A
+ * relative `XDG_CONFIG_HOME` is ignored, as the XDG Base Directory spec says: it would put the
+ * token wherever the command happens to run.
+ */
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.config');
   return join(base, 'marketplace', 'config.json');
 }
 

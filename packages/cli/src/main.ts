@@ -1,7 +1,36 @@
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
+import { Interrupted } from './arguments.js';
 import { main } from './cli.js';
+
+/**
+ * One line typed at the terminal after `question`. Ctrl-C rejects with `Interrupted` (the CLI
+ * ends, exit 130); Ctrl-D (the end of input) is an empty answer: "no" at a confirmation, no token
+ * at the token prompt. Both end the prompt's line, so what comes next starts on a line of its own;
+ * so does Enter where `output` does not echo it (the hidden prompt's sink).
+ */
+function ask(output: NodeJS.WritableStream, question: string, echoes: boolean): Promise<string> {
+  // The terminal is in raw mode (no echo of its own, Ctrl-C a key) once the interface exists:
+  // the question comes after it.
+  const prompt = createInterface({ input: process.stdin, output, terminal: true });
+  if (!echoes) process.stderr.write(question);
+  let answered = false;
+  return new Promise<string>((resolve, reject) => {
+    prompt.on('SIGINT', () => reject(new Interrupted('Ctrl-C')));
+    prompt.on('close', () => resolve(''));
+    prompt.question(echoes ? question : '').then(
+      (answer) => {
+        answered = true;
+        resolve(answer);
+      },
+      () => resolve(''),
+    );
+  }).finally(() => {
+    prompt.close();
+    if (!answered || !echoes) process.stderr.write('\n');
+  });
+}
 
 /**
  * `auth login` without `--token`: a prompt in a terminal, else all of stdin (`… | marketplace auth
@@ -11,30 +40,36 @@ import { main } from './cli.js';
 async function readStdin(): Promise<string> {
   if (!process.stdin.isTTY) return text(process.stdin);
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  // The terminal is in raw mode (no echo of its own) once the interface exists: prompt after it.
-  const prompt = createInterface({ input: process.stdin, output: sink, terminal: true });
-  process.stderr.write('Token (not shown): ');
-  try {
-    return await prompt.question('');
-  } finally {
-    prompt.close();
-    process.stderr.write('\n');
-  }
+  return ask(sink, 'Token (not shown): ', false);
 }
 
 /** A confirmation: the question on stderr, one line of the terminal's answer. */
-async function readLine(question: string): Promise<string> {
-  const prompt = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  try {
-    return await prompt.question(question);
-  } finally {
-    prompt.close();
-  }
+const readLine = (question: string): Promise<string> => ask(process.stderr, question, true);
+
+/**
+ * The reader of stdout or stderr went away (`marketplace … | head -1`, `| true`): nothing more can
+ * be said, so the CLI ends at once, quietly and with exit 0, as a command in a pipe that its reader
+ * cut short (Node ignores SIGPIPE, so without this the write's EPIPE is an unhandled 'error' with
+ * a stack trace). Ending here also stops what was still to come: the next page of `--all`, the
+ * notice under a table.
+ */
+function endWhenReaderCloses(stream: NodeJS.WriteStream): (text: string) => void {
+  const closed = (error: NodeJS.ErrnoException | null | undefined) => error?.code === 'EPIPE';
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (closed(error)) process.exit(0);
+    throw error;
+  });
+  // A pipe is written synchronously: its EPIPE is known (`errored`) before the next line is
+  // written, while the 'error' event comes a tick later.
+  return (text) => {
+    stream.write(text);
+    if (closed(stream.errored)) process.exit(0);
+  };
 }
 
 const code = await main(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+  stdout: endWhenReaderCloses(process.stdout),
+  stderr: endWhenReaderCloses(process.stderr),
   isTTY: process.stdout.isTTY === true,
   env: process.env,
   readStdin,

@@ -1,5 +1,15 @@
 /** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
-import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from '@app/sdk';
+
+import { STATUS_CODES } from 'node:http';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  type FieldErrors,
+  MarketplaceError,
+  RequestValidationError,
+  ValidationError,
+} from '@app/sdk';
 import { describeError, type FailedCall, type ListResult, type Operation } from '@app/sdk/operations';
 import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
 import { escapeControls } from './table.js';
@@ -66,8 +76,13 @@ export function styleOf(noColor: unknown, io: IO, output: 'json' | 'table'): Sty
   return io.isTTY && io.env.TERM !== 'dumb' ? colours : plain;
 }
 
+/**
+ * The status line and headers (`--include`). The reason phrase is the response's, else the
+ * standard one (`Not Found`): an error's status and a list's first page come without one.
+ */
 export function formatHead(response: Response, style: Style = plain): string {
-  const status = escapeControls(`HTTP ${response.status} ${response.statusText}`.trimEnd());
+  const reason = response.statusText || STATUS_CODES[response.status] || '';
+  const status = escapeControls(`HTTP ${response.status} ${reason}`.trimEnd());
   const lines = [response.ok ? style.green(status) : style.red(status)];
   response.headers.forEach((value, name) => {
     lines.push(escapeControls(`${name}: ${value}`));
@@ -88,6 +103,52 @@ export function pageNotice(op: Operation, result: ListResult, onePage: boolean):
   return `${result.data.length} of ${result.total_count} ${what} shown${where}; ${next}--all for every page`;
 }
 
+/** How long each attempt of the failed request waited for an answer, and how many there were. */
+export interface Waited {
+  seconds: number;
+  attempts: number;
+}
+
+/**
+ * No answer in time: the SDK's message (`No response within 30000 ms: GET …`) with what it leaves
+ * out, the attempts its retries made (`No response within 30 s, 4 attempts: GET …`).
+ */
+function timeoutMessage(message: string, { seconds, attempts }: Waited): string {
+  const said = `No response within ${seconds} s, ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  const sdk = /^No response within \d+ ms/;
+  return sdk.test(message) ? message.replace(sdk, said) : `${message} (${said})`;
+}
+
+/** `errors` under the names `rename` gives their fields (the flags), messages of one name merged. */
+function renamed(errors: FieldErrors, rename: (field: string) => string): FieldErrors {
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const name = rename(field);
+    out[name] = [...(out[name] ?? []), ...messages];
+  }
+  return out;
+}
+
+/**
+ * The error as the user should read it: the fields of a payload refused before sending or of a
+ * 422 named by the flags that set them (`--query-website`, not `website`, which is also the name
+ * of `--website`'s field). The message and the hint are made from it; the body printed stays the
+ * server's.
+ */
+function inFlags(error: unknown, rename: ((field: string) => string) | undefined): unknown {
+  if (!rename) return error;
+  if (error instanceof RequestValidationError)
+    return new RequestValidationError(renamed(error.errors, rename));
+  if (error instanceof ValidationError && Object.keys(error.errors).length > 0) {
+    const body = error.body as Record<string, unknown>;
+    return new ValidationError(error.status, error.headers, {
+      ...body,
+      errors: renamed(error.errors, rename),
+    });
+  }
+  return error;
+}
+
 /**
  * An API error: exit 1, its status, the hint of `describeError` (the one the MCP server gives) and
  * the body on stderr. A payload refused before sending: exit 2. `settable`: the command's fields.
@@ -100,6 +161,9 @@ export function reportError(
     settable,
     call,
     baseUrlFrom,
+    answeredByEveryApi,
+    waited,
+    rename,
   }: {
     /** The command's fields. */
     settable?: ReadonlySet<string>;
@@ -107,20 +171,41 @@ export function reportError(
     call?: FailedCall;
     /** Where the base URL came from (`--base-url`, `MARKETPLACE_BASE_URL`, the config file). */
     baseUrlFrom?: string;
+    /**
+     * The call is one every API answers (`auth login`'s check): a 404 means the base URL is not
+     * the API, and the hint says so rather than speak of an id.
+     */
+    answeredByEveryApi?: boolean;
+    /** The failed request's timeout and attempts (a timeout says them). */
+    waited?: Waited;
+    /** A field's flag (`website` of the query: `--query-website`), for the messages. */
+    rename?: (field: string) => string;
   } = {},
 ): number {
-  const described = describeError(error, settable, call);
+  const sdkError = error;
+  error = inFlags(error, rename);
+  const described = describeError(
+    error,
+    settable && rename ? new Set([...settable].map(rename)) : settable,
+    call,
+  );
   // The API did not answer: the base URL to check is the one this call used, wherever it came from.
   const hint =
     error instanceof APIConnectionError && baseUrlFrom
       ? `Check the base URL (from ${baseUrlFrom}): the API did not answer.`
-      : described.hint;
-  const hintLine = hint ? `marketplace: hint: ${escapeControls(hint)}\n` : '';
+      : error instanceof APIError && error.status === 404 && answeredByEveryApi && baseUrlFrom
+        ? `Check the base URL (from ${baseUrlFrom}): it answered 404, so it does not point at the API.`
+        : described.hint;
+  const slow =
+    error instanceof APIConnectionTimeoutError
+      ? ' --timeout SECONDS and --max-retries N (MARKETPLACE_TIMEOUT, MARKETPLACE_MAX_RETRIES) say how long to wait.'
+      : '';
+  const hintLine = hint ? `marketplace: hint: ${escapeControls(hint + slow)}\n` : '';
   if (error instanceof APIError) {
     if (include) io.stderr(formatHead(new Response(null, { status: error.status, headers: error.headers })));
     else io.stderr(`marketplace: ${error.message}\n`); // the message starts with the status
     io.stderr(hintLine);
-    const body = error.body;
+    const body = (sdkError as APIError).body;
     // A text body the message already says (a 401's `HTTP Token: Access denied.`; the start of a
     // long one, such as another server's HTML page, which the message holds) is not said twice.
     const said = typeof body === 'string' && !include && error.message.includes(body.slice(0, 200).trim());
@@ -132,12 +217,16 @@ export function reportError(
   }
   if (error instanceof RequestValidationError) {
     io.stderr(
-      `marketplace: ${error.message}\n${hintLine}${JSON.stringify({ errors: error.errors }, null, 2)}\n`,
+      `marketplace: ${error.message}\n${hintLine}${JSON.stringify({ errors: (sdkError as RequestValidationError).errors }, null, 2)}\n`,
     );
     return EXIT_USAGE;
   }
   if (error instanceof APIConnectionError || error instanceof MarketplaceError) {
-    io.stderr(`marketplace: ${error.message}\n${hintLine}`);
+    const message =
+      error instanceof APIConnectionTimeoutError && waited
+        ? timeoutMessage(error.message, waited)
+        : error.message;
+    io.stderr(`marketplace: ${message}\n${hintLine}`);
     return EXIT_API;
   }
   throw error;

@@ -118,7 +118,7 @@ const sum = (widths: number[]) => widths.reduce((a, b) => a + b, 0) + GAP * Math
  * long one can still have WANT (an id its whole width), the rest are left out; what is taken is
  * whole when it fits, else the widest columns are cut first, to a common width (never below MIN).
  */
-function fit(columns: Column[], total: number | undefined): (number | undefined)[] {
+function fit(columns: Column[], total: number | undefined, drop: boolean): (number | undefined)[] {
   const natural = columns.map((c) => c.natural);
   if (total === undefined || sum(natural) <= total) return natural;
   const want = (c: Column) => (c.keep ? c.natural : Math.min(c.natural, WANT));
@@ -129,11 +129,18 @@ function fit(columns: Column[], total: number | undefined): (number | undefined)
     if (taken.size >= 2 && sum([...widths, want(c)]) > total) break;
     taken.add(i);
   }
+  // A list's column that cannot have its least width beside the ids (a narrow terminal) is left
+  // out, the least important first, rather than shown as `…`; the ids stay, whole, even when they
+  // alone are wider than the terminal (it wraps them).
+  const floor = (c: Column) => (c.keep ? c.natural : Math.min(c.natural, MIN));
+  for (const { c, i } of [...order].reverse()) {
+    if (!drop || sum([...taken].map((j) => floor(columns[j] as Column))) <= total) break;
+    if (!c.keep) taken.delete(i);
+  }
   const these = columns.map((c, i) => (taken.has(i) ? c : undefined));
   const shown = these.filter((c): c is Column => c !== undefined);
   if (sum(shown.map((c) => c.natural)) <= total) return these.map((c) => c?.natural);
   // The largest common cap that fits, then what is left over, one column each, left to right.
-  const floor = (c: Column) => (c.keep ? c.natural : Math.min(c.natural, MIN));
   const at = (cap: number) => shown.map((c) => Math.max(floor(c), Math.min(c.natural, cap)));
   let cap = Math.max(...shown.map((c) => c.natural));
   while (cap > 0 && sum(at(cap)) > total) cap--;
@@ -180,6 +187,8 @@ function grid(
   rank: (i: number) => number,
   paint: (text: string, row: string[], i: number) => string,
   { width: total, style }: Layout,
+  /** A list: columns without room are left out, and no line is cut at its end (ids stay whole). */
+  list: boolean,
 ): { text: string; hidden: number[] } {
   const all = header ? [header, ...rows] : rows;
   const count = (all[0] ?? []).length;
@@ -188,7 +197,7 @@ function grid(
     keep: keep(i),
     rank: rank(i),
   }));
-  const widths = fit(columns, total);
+  const widths = fit(columns, total, list);
   const line = (r: string[], colour: (text: string, i: number) => string) => {
     const cells = widths.flatMap((w, i) => {
       if (w === undefined) return [];
@@ -199,9 +208,10 @@ function grid(
       .map(({ c, pad }) => c + pad)
       .join(' '.repeat(GAP))
       .trimEnd();
-    // Only a row too wide for the terminal even with every column at its least (a very narrow
-    // terminal) is cut at its end; its colour is then left out.
-    if (total !== undefined && width(plainLine) > total) return cut(plainLine, total);
+    // An object's line too wide for the terminal even with both columns at their least (a very
+    // narrow terminal) is cut at its end, its colour then left out; a list's is wider only by its
+    // ids, which are never cut.
+    if (!list && total !== undefined && width(plainLine) > total) return cut(plainLine, total);
     return cells
       .map(({ painted, pad }) => painted + pad)
       .join(' '.repeat(GAP))
@@ -257,6 +267,7 @@ export function formatTable(data: unknown, layout: Layout): string {
       (i) => rankOf(fields[i] ?? ''),
       (c, row, i) => (isStatus(fields[i] ?? '') ? statusStyle(layout.style, row[i] ?? '')(c) : c),
       layout,
+      true,
     );
     if (hidden.length === 0) return text;
     const names = hidden.map((i) => fields[i]).join(', ');
@@ -277,6 +288,7 @@ export function formatTable(data: unknown, layout: Layout): string {
         return isStatus(row[0] ?? '') ? statusStyle(layout.style, row[1] ?? '')(c) : c;
       },
       layout,
+      false,
     ).text.split('\n');
     // An id is never cut (it could not be pasted into the next command): its line is whole, even
     // past the width, where the terminal wraps it.

@@ -106,11 +106,9 @@ describe('help and usage', () => {
       'marketplace: organizations create: unknown option --nmae. Did you mean "--name"?',
     );
     expect(
-      (await run(['collabs', 'create', 'o1', '--require-boosted-ads', '--currency', 'eur'])).stderr.split(
-        '\n',
-      )[0],
+      (await run(['collabs', 'create', 'o1', '--name', '--currency', 'eur'])).stderr.split('\n')[0],
     ).toBe(
-      'marketplace: collabs create: --require-boosted-ads needs a value (--require-boosted-ads VALUE; a value that starts with "-" as --require-boosted-ads=-VALUE)',
+      'marketplace: collabs create: --name needs a value (--name VALUE; a value that starts with "-" as --name=-VALUE)',
     );
     expect((await run(['--bogus', 'organizations', 'list'])).stderr.split('\n')[0]).toBe(
       'marketplace: unknown option --bogus.',
@@ -136,6 +134,83 @@ describe('help and usage', () => {
     ]);
   });
 
+  test('--body @- reads stdin; JSON it cannot parse says where; a UTF-8 BOM is skipped', async () => {
+    const piped = await run(['organizations', 'create', '--body', '@-'], {}, '{"name":"From stdin"}');
+    expect([piped.code, piped.stderr]).toEqual([0, '']);
+    expect(JSON.parse(piped.stdout).name).toBe('From stdin');
+    const both = await run(['organizations', 'create', '--body', '@-', '--token-stdin'], {}, '{}');
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: --body @- and --token-stdin both read stdin: give the body from a file or the token another way',
+    ]);
+    // The parser's own words: where it stopped, or the text around it.
+    const broken = await run(['organizations', 'create', '--body', '{"name" "x"}']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr.split('\n')[0]).toMatch(/^marketplace: --body is not valid JSON: .*position 8\b/);
+    const token = await run(['organizations', 'create', '--body', '{"name":}']);
+    expect(token.stderr.split('\n')[0]).toMatch(
+      /^marketplace: --body is not valid JSON: Unexpected token '}'/,
+    );
+    const list = await run(['organizations', 'create', '--body', '["x"]']);
+    expect(list.stderr.split('\n')[0]).toBe(
+      'marketplace: --body must be a JSON object (or @file holding one), not an array',
+    );
+    writeFileSync(join(scratch, 'bom.json'), '\uFEFF{"name":"With a BOM"}\n');
+    const bom = await run(['organizations', 'create', '--body', `@${join(scratch, 'bom.json')}`]);
+    expect([bom.code, bom.stderr]).toEqual([0, '']);
+    expect(JSON.parse(bom.stdout).name).toBe('With a BOM');
+  });
+
+  test('a boolean flag alone is true, --no-<flag> false; a single-valued flag given twice is a usage error', async () => {
+    const on = await run(['me', 'notification-settings', 'update', '--push-notifications-enabled']);
+    expect([on.code, on.stderr]).toEqual([0, '']);
+    expect(JSON.parse(on.stdout).push_notifications_enabled).toBe(true);
+    const off = await run(['me', 'notification-settings', 'update', '--no-push-notifications-enabled']);
+    expect(JSON.parse(off.stdout).push_notifications_enabled).toBe(false);
+    const spelled = await run([
+      'me',
+      'notification-settings',
+      'update',
+      '--push-notifications-enabled',
+      'true',
+    ]);
+    expect(JSON.parse(spelled.stdout).push_notifications_enabled).toBe(true);
+    const twice = await run(['organizations', 'create', '--name', 'A', '--name', 'B']);
+    expect([twice.code, twice.stdout, twice.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: organizations create: --name is given more than once (A, B); give it once',
+    ]);
+    // A list takes its flag again: the values add up.
+    const org = await json<{ id: string }>(['organizations', 'create', '--name', 'Lists']);
+    const collab = await json([
+      'collabs',
+      'create',
+      org.id,
+      '--name',
+      'C',
+      '--countries',
+      'NO',
+      '--countries',
+      'SE',
+    ]);
+    expect(collab.countries).toEqual(['NO', 'SE']);
+  });
+
+  test("the README's examples work as written; a file flag's help says a data: URL works too", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+    const fresh = await server.newUser('Address From The README');
+    const lines = [...readme.matchAll(/^marketplace (me address update .*?)\s*(?:#.*)?$/gm)];
+    expect(lines.length).toBeGreaterThan(0);
+    for (const [, line] of lines) {
+      const args = [...(line as string).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+      const result = await run(args, { MARKETPLACE_TOKEN: fresh.token });
+      expect([result.code, result.stderr], line).toEqual([0, '']);
+    }
+    const help = await run(['organizations', 'create', '--help']);
+    expect(help.stdout).toMatch(/^ {2}--logo <\S+> +a file path, or a data: URL$/m);
+  });
+
   test('a malformed config file: unused when flags and environment give both; otherwise one line, exit 2', async () => {
     const home = join(scratch, 'broken');
     mkdirSync(join(home, 'marketplace'), { recursive: true });
@@ -148,9 +223,22 @@ describe('help and usage', () => {
     });
     expect(needed.code).toBe(2);
     expect(needed.stderr).toMatch(
-      /^marketplace: cannot read .*config\.json: .*JSON.*\nRun `marketplace --help`/s,
+      /^marketplace: cannot read .*config\.json: .*JSON.*\nRun `marketplace organizations list --help`/s,
     );
     expect(needed.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('auth logout with a config file it cannot read says so (exit 2), never "no token is stored"', async () => {
+    const home = join(scratch, 'broken-logout');
+    mkdirSync(join(home, 'marketplace'), { recursive: true, mode: 0o700 });
+    const file = join(home, 'marketplace', 'config.json');
+    const text = '{"token":"mkt_secret","base_url":"http://127.0.0.1:1",}';
+    writeFileSync(file, text, { mode: 0o600 });
+    const logout = await run(['auth', 'logout'], { XDG_CONFIG_HOME: home });
+    expect([logout.code, logout.stdout]).toEqual([2, '']);
+    expect(logout.stderr).toMatch(/^marketplace: cannot read .*config\.json: .*\(fix or delete it/);
+    expect(logout.stderr).not.toContain('mkt_secret');
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
   test('--version, on any level', async () => {
@@ -325,6 +413,16 @@ describe('output, errors and exit codes', () => {
     expect(listed.stdout).toMatch(/^total-count: \d+$/m);
   });
 
+  test('JSON output shows DEL, C1 and bidi characters as \\u escapes: the same value, nothing that drives a terminal', async () => {
+    const name = 'Mirror\u202egnp.exe\u009b2J\u007f end';
+    const org = await user.client.organizations.create({ name });
+    const shown = await run(['organizations', 'retrieve', org.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toMatch(/[^\P{Cc}\n]|[\u202a-\u202e\u2066-\u2069]/u);
+    expect(shown.stdout).toContain('"name": "Mirror\\u202Egnp.exe\\u009B2J\\u007F end"');
+    expect(JSON.parse(shown.stdout).name).toBe(name);
+  });
+
   test('a table shows control characters escaped (a name cannot drive the terminal); wide text stays aligned', async () => {
     const evil = await user.client.organizations.create({ name: 'Evil\u001b[2J\u001b]0;pwned\u0007\u202e!' });
     const wide = await user.client.organizations.create({ name: `日本語の組織 🚀${'Ж'.repeat(46)}` });
@@ -387,6 +485,60 @@ describe('output, errors and exit codes', () => {
     expect([denied.code, denied.stderr]).toEqual([1, expect.stringContaining('HTTP Token: Access denied.')]);
   });
 
+  test('a field refused before sending or by a 422 is named by the flag that set it (--query-website, not website)', async () => {
+    const api = await recorder((_path, res) => {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: { privacy_setting: ['is not included in the list'] } }));
+    });
+    const env = { MARKETPLACE_TOKEN: 'mkt_x', MARKETPLACE_BASE_URL: api.url };
+    try {
+      const query = await run(['collabs', 'create', 'o1', '--name', 'X', '--query-website', 'notaurl'], env);
+      expect([query.code, query.stderr.split('\n').slice(0, 2)]).toEqual([
+        2,
+        [
+          'marketplace: Invalid request: --query-website must be an http or https URL',
+          'marketplace: hint: Fix these fields and call again: --query-website must be an http or https URL.',
+        ],
+      ]);
+      const body = await run(['collabs', 'create', 'o1', '--name', 'X', '--website', 'notaurl'], env);
+      expect(body.stderr.split('\n')[0]).toBe(
+        'marketplace: Invalid request: --website must be an http or https URL',
+      );
+      const blank = await run(['organizations', 'create', '--privacy-setting', 'x'], env);
+      expect(blank.stderr.split('\n')[0]).toBe(
+        "marketplace: Invalid request: --name can't be blank; --privacy-setting must be one of public, private, restricted",
+      );
+      expect(api.seen).toEqual([]);
+      const refused = await run(['organizations', 'update', 'o1', '--privacy-setting', 'public'], env);
+      expect([refused.code, refused.stderr.split('\n')[0]]).toEqual([
+        1,
+        'marketplace: 422 --privacy-setting is not included in the list',
+      ]);
+      // The body printed under it is the server's, as sent.
+      expect(JSON.parse(refused.stderr.slice(refused.stderr.indexOf('{')))).toEqual({
+        errors: { privacy_setting: ['is not included in the list'] },
+      });
+    } finally {
+      await api.close();
+    }
+  });
+
+  test('me address retrieve with no address says so on stderr; stdout is null (JSON), exit 0', async () => {
+    const fresh = await server.newUser('No Address Yet');
+    const none = await run(['me', 'address', 'retrieve'], { MARKETPLACE_TOKEN: fresh.token });
+    expect(none).toEqual({
+      code: 0,
+      stdout: 'null\n',
+      stderr: 'marketplace: No address is set (`marketplace me address update` sets one)\n',
+    });
+    const table = await run(['me', 'address', 'retrieve', '--output', 'table'], {
+      MARKETPLACE_TOKEN: fresh.token,
+    });
+    expect([table.code, table.stdout, table.stderr]).toEqual([0, '(none)\n', none.stderr]);
+    const help = await run(['me', 'address', 'retrieve', '--help']);
+    expect(help.stdout).toContain('None set: `null` (JSON) and a line on stderr, exit 0.');
+  });
+
   test('the hint fits the call: a guard no value can pass, a delete repeated, a call that takes no id', async () => {
     const org = await user.client.organizations.create({ name: 'Hints' });
     const [owner] = await user.client.members.list(org.id).toArray();
@@ -394,10 +546,10 @@ describe('output, errors and exit codes', () => {
     expect(demoted.code).toBe(1);
     // decisions §2: the demotion guard is on `role`, yet no value of --role passes it.
     expect(demoted.stderr.split('\n')[1]).toBe(
-      'marketplace: hint: Not possible as things are: role cannot be changed for the organization owner, cannot be changed for the only remaining admin.',
+      'marketplace: hint: Not possible as things are: --role cannot be changed for the organization owner, cannot be changed for the only remaining admin.',
     );
     const invalid = await run(['members', 'update', org.id, String(owner?.id), '--role', 'boss']);
-    expect(invalid.stderr).toMatch(/^marketplace: hint: Fix these fields and call again: role /m);
+    expect(invalid.stderr).toMatch(/^marketplace: hint: Fix these fields and call again: --role /m);
 
     const collab = await user.client.collabs.create(org.id, { name: 'Twice' });
     expect((await run(['collabs', 'delete', org.id, collab.id, '--yes'])).code).toBe(0);
@@ -439,6 +591,22 @@ describe('auth and completion', () => {
     expect((await run(['auth', 'status'], { ...env, MARKETPLACE_BASE_URL: undefined })).code).toBe(1);
     const again = await run(['auth', 'logout'], env);
     expect([again.code, again.stdout]).toEqual([0, `No token is stored in ${file}; nothing to remove\n`]);
+  });
+
+  test('a relative XDG_CONFIG_HOME is ignored (the XDG spec): the login goes to ~/.config', async () => {
+    const home = join(scratch, 'relative-home');
+    mkdirSync(home, { recursive: true });
+    const login = await runChild(process.execPath, [bin, 'auth', 'login', '--base-url', server.url], {
+      env: { ...inherited, HOME: home, XDG_CONFIG_HOME: 'relative-config', MARKETPLACE_TOKEN: undefined },
+      cwd: home,
+      input: `${user.token}\n`,
+    });
+    const file = join(home, '.config', 'marketplace', 'config.json');
+    expect([login.code, login.stdout]).toEqual([
+      0,
+      `Logged in to ${server.url}; the token is stored in ${file}\n`,
+    ]);
+    expect(readdirSync(home)).toEqual(['.config']);
   });
 
   test('auth login in a terminal does not echo the token (a pseudo-terminal made by script(1))', async () => {
@@ -484,6 +652,18 @@ describe('auth and completion', () => {
     expect(await complete('collabs', 'create', 'o1', '--idem')).toEqual(['--idempotency-key']);
     expect(await complete('collabs', 'list', 'o1', '--base')).toEqual(['--base-url']);
     expect(await complete('collabs', 'list', 'o1', '--token-')).toEqual(['--token-stdin']);
+    // --yes on every command (README), the top level's options, `--output=` (zsh: one word; bash:
+    // `--output`, `=`, ``), the values of a list of named ones.
+    expect(await complete('organizations', 'create', '--y')).toEqual(['--yes']);
+    expect(await complete('organizations', 'list', '--y')).toEqual(['--yes']);
+    expect(await complete('--')).toEqual(expect.arrayContaining(['--help', '--version', '--output']));
+    expect(await complete('--ver')).toEqual(['--version']);
+    expect(await complete('organizations', 'list', '--output=')).toEqual(['--output=json', '--output=table']);
+    expect(await complete('organizations', 'list', '--output', '=', '')).toEqual(['json', 'table']);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids', 'you')).toEqual(['youtube']);
+    expect(await complete('organizations', 'create', '--privacy-setting=pu')).toEqual([
+      '--privacy-setting=public',
+    ]);
   });
 });
 
@@ -521,6 +701,80 @@ describe('a base URL that is not the API', () => {
     );
     const fromEnv = await run(['organizations', 'list'], { MARKETPLACE_BASE_URL: closed.url });
     expect(fromEnv.stderr).toContain('(from MARKETPLACE_BASE_URL)');
+  });
+
+  test('a server that never answers: the message says how long and how many attempts; --timeout and --max-retries shorten it', async () => {
+    const silent = createServer(() => undefined); // accepts, reads, never answers
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const flagged = await run([
+        'organizations',
+        'retrieve',
+        'x',
+        '--timeout',
+        '0.2',
+        '--max-retries',
+        '1',
+        '--base-url',
+        url,
+      ]);
+      expect(flagged.code).toBe(1);
+      expect(flagged.stderr.split('\n')[0]).toBe(
+        `marketplace: No response within 0.2 s, 2 attempts: GET ${url}/organizations/x.json`,
+      );
+      expect(flagged.stderr).toContain('--timeout');
+      const fromEnv = await run(['organizations', 'retrieve', 'x'], {
+        MARKETPLACE_BASE_URL: url,
+        MARKETPLACE_TIMEOUT: '0.1',
+        MARKETPLACE_MAX_RETRIES: '0',
+      });
+      expect(fromEnv.stderr.split('\n')[0]).toBe(
+        `marketplace: No response within 0.1 s, 1 attempt: GET ${url}/organizations/x.json`,
+      );
+      for (const args of [
+        ['--timeout', 'soon'],
+        ['--timeout', '0'],
+        ['--max-retries', '-1'],
+      ]) {
+        const refused = await run(['organizations', 'retrieve', 'x', '--base-url', url, ...args]);
+        expect([refused.code, refused.stderr], args.join(' ')).toEqual([
+          2,
+          expect.stringContaining(args[0] as string),
+        ]);
+      }
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  test('auth login and auth status against a server that answers 404: the hint is the base URL, not an id', async () => {
+    const other = await recorder((_path, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not Found');
+    });
+    try {
+      const env = { MARKETPLACE_TOKEN: undefined, XDG_CONFIG_HOME: join(scratch, 'not-the-api') };
+      const login = await run(['auth', 'login', '--base-url', other.url], env, 'mkt_x\n');
+      const status = await run(['auth', 'status'], {
+        MARKETPLACE_TOKEN: 'mkt_x',
+        MARKETPLACE_BASE_URL: other.url,
+      });
+      for (const [result, from] of [
+        [login, '--base-url'],
+        [status, 'MARKETPLACE_BASE_URL'],
+      ] as const) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(
+          `marketplace: hint: Check the base URL (from ${from}): it answered 404, so it does not point at the API.`,
+        );
+        expect(result.stderr).not.toContain('The id is unknown');
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   test("a long text body (another server's HTML page) is said once, in the message", async () => {
@@ -590,6 +844,33 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
     // The same URL written differently (a trailing slash) is the same server.
     const same = await run(['organizations', 'list', '--base-url', `${server.url}/`], env);
     expect([same.code, same.stderr]).toEqual([0, '']);
+  });
+
+  test('with a stored login, a bad --base-url is refused for what it is (checked first); no message holds its password', async () => {
+    const { env, file } = await loggedIn('checked-first');
+    const port = new URL(server.url).port;
+    writeFileSync(
+      file,
+      JSON.stringify({ token: user.token, base_url: `http://me:storedpw@127.0.0.1:${port}` }),
+    );
+    for (const [url, problem] of [
+      [`http://u:secretpw@127.0.0.1:${port}`, 'must not hold a user name or password'],
+      ['notaurl', 'is not an absolute URL: "notaurl"'],
+      ['ftp://x', 'must be an http or https URL, not ftp:'],
+    ] as const) {
+      const refused = await run(['organizations', 'list', '--base-url', url], env);
+      expect([refused.code, refused.stdout], url).toEqual([2, '']);
+      expect(refused.stderr.split('\n')[0], url).toContain(
+        `marketplace: the base URL from --base-url ${problem}`,
+      );
+      expect(refused.stderr).not.toContain('auth login --base-url');
+      expect(refused.stderr).not.toContain('secretpw');
+    }
+    // A good URL for another server names the stored one without the password a hand-written file gave it.
+    const other = await run(['organizations', 'list', '--base-url', 'http://127.0.0.1:1'], env);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('http://127.0.0.1:1');
+    expect(other.stderr).not.toContain('storedpw');
   });
 
   test('a stored token without a stored base URL (an older file) is sent nowhere but asks for a new login', async () => {
@@ -740,7 +1021,7 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
       expect(invalid.code).toBe(1);
       expect(invalid.stderr).not.toMatch(raw);
       expect(invalid.stderr.split('\n')[0]).toBe(
-        'marketplace: 422 name Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J',
+        'marketplace: 422 --name Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J',
       );
       // The body stays valid JSON, with the same text in it.
       const body = JSON.parse(invalid.stderr.slice(invalid.stderr.indexOf('{')));
@@ -750,6 +1031,8 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
       expect(missing.code).toBe(1);
       expect(missing.stderr).not.toMatch(raw);
       expect(missing.stderr).toContain('x-note: a\\u009B2Jb');
+      // The status line has its reason phrase, as a success's has (`HTTP 200 OK`).
+      expect(missing.stderr.split('\n')[0]).toBe('HTTP 404 Not Found');
       expect(missing.stderr).toContain('Evil\\x1B]0;pwned\\x07 \\u202Egnp.exe\\u009B2J');
     } finally {
       await api.close();

@@ -21,7 +21,9 @@ it('exits 1 with one line on Node.js 21', () => {
       env: { ...process.env, MARKETPLACE_TOKEN: 'mkt_x', MARKETPLACE_BASE_URL: 'http://127.0.0.1:9' },
     },
   );
-  expect(result.stderr).toBe('marketplace needs Node.js 22 or newer; this is Node.js 21.7.3\n');
+  expect(result.stderr).toBe(
+    'marketplace needs Node.js 22 or newer; this is Node.js 21.7.3. Install a newer one (https://nodejs.org/, or `nvm install 24`)\n',
+  );
   expect(result.stdout).toBe('');
   expect(result.status).toBe(1);
 });

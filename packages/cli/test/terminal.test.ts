@@ -178,6 +178,19 @@ describe('tables fit the terminal', () => {
     for (const name of names.slice(0, 20)) expect(piped.stdout).toContain(name);
   });
 
+  test('narrower than an id: ids stay whole (the terminal wraps them); a column with no room is named, not shown as "…"', async () => {
+    for (const columns of [10, 16, 17, 19, 24]) {
+      const { code, stdout } = await inTerminal(['organizations', 'list'], { columns });
+      expect(code).toBe(0);
+      const lines = uncoloured(stdout).trimEnd().split('\n');
+      const rows = lines.filter((l) => ids.some((id) => l.startsWith(id)));
+      expect(rows, `${columns}`).toHaveLength(20);
+      for (const row of rows) expect(row, `${columns}`).toMatch(/^\S{16}( {2}\S.*)?$/);
+      expect(stdout, `${columns}`).not.toMatch(/(^| )…( |$)/m);
+      expect(lines.slice(21).join(' '), `${columns}`).toMatch(/^Not shown \(no room\): name, /);
+    }
+  });
+
   test('COLUMNS gives the width when the terminal does not', async () => {
     const table = await run(['organizations', 'list', '--output', 'table'], { COLUMNS: '80' });
     expect(table.code).toBe(0);
@@ -226,6 +239,12 @@ describe('colour', () => {
     expect(header.startsWith(`${ESC}[1mID`)).toBe(true);
     expect(row).toContain(`${ESC}[2mdraft${ESC}[22m`);
     expect(row.startsWith(collab.id)).toBe(true); // the rest of a row stays plain
+    // The notes under a table are dim (README: "Colour").
+    const notes = (await inTerminal(['organizations', 'list'], { columns: 80 })).stdout.trimEnd().split('\n');
+    expect(notes.find((l) => l.includes('organizations shown'))).toMatch(
+      new RegExp(`^${ESC}\\[2m\\d+ of \\d+ organizations shown`),
+    );
+    expect(notes.find((l) => l.includes('Not shown'))).toMatch(new RegExp(`^${ESC}\\[2mNot shown`));
 
     for (const [args, env] of [
       [['collabs', 'list', org.id], { NO_COLOR: '1' }],
@@ -318,6 +337,57 @@ describe('deletes and transitions ask first', () => {
       expect(columnsOf(line), line).toBeLessThanOrEqual(80);
   });
 
+  test('Ctrl-C at a prompt exits 130 quietly; Ctrl-D is "no" at a confirmation and no token at the token prompt', async () => {
+    /** `marketplace …args` in a pseudo-terminal; `keys` are typed once the screen shows `marker`. */
+    const typed = async (args: string[], marker: string, keys: string) => {
+      const command = [process.execPath, bin, ...args].join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: {
+          ...inherited,
+          XDG_CONFIG_HOME: join(scratch, 'interrupted'),
+          MARKETPLACE_TOKEN: many.token,
+          MARKETPLACE_BASE_URL: server.url,
+          TERM: 'dumb',
+          ...(args[0] === 'auth' && { MARKETPLACE_TOKEN: undefined }),
+        },
+      });
+      let screen = '';
+      let pending: string | undefined = keys;
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        screen += chunk;
+        if (pending !== undefined && screen.includes(marker)) {
+          child.stdin.write(pending);
+          pending = undefined;
+        }
+      });
+      const [code] = await once(child, 'exit');
+      return { code: code as number, screen: screen.replaceAll('\r', '') };
+    };
+    const org = await many.client.organizations.create({ name: 'Kept through Ctrl-C' });
+    const ctrlC = await typed(['organizations', 'delete', org.id], '[y/N]', '\u0003');
+    expect(ctrlC.code).toBe(130);
+    expect(ctrlC.screen).not.toMatch(/AbortError|\n\s+at /);
+    expect(ctrlC.screen).not.toContain('nothing was sent'); // Ctrl-C is not an answer
+    const ctrlD = await typed(['organizations', 'delete', org.id], '[y/N]', '\u0004');
+    expect(ctrlD.code).toBe(1);
+    expect(ctrlD.screen).toContain('marketplace: not confirmed; nothing was sent');
+    expect(ctrlD.screen).not.toMatch(/AbortError|\n\s+at /);
+    expect((await many.client.organizations.retrieve(org.id)).name).toBe('Kept through Ctrl-C');
+
+    const login = ['auth', 'login', '--base-url', server.url];
+    const loginC = await typed(login, 'Token', '\u0003');
+    expect(loginC.code).toBe(130);
+    expect(loginC.screen).not.toMatch(/AbortError|\n\s+at /);
+    const loginD = await typed(login, 'Token', '\u0004');
+    expect(loginD.code).toBe(2);
+    expect(loginD.screen).toContain('marketplace: auth login: no token was given; nothing was stored');
+    expect(loginD.screen).not.toMatch(/AbortError|\n\s+at /);
+    const stdinD = await typed(['organizations', 'list', '--token-stdin'], 'Token', '\u0004');
+    expect(stdinD.code).toBe(2);
+    expect(stdinD.screen).toContain('marketplace: --token-stdin: no token was given');
+  });
+
   test('stdin not a terminal and no --yes: a usage error (exit 2), no request at all', async () => {
     const seen: string[] = [];
     const listener = createServer((req, res) => {
@@ -366,8 +436,33 @@ describe('a mistyped command', () => {
       expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
       expect(result.stderr, args.join(' ')).toContain(hint);
     }
+    // --help after an unknown word is the same usage error, not the help of the level above.
+    for (const [args, hint] of [
+      [['organisations', '--help'], 'unknown command "organisations". Did you mean "organizations"?'],
+      [['collabs', 'lst', '--help'], 'unknown command "collabs lst". Did you mean "collabs list"?'],
+    ] as const) {
+      const result = await run([...args]);
+      expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
+      expect(result.stderr, args.join(' ')).toContain(hint);
+    }
     const far = await run(['xyzzy']);
     expect([far.code, far.stderr]).toEqual([2, expect.not.stringContaining('Did you mean')]);
+  });
+});
+
+describe('a usage error names the help to read', () => {
+  test("inside a command, that command's --help; inside a group, the group's; else the top level's", async () => {
+    for (const [args, help] of [
+      [['collabs', 'create', 'o1', '--nmae', 'x'], 'marketplace collabs create --help'],
+      [['collabs', 'list'], 'marketplace collabs list --help'],
+      [['collabs', 'lst'], 'marketplace collabs --help'],
+      [['auth', 'lgoin'], 'marketplace auth --help'],
+      [['xyzzy'], 'marketplace --help'],
+    ] as const) {
+      const result = await run([...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trimEnd().split('\n').at(-1), args.join(' ')).toBe(`Run \`${help}\` for usage.`);
+    }
   });
 });
 
@@ -379,5 +474,41 @@ describe('errors', () => {
       'marketplace: 401 HTTP Token: Access denied.\n' +
         'marketplace: hint: The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).\n',
     );
+  });
+});
+
+describe('a reader that closes stdout (`| head -1`, `| true`)', () => {
+  /** `marketplace …args` whose stdout is closed by its reader after `keep` bytes (0: at once). */
+  const closedEarly = async (args: string[], keep: number) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...inherited, MARKETPLACE_TOKEN: many.token, MARKETPLACE_BASE_URL: server.url, COLUMNS: '80' },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    let read = 0;
+    if (keep === 0) child.stdout.destroy();
+    else
+      child.stdout.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= keep) child.stdout.destroy();
+      });
+    const [code] = await once(child, 'exit');
+    return { code: code as number, stderr };
+  };
+
+  test('the CLI stops quietly with exit 0: no EPIPE, no stack trace', async () => {
+    for (const args of [
+      ['organizations', 'list'],
+      ['organizations', 'list', '--all'],
+    ]) {
+      const result = await closedEarly(args, 0);
+      expect(result, args.join(' ')).toEqual({ code: 0, stderr: '' });
+    }
+    // A table whose first line was read: the rest (and the notice under it) has nowhere to go.
+    const head = await closedEarly(['organizations', 'list', '--output', 'table', '--max-items', '1'], 1);
+    expect(head).toEqual({ code: 0, stderr: '' });
   });
 });
