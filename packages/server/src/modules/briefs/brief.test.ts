@@ -1,5 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Parser } from 'htmlparser2';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { renderBrief } from './brief.js';
 
 /** Classic XSS vectors (OWASP XSS filter evasion cheat sheet and friends), as Markdown input. */
@@ -206,4 +212,31 @@ describe('renderBrief on hostile Markdown', () => {
     const html = await Promise.all(sources.map((source) => renderBrief(source)));
     expect(html).toEqual(sources.map((_, i) => `<p>brief <strong>${i}</strong></p>`));
   });
+});
+
+describe('the rendering workers', () => {
+  it('do not keep a process alive: one that rendered a brief exits by itself (node:test and jest hung)', async () => {
+    const brief = fileURLToPath(new URL('./brief.ts', import.meta.url));
+    // A file, not `-e`: workers inherit the parent's execArgv, and each would run the script again.
+    const script = join(mkdtempSync(join(tmpdir(), 'brief-exit-')), 'render.mjs');
+    writeFileSync(
+      script,
+      `const { renderBrief } = await import(${JSON.stringify(brief)});\nprocess.stdout.write(await renderBrief('# Hello'));\n`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+      rmSync(dirname(script), { recursive: true, force: true });
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    // A worker that holds the process makes this wait forever: the test's timeout fails it.
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(stdout).toBe('<h1>Hello</h1>');
+    expect(code).toBe(0);
+  }, 30_000);
 });

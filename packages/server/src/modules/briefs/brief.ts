@@ -209,7 +209,6 @@ class BriefRenderer {
   #spawn(slot: Slot): Worker {
     const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
     const worker = new Worker(new URL(`./brief.worker${ext}`, import.meta.url));
-    worker.unref();
     slot.ready = false;
     worker.on('message', (message: BriefResult | typeof READY) => {
       if (slot.worker !== worker) return;
@@ -229,6 +228,16 @@ class BriefRenderer {
   }
 
   #pump(): void {
+    this.#assign();
+    // A worker holds the process only while a brief waits for it or renders on it: an idle one
+    // kept a process that had rendered a brief alive for good (a test runner's never exited).
+    for (const { worker, current } of this.#slots)
+      if (current || this.#waiting > 0) worker?.ref();
+      else worker?.unref();
+  }
+
+  /** Gives the waiting briefs to the idle, ready workers (starting a worker where there is none). */
+  #assign(): void {
     if (this.#held) return;
     for (const slot of this.#slots) {
       if (this.#waiting === 0) return;
