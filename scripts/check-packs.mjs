@@ -8,7 +8,7 @@
 //   - the server's bin (`marketplace-server serve`, in-memory PGlite, test helpers on) answers
 //     `GET /ready` 200; without the optional peers, asking for S3 or tracing stops it with one line;
 //   - an ESM and a CommonJS program on `@app/sdk` create and list organizations on it;
-//   - a vitest file uses the test kit (`@app/testing`);
+//   - a vitest file uses the test kit (`@app/testing`), and a CommonJS script too (it must exit by itself);
 //   - `marketplace --version` prints the CLI's version;
 //   - `marketplace-mcp` answers `tools/list` over stdio.
 //
@@ -186,6 +186,28 @@ test('a user of the test kit creates and lists an organization', async () => {
   );
   sh(bin('vitest'), ['run', 'kit.test.mjs'], { stdio: 'inherit' });
   console.log(`ok: ${kit} in vitest`);
+
+  step(
+    'the test kit from CommonJS, as node:test and jest run it: the same Marketplace class, and the process exits by itself',
+  );
+  writeFileSync(
+    join(dir, 'kit.cjs'),
+    `const { startTestServer } = require('${kit}');
+const { Marketplace } = require('@app/sdk');
+(async () => {
+  const server = await startTestServer();
+  const client = server.client(await server.createUser());
+  const org = await client.organizations.create({ name: 'Acme' });
+  await client.collabs.create(org.id, { name: 'Launch' });
+  await server.close();
+  process.stdout.write(String(client instanceof Marketplace));
+})();
+`,
+  );
+  // A handle left open (a worker thread, a socket) would keep it running: the timeout fails it.
+  const sameClass = sh(process.execPath, ['kit.cjs'], { timeout: 60_000 });
+  check(sameClass === 'true', `client() instanceof the project's Marketplace: ${sameClass}`);
+  console.log(`ok: ${kit} from CommonJS`);
 
   step('without the optional peers, S3 and tracing stop the server with one line');
   for (const [name, value] of [
