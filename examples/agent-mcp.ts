@@ -7,7 +7,9 @@
  * Run (a server is listening at MARKETPLACE_BASE_URL):
  *   MARKETPLACE_TOKEN=mkt_… MARKETPLACE_BASE_URL=http://127.0.0.1:3000 pnpm --filter examples agent-mcp
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,14 +21,18 @@ if (!token || !baseUrl) {
   process.exit(2);
 }
 
-// Inside this repository the server runs from its source; elsewhere, after installing @app/mcp,
-// mount it as an MCP client would: { command: 'npx', args: ['marketplace-mcp', '--read-only'] }.
-const serverEntry = createRequire(import.meta.url)
-  .resolve('@app/mcp/package.json')
-  .replace(/package\.json$/, 'src/bin.ts');
+// The installed `marketplace-mcp` (its package's `bin`), mounted as an MCP host would: inside this
+// repository, from its TypeScript source, so that nothing needs building first.
+const require = createRequire(import.meta.url);
+const mcpPackage = require.resolve('@app/mcp/package.json');
+const source = join(dirname(mcpPackage), 'src/bin.ts');
+const { bin } = require(mcpPackage) as { bin: Record<string, string> };
+const server = existsSync(source)
+  ? ['--conditions=@app/source', '--import', 'tsx', source]
+  : [join(dirname(mcpPackage), bin['marketplace-mcp'] as string)];
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: ['--conditions=@app/source', '--import', 'tsx', serverEntry, '--read-only'],
+  args: [...server, '--read-only'],
   env: {
     ...(process.env as Record<string, string>),
     MARKETPLACE_TOKEN: token,
@@ -35,7 +41,13 @@ const transport = new StdioClientTransport({
   stderr: 'inherit',
 });
 const client = new Client({ name: 'collab-report-agent', version: '1.0.0' });
-await client.connect(transport);
+try {
+  await client.connect(transport);
+} catch (error) {
+  // The server said why on stderr (inherited); this says what could not be done.
+  console.error(`marketplace-mcp could not be started: ${(error as Error).message}`);
+  process.exit(1);
+}
 
 interface ToolError {
   status: number | null;
