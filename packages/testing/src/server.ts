@@ -3,7 +3,7 @@
  * enough, since the server's dependencies would crash on an older one.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClientOptions, Marketplace } from '@app/sdk';
@@ -28,9 +28,41 @@ async function bootFromSnapshot(): Promise<PGlite> {
 }
 
 /** Starts a test server: see {@link startTestServer} in `index.ts`. */
+/** A server's folder: `mkt-test-server-<pid of its process>-<random>` in the system's temp folder. */
+const DATA_DIR_PREFIX = 'mkt-test-server-';
+
+/** Whether a process runs (one we may not signal runs too). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the folders of servers whose process is gone: `close()` removes a server's own, but a
+ * process killed (SIGKILL, a runner's timeout, `process.exit` in a test) never calls it.
+ */
+function removeLeftoverDataDirs(dir = tmpdir()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^mkt-test-server-(\d+)-/.exec(name)?.[1]);
+    if (pid > 0 && pid !== process.pid && !isRunning(pid))
+      rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
+
 export async function start(options: TestServerOptions = {}): Promise<TestServer> {
   const helpersKey = options.helpersKey ?? `test-helpers-${randomBytes(24).toString('base64url')}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'mkt-test-server-'));
+  removeLeftoverDataDirs();
+  const dataDir = mkdtempSync(join(tmpdir(), `${DATA_DIR_PREFIX}${process.pid}-`));
   let pglite: PGlite | undefined;
   let orm: Orm | undefined;
   let app: App | undefined;

@@ -1,14 +1,15 @@
 /**
- * A test process that used the kit exits by itself once the server is closed: node:test and jest
+ * What the kit leaves when its process ends. A test process that used the kit exits by itself once the server is closed: node:test and jest
  * wait for the event loop to empty (vitest ends its workers itself, and hid this). A created
  * collab renders its brief in a worker thread, and an idle one held the process for good.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startTestServer } from '@app/testing';
 import { expect, it, onTestFinished } from 'vitest';
 
 it('a process that created a collab and closed the server exits by itself, with code 0', async () => {
@@ -42,4 +43,38 @@ process.stdout.write(collab.brief.startsWith('<h2>') ? 'closed' : 'no brief');
   const [code] = (await once(child, 'exit')) as [number | null];
   expect(stdout).toBe('closed');
   expect(code).toBe(0);
+}, 60_000);
+
+it("a process killed before close() leaves its server's folder, and the next start removes it", async () => {
+  const kit = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+  const script = join(mkdtempSync(join(tmpdir(), 'kit-kill-')), 'start.mjs');
+  writeFileSync(
+    script,
+    `const { startTestServer } = await import(${JSON.stringify(kit)});
+await startTestServer();
+process.stdout.write('started');
+setInterval(() => {}, 1000);
+`,
+  );
+  const child = spawn(process.execPath, ['--conditions=@app/source', '--import', 'tsx', script], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // A folder of a process that still runs (this one's parent) is left alone.
+  const alive = mkdtempSync(join(tmpdir(), `mkt-test-server-${process.ppid}-`));
+  onTestFinished(() => {
+    child.kill('SIGKILL');
+    rmSync(dirname(script), { recursive: true, force: true });
+    rmSync(alive, { recursive: true, force: true });
+  });
+  await once(child.stdout, 'data');
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+  const folders = () =>
+    readdirSync(tmpdir()).filter((name) => name.startsWith(`mkt-test-server-${child.pid}-`));
+  expect(folders()).toHaveLength(1);
+  const server = await startTestServer();
+  await server.close();
+  expect(folders()).toEqual([]);
+  expect(existsSync(alive)).toBe(true);
 }, 60_000);
