@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClientOptions, Marketplace } from '@app/sdk';
-import { buildApp, loadConfig, type Orm, openDatabase } from '@app/server';
+import { buildApp, loadConfig, type Orm, openDatabase, processRunning } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
 import { freePort } from './free-port.js';
 import type { TestServer, TestServerOptions } from './index.js';
@@ -31,16 +31,6 @@ async function bootFromSnapshot(): Promise<PGlite> {
 /** A server's folder: `mkt-test-server-<pid of its process>-<random>` in the system's temp folder. */
 const DATA_DIR_PREFIX = 'mkt-test-server-';
 
-/** Whether a process runs (one we may not signal runs too). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the folders of servers whose process is gone: `close()` removes a server's own, but a
  * process killed (SIGKILL, a runner's timeout, `process.exit` in a test) never calls it.
@@ -54,7 +44,7 @@ function removeLeftoverDataDirs(dir = tmpdir()): void {
   }
   for (const name of names) {
     const pid = Number(/^mkt-test-server-(\d+)-/.exec(name)?.[1]);
-    if (pid > 0 && pid !== process.pid && !isRunning(pid))
+    if (pid > 0 && pid !== process.pid && !processRunning(pid))
       rmSync(join(dir, name), { recursive: true, force: true });
   }
 }

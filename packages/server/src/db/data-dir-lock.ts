@@ -22,7 +22,7 @@ export function lockDataDir(dataDir: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && running(owner))
+      if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && processRunning(owner))
         throw new ConfigError(
           `the embedded database in ${dataDir} is in use by another process (pid ${owner}): stop it first, or set MARKETPLACE_DATA_DIR (or DATABASE_URL) to another one; if no such process runs, remove ${path}`,
         );
@@ -40,7 +40,7 @@ export function lockDataDir(dataDir: string): void {
 }
 
 /** Whether a process with this pid runs (one of another user's counts: it may not be signalled). */
-function running(pid: number): boolean {
+export function processRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
