@@ -107,6 +107,8 @@ interface Claim {
   transaction: Transaction;
   userId: string;
   key: string;
+  /** The row's `key` (`storedKeyOf`), hashed once for the lookup and the store. */
+  storedKey: string;
   fingerprint: string;
 }
 
@@ -179,13 +181,13 @@ export async function claimIdempotencyKey(
   const em = request.em;
   const transaction = await em.getConnection('write').begin();
   em.setTransactionContext(transaction);
-  const claim: Claim = { em, transaction, userId, key, fingerprint };
+  const claim: Claim = { em, transaction, userId, key, storedKey: storedKeyOf(key), fingerprint };
   let row: Row | undefined;
   try {
     const [lock] = await em.execute<Row[]>(LOCK, [userId, key]);
     // Another request with the key is running, on this replica or another.
     if (lock?.taken !== true) throw inProgress();
-    [row] = await em.execute<Row[]>(LOOKUP, [userId, storedKeyOf(key)]);
+    [row] = await em.execute<Row[]>(LOOKUP, [userId, claim.storedKey]);
   } catch (error) {
     await end(claim, 'rollback');
     throw error;
@@ -233,9 +235,8 @@ export async function storeIdempotentAnswer(
   }
   const body =
     typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-  const { em, userId, key, fingerprint } = claim;
+  const { em, userId, key, storedKey, fingerprint } = claim;
   try {
-    const storedKey = storedKeyOf(key);
     await em.execute(STORE, [
       userId,
       storedKey,
