@@ -26,6 +26,7 @@ import {
   checkAnchorShows,
   databaseCpuMsSince,
   fetchOk,
+  freshDatabase,
   HELPERS_KEY,
   json,
   readDatabaseCpu,
@@ -255,27 +256,22 @@ function print(
 }
 
 async function onPostgres() {
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  const name = `bench_${process.pid}_${Date.now()}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
+  const database = await freshDatabase(databaseUrl, 'bench');
   const targets: Target[] = [];
   try {
     const server = await start(
       [...serverNode, serverCli, 'serve'],
-      { DATABASE_URL: url.href, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
+      { DATABASE_URL: database.url, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
       '/health',
     );
     targets.push(server);
     const data = await seed(server.url);
-    const large = await seedLarge(server.url, url.href, data.headers);
+    const large = await seedLarge(server.url, database.url, data.headers);
     const bare = await start([...tsx, join(here, 'targets', 'bare.ts')], { BENCH_BODY: data.body }, '/');
     targets.push(bare);
     const anchor = await start(
       [...tsx, join(here, 'targets', 'anchor.ts')],
-      { DATABASE_URL: url.href, MARKETPLACE_BASE_URL: server.url },
+      { DATABASE_URL: database.url, MARKETPLACE_BASE_URL: server.url },
       '/',
     );
     targets.push(anchor);
@@ -283,7 +279,7 @@ async function onPostgres() {
       serverBeforeCli &&
       (await start(
         [...serverNode, serverBeforeCli, 'serve'],
-        { DATABASE_URL: url.href, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
+        { DATABASE_URL: database.url, MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY, LOG_LEVEL: 'warn' },
         '/health',
       ));
     if (before) targets.push(before);
@@ -292,7 +288,7 @@ async function onPostgres() {
     const unkept = await start(
       [...serverNode, serverCli, 'serve'],
       {
-        DATABASE_URL: url.href,
+        DATABASE_URL: database.url,
         MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY,
         LOG_LEVEL: 'warn',
         MARKETPLACE_PAGE_CACHE_BYTES: '0',
@@ -458,8 +454,7 @@ async function onPostgres() {
     );
   } finally {
     for (const t of targets) await t.stop();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

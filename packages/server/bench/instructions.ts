@@ -25,8 +25,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { checkAnchorShows, HELPERS_KEY, seed, start, type Target } from './launch.js';
+import { checkAnchorShows, freshDatabase, HELPERS_KEY, seed, start, type Target } from './launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // V8 keeps compiling for the first 40 000 or so requests at full speed; under callgrind, the counts
@@ -152,18 +151,13 @@ try {
   console.error('valgrind is not installed (Debian: apt-get install valgrind)');
   process.exit(1);
 }
-const admin = new pg.Client({ connectionString: databaseUrl });
-await admin.connect();
-const database = `bench_instructions_${process.pid}`;
-await admin.query(`create database ${database}`);
+const database = await freshDatabase(databaseUrl, 'bench_instructions');
 const targets: Target[] = [];
 try {
-  const url = new URL(databaseUrl);
-  url.pathname = `/${database}`;
   // One base URL for both, so that they write the same bytes (checked before counting).
   const baseUrl = 'http://127.0.0.1:3000';
   const env = {
-    DATABASE_URL: url.href,
+    DATABASE_URL: database.url,
     MARKETPLACE_TEST_HELPERS_KEY: HELPERS_KEY,
     LOG_LEVEL: 'warn',
     MARKETPLACE_BASE_URL: baseUrl,
@@ -177,7 +171,7 @@ try {
     count(
       'anchor',
       ['--import', 'tsx', join(here, 'targets', 'anchor.ts')],
-      { DATABASE_URL: url.href, MARKETPLACE_BASE_URL: baseUrl },
+      { DATABASE_URL: database.url, MARKETPLACE_BASE_URL: baseUrl },
       '/',
       `/one-statement${data.showPath}`,
       auth,
@@ -215,6 +209,5 @@ try {
   );
 } finally {
   for (const target of targets) await target.stop();
-  await admin.query(`drop database if exists ${database} with (force)`);
-  await admin.end();
+  await database.drop();
 }

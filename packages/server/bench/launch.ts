@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '@app/testing';
+import pg from 'pg';
 
 export const HELPERS_KEY = 'bench-test-helpers-key-0123456789abcdef';
 
@@ -57,6 +58,29 @@ export function databaseCpuMsSince(earlier: DatabaseCpu): number {
   let ms = 0;
   for (const [pid, cpuMs] of readDatabaseCpu()) ms += cpuMs - (earlier.get(pid) ?? 0);
   return ms;
+}
+
+/** A database of its own on the PostgreSQL server of `databaseUrl`, created now; `drop` removes it. */
+export async function freshDatabase(
+  databaseUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  try {
+    await admin.query(`create database ${name}`);
+  } catch (error) {
+    await admin.end();
+    throw error;
+  }
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  };
+  return { url: url.href, drop };
 }
 
 export interface StartOptions {
