@@ -74,9 +74,11 @@ function hintOf(
         items
           .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
           .join('; ');
+      // A message may end a sentence itself (`did you mean name?`).
+      const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
       const parts = [
-        fields.length > 0 && `Fix these fields and call again: ${list(fields)}.`,
-        situation.length > 0 && `Not possible as things are: ${list(situation)}.`,
+        fields.length > 0 && sentence(`Fix these fields and call again: ${list(fields)}`),
+        situation.length > 0 && sentence(`Not possible as things are: ${list(situation)}`),
       ].filter(Boolean);
       return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
     }
@@ -113,7 +115,10 @@ export function describeError(
   }
   if (error instanceof RequestValidationError || error instanceof z.ZodError) {
     const errors = error instanceof z.ZodError ? toFieldErrors(error.issues) : error.errors;
-    return { status: null, errors, hint: hintOf(null, errors, settable, call) };
+    // Refused before sending: every field named is an argument given (one the operation does not
+    // take among them) or left out, to fix, not a situation.
+    const given = settable && new Set([...settable, ...Object.keys(errors)]);
+    return { status: null, errors, hint: hintOf(null, errors, given, call) };
   }
   if (error instanceof APIConnectionError)
     return {

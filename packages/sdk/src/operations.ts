@@ -15,13 +15,16 @@ import {
 } from '@app/schemas';
 import { z } from 'zod';
 import type { Marketplace } from './client.js';
-import { NotFoundError } from './core/error.js';
+import { NotFoundError, RequestValidationError } from './core/error.js';
 import type { Page } from './core/pagination.js';
+import { validateParams } from './core/validation.js';
+import { nearNames } from './internal/near-names.js';
 import type { RequestOptions } from './internal/options.js';
 
 // The table's types an operation carries, for the declarations of this entry point.
 export type { Endpoint, NamedEndpoint } from '@app/schemas';
 export { describeError, type ErrorDescription, type FailedCall } from './describe-error.js';
+export { nearNames } from './internal/near-names.js';
 
 /** What an operation does, from the table: it decides the annotations, confirmations and output. */
 export type OperationKind = 'list' | 'read' | 'create' | 'update' | 'delete' | 'transition';
@@ -177,14 +180,18 @@ export const readFileValue: FileReader = async (value) => {
   return new Blob([new Uint8Array(bytes)], { type: types[extname(value).toLowerCase()] ?? '' });
 };
 
-/** The request of an operation from flat arguments: `{ params, query, body }`, as `client.request` takes it. */
+/**
+ * The request of an operation from flat arguments: `{ params, query, body }`, as `client.request`
+ * takes it. Refused with a `RequestValidationError` before a file is read: a path parameter left
+ * out or blank (as the typed methods refuse a blank id), and an argument `op.input` does not have
+ * (one given as `undefined` is as if not given), named with the arguments it may have meant.
+ */
 export async function requestOf(
   op: Operation,
   args: FlatArgs,
   readFile: FileReader = readFileValue,
 ): Promise<OperationRequest> {
-  const params: Record<string, string> = {};
-  for (const name of op.pathParams) params[name] = String(args[name]);
+  const params = checkedArgs(op, args);
   const body: Record<string, unknown> = {};
   for (const name of op.bodyFields) {
     const value = args[name];
@@ -199,6 +206,32 @@ export async function requestOf(
   if (Object.keys(query).length > 0) request.query = query;
   if (op.endpoint.body && (Object.keys(body).length > 0 || op.endpoint.body.required)) request.body = body;
   return request;
+}
+
+/** The path parameters of `args`, once every path parameter and every argument name is checked. */
+function checkedArgs(op: Operation, args: FlatArgs): Record<string, string> {
+  const errors: Record<string, string[]> = {};
+  let params: Record<string, string> = {};
+  try {
+    params = validateParams(op.endpoint, Object.fromEntries(op.pathParams.map((name) => [name, args[name]])));
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    Object.assign(errors, error.errors);
+  }
+  const known = Object.keys(op.input.shape);
+  for (const [name, value] of Object.entries(args))
+    if (value !== undefined && !Object.hasOwn(op.input.shape, name))
+      errors[name] = [notAnArgument(op, name, known)];
+  if (Object.keys(errors).length > 0) throw new RequestValidationError(errors);
+  return params;
+}
+
+/** Why `name` is refused: the operation's arguments it may have meant, else all of them. */
+function notAnArgument(op: Operation, name: string, known: readonly string[]): string {
+  const near = nearNames(name, known);
+  if (near.length > 0)
+    return `is not an argument of ${op.name}: did you mean ${near.slice(0, 3).join(' or ')}?`;
+  return `is not an argument of ${op.name} (it takes ${known.length > 0 ? known.join(', ') : 'none'})`;
 }
 
 /** What `client.request` takes: path parameters, query and payload, each by name. */

@@ -1,7 +1,7 @@
 /** The hints `describeError` gives the CLI and the MCP tools, for the cases the trials found wrong. */
 import { IDEMPOTENCY_KEY_REUSED_MESSAGE } from '@app/schemas';
 import { describe, expect, it } from 'vitest';
-import { makeAPIError } from '../src/core/error.js';
+import { makeAPIError, RequestValidationError } from '../src/core/error.js';
 import { describeError } from '../src/describe-error.js';
 
 const apiError = (status: number, body: unknown) => makeAPIError(status, new Headers(), body);
@@ -28,6 +28,21 @@ describe('describeError', () => {
     expect(reused.errors).toEqual({ base: [IDEMPOTENCY_KEY_REUSED_MESSAGE] });
     expect(reused.hint).toBe(
       'This idempotency key was used with another request: send this request with a new key (or none), or the first request again with this key.',
+    );
+  });
+
+  it('says of an argument refused before sending, also one the operation does not take, to fix it', () => {
+    const refused = new RequestValidationError({
+      organization_id: ["can't be blank"],
+      nmae: ['is not an argument of collabs.create: did you mean name?'],
+    });
+    const { status, hint } = describeError(refused, new Set(['organization_id', 'name']), {
+      kind: 'create',
+      pathParams: ['organization_id'],
+    });
+    expect(status).toBeNull();
+    expect(hint).toBe(
+      "Fix these fields and call again: organization_id can't be blank; nmae is not an argument of collabs.create: did you mean name?",
     );
   });
 });

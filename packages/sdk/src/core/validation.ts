@@ -16,7 +16,7 @@ export function validateRequest(
 ): { params: Record<string, string>; query: Record<string, unknown>; body: EncodedBody } {
   const query = input.query ?? {};
   return {
-    params: checkAsIs(endpoint.params, input.params ?? {}) as Record<string, string>,
+    params: validateParams(endpoint, input.params ?? {}),
     // The URL lists a query's keys in its order: zod's output has the schema's, a caller's object
     // its own. A query of one key at most (every one in the table) has a single order.
     query: (keyCount(endpoint.query) > 1
@@ -24,6 +24,11 @@ export function validateRequest(
       : checkAsIs(endpoint.query, query)) as Record<string, unknown>,
     body: endpoint.body ? encodeBody(endpoint.body, input.body) : {},
   };
+}
+
+/** A call's path parameters, checked against the endpoint's (a blank id is `can't be blank`). */
+export function validateParams(endpoint: Endpoint, params: object): Record<string, string> {
+  return checkAsIs(endpoint.params, params) as Record<string, string>;
 }
 
 const keyCounts = new WeakMap<z.ZodObject, number>();
