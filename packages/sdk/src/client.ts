@@ -164,11 +164,14 @@ export class Marketplace {
     input: Omit<RequestInput<E>, 'body'> = {},
     { concurrency = 1, ...options }: ListOptions = {},
   ): PagePromise<Item<E>> {
-    const fetchPage = async (page: number): Promise<Page<Item<E>>> => {
+    // `signal`: the page iteration's, for the pages it fetches ahead (aborted once not wanted).
+    const fetchPage = async (page: number, signal?: AbortSignal): Promise<Page<Item<E>>> => {
       const { data, answer } = await this.#call(
         endpoint,
         { ...input, query: { ...input.query, page } },
-        options,
+        signal === undefined
+          ? options
+          : { ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal },
       );
       const info = pageInfo(answer.headers, answer.status);
       return pageResponse(new Page(data as Item<E>[], info, fetchPage, answer.headers), answer);
