@@ -141,10 +141,12 @@ function inFlags(error: unknown, rename: ((field: string) => string) | undefined
     return new RequestValidationError(renamed(error.errors, rename));
   if (error instanceof ValidationError && Object.keys(error.errors).length > 0) {
     const body = error.body as Record<string, unknown>;
-    return new ValidationError(error.status, error.headers, {
-      ...body,
-      errors: renamed(error.errors, rename),
-    });
+    return new ValidationError(
+      error.status,
+      error.headers,
+      { ...body, errors: renamed(error.errors, rename) },
+      error.request,
+    );
   }
   return error;
 }

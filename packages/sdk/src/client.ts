@@ -279,7 +279,11 @@ export class Marketplace {
         // An earlier attempt deleted it and its answer was lost (spec, "Retry guidance").
         if (endpoint.method === 'DELETE' && status === 404 && attempts > 1)
           return new Answer(error.response, endpoint.status, '');
-        throw makeAPIError(status, headers, error.data);
+        throw makeAPIError(status, headers, error.data, {
+          method: endpoint.method,
+          url,
+          route: `${endpoint.path}.json`,
+        });
       }
       if (isTimeoutError(error)) throw timedOut(endpoint, url, timeout, error);
       if (isNetworkError(error)) {

@@ -65,6 +65,17 @@ test.each(
   });
 });
 
+test('an APIError names the request it answers in `request`; its message keeps the status and the body', async () => {
+  const error = await answer(() => HttpResponse.json({ error: 'Not found' }, { status: 404 }));
+  expect(error).toBeInstanceOf(NotFoundError);
+  expect(error).toMatchObject({
+    message: '404 Not found',
+    request: { method: 'GET', url: orgUrl, route: '/organizations/:id.json' },
+  });
+  // One made by hand has none.
+  expect(new APIError(404, new Headers(), undefined).request).toBeUndefined();
+});
+
 test('a 401 keeps its text/plain body as text and its headers', async () => {
   const error = await answer(
     () =>
