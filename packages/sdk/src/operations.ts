@@ -55,7 +55,10 @@ export interface Operation {
   readonly bodyFields: readonly string[];
   /** Body fields that carry a file (multipart). */
   readonly fileFields: readonly string[];
-  /** Params + query + body fields as one object; file fields are strings (a path or a `data:` URL). */
+  /**
+   * Params + query + body fields as one object; file fields are strings: a `data:` URL, or a local
+   * path where the call's `readFile` reads one (see {@link CallOptions.readFile}).
+   */
   readonly input: z.ZodObject;
   /** The response schema (a transition's: its show endpoint's); undefined for a delete. */
   readonly response: z.ZodType | undefined;
@@ -66,7 +69,10 @@ export interface Operation {
 /** The flat arguments of a call, as parsed by {@link Operation.input}. */
 export type FlatArgs = Readonly<Record<string, unknown>>;
 
-/** Turns a file field's value (a path or a `data:` URL) into the Blob the SDK sends as multipart. */
+/**
+ * Turns a file field's value (a `data:` URL, or a path) into the Blob the SDK sends as multipart;
+ * throws (a `RequestValidationError` on `field`) for a value it does not read.
+ */
 export type FileReader = (value: string, field: string) => Promise<Blob>;
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -164,9 +170,13 @@ function operationOf(e: NamedEndpoint): Operation {
 /** Every public endpoint of the table (test helpers excluded), in table order. */
 export const operations: readonly Operation[] = publicEndpoints.map(operationOf);
 
-/** Reads a `data:` URL, or a file from disk (Node). */
-export const readFileValue: FileReader = async (value) => {
-  if (value.startsWith('data:')) return (await fetch(value)).blob();
+/**
+ * Reads a `data:` URL, or any file from disk (Node). Not the default of `callOperation`: pass it as
+ * `readFile` where the arguments come from the person running the program (a shell), never where
+ * they come from a model or another party, which could name `~/.ssh/id_rsa` as a logo.
+ */
+export const readFileValue: FileReader = async (value, field) => {
+  if (value.startsWith('data:')) return readDataUrl(value, field);
   const { readFile } = await import('node:fs/promises');
   const { extname } = await import('node:path');
   const types: Record<string, string> = {
@@ -181,6 +191,20 @@ export const readFileValue: FileReader = async (value) => {
 };
 
 /**
+ * The default reader of `callOperation` and `requestOf`: a `data:` URL only. A local path is
+ * refused: a file is read only through a `readFile` the caller passes.
+ */
+const readDataUrl: FileReader = async (value, field) => {
+  if (!value.startsWith('data:'))
+    throw new RequestValidationError({
+      [field]: [
+        'is not a data: URL; a local file is read only when the call passes readFile (e.g. readFileValue, which reads any local path)',
+      ],
+    });
+  return (await fetch(value)).blob();
+};
+
+/**
  * The request of an operation from flat arguments: `{ params, query, body }`, as `client.request`
  * takes it. Refused with a `RequestValidationError` before a file is read: a path parameter left
  * out or blank (as the typed methods refuse a blank id), and an argument `op.input` does not have
@@ -189,7 +213,7 @@ export const readFileValue: FileReader = async (value) => {
 export async function requestOf(
   op: Operation,
   args: FlatArgs,
-  readFile: FileReader = readFileValue,
+  readFile: FileReader = readDataUrl,
 ): Promise<OperationRequest> {
   const params = checkedArgs(op, args);
   const body: Record<string, unknown> = {};
@@ -258,6 +282,11 @@ export interface ListResult<T = unknown> {
 }
 
 export interface CallOptions extends RequestOptions {
+  /**
+   * Turns a file field's string into the file sent. The default reads `data:` URLs only and refuses
+   * a local path; `readFileValue` reads any local path too (for a person's own shell, not for
+   * arguments a model or another party chose).
+   */
   readFile?: FileReader;
   /** Lists: walk the pages from `page` until this many items (or the last page). */
   maxItems?: number;
@@ -276,7 +305,7 @@ export async function callOperation(
   client: Marketplace,
   op: Operation,
   args: FlatArgs,
-  { readFile = readFileValue, maxItems, skip = 0, ...options }: CallOptions = {},
+  { readFile = readDataUrl, maxItems, skip = 0, ...options }: CallOptions = {},
 ): Promise<{ data: unknown; response: Response | undefined } | ListResult> {
   const endpoint = op.endpoint;
   const request = await requestOf(op, args, readFile);

@@ -1,9 +1,12 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { endpointDescription, publicEndpoints, testHelperEndpointList } from '@app/schemas';
-import { http } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Marketplace, RequestValidationError } from '../src/index.js';
-import { callOperation, type Operation, operations, requestOf } from '../src/operations.js';
+import { callOperation, type Operation, operations, readFileValue, requestOf } from '../src/operations.js';
 import {
   BASE,
   COLLAB_ID,
@@ -11,6 +14,7 @@ import {
   collab,
   mockServer,
   ORG_ID,
+  organization,
   pageOf,
   recordRequests,
   TOKEN,
@@ -205,5 +209,61 @@ describe('flat arguments are checked before anything is sent', () => {
         ID: ['is not an argument of organizations.retrieve: did you mean id?'],
       },
     });
+  });
+});
+
+describe('file fields', () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  const dataUrl = `data:image/png;base64,${Buffer.from(PNG).toString('base64')}`;
+
+  /** The logos the server received, as bytes. */
+  function serveCreate(): Uint8Array[] {
+    const logos: Uint8Array[] = [];
+    server.use(
+      http.post(`${BASE}/organizations.json`, async ({ request }) => {
+        const logo = (await request.formData()).get('organization[logo]') as Blob;
+        logos.push(new Uint8Array(await logo.arrayBuffer()));
+        return HttpResponse.json(organization, { status: 201 });
+      }),
+    );
+    return logos;
+  }
+
+  test.each(['/etc/passwd', '~/.ssh/id_rsa', 'logo.png'])(
+    'by default a local path (%s) is refused, and nothing is read or sent',
+    async (path) => {
+      const error = await refused(
+        callOperation(client(), op('organizations.create'), { name: 'Acme', logo: path }),
+      );
+      expect(error.errors).toEqual({
+        logo: [
+          'is not a data: URL; a local file is read only when the call passes readFile (e.g. readFileValue, which reads any local path)',
+        ],
+      });
+    },
+  );
+
+  test('by default a data: URL is sent', async () => {
+    const logos = serveCreate();
+    await callOperation(client(), op('organizations.create'), { name: 'Acme', logo: dataUrl });
+    expect(logos).toEqual([PNG]);
+  });
+
+  test('with readFile: readFileValue, a local file is read and sent', async () => {
+    const logos = serveCreate();
+    const dir = await mkdtemp(join(tmpdir(), 'sdk-operations-'));
+    try {
+      const path = join(dir, 'logo.png');
+      await writeFile(path, PNG);
+      await callOperation(
+        client(),
+        op('organizations.create'),
+        { name: 'Acme', logo: path },
+        { readFile: readFileValue },
+      );
+      expect(logos).toEqual([PNG]);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
   });
 });
