@@ -1,7 +1,6 @@
 /** The command line's words: global options, an operation's fields as flags, their values. */
 import { readFile } from 'node:fs/promises';
-import { nearNames, type Operation } from '@app/sdk/operations';
-import { z } from 'zod';
+import { inputJsonSchema, nearNames, type Operation } from '@app/sdk/operations';
 
 /** A usage error: exit 2, the message and where to find help. */
 export class UsageError extends Error {
@@ -82,11 +81,8 @@ export interface FieldInfo {
 
 /** An operation's fields (path parameters, query and body fields), from its input schema. */
 export function fieldsOf(op: Operation): FieldInfo[] {
-  const json = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, Record<string, unknown>>;
-    required?: string[];
-  };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+  const json = inputJsonSchema(op);
+  return Object.entries(json.properties).map(([name, schema]) => ({
     name,
     type: typeName(schema),
     required: json.required?.includes(name) ?? false,

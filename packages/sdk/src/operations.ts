@@ -170,6 +170,31 @@ function operationOf(e: NamedEndpoint): Operation {
 /** Every public endpoint of the table (test helpers excluded), in table order. */
 export const operations: readonly Operation[] = publicEndpoints.map(operationOf);
 
+/** The JSON Schema of an operation's flat input, as {@link inputJsonSchema} gives it. */
+export interface InputJsonSchema {
+  type: 'object';
+  /** Each argument's schema, with its description. */
+  properties: Record<string, Record<string, unknown>>;
+  /** The arguments that must be given (absent when none must). */
+  required?: string[];
+  /** `callOperation` refuses any other argument. */
+  additionalProperties: false;
+  [keyword: string]: unknown;
+}
+
+/**
+ * The JSON Schema (draft-07, without `$schema`, as tool-calling hosts take it) of an operation's
+ * flat input, for a model's tool or a form: what a call takes, its input side (`z.toJSONSchema`'s
+ * default, the output side, cannot show the payloads' transforms). `input`: `op.input` extended
+ * with arguments of the caller's own (the MCP server's `max_items`, `idempotency_key`).
+ * @example inputJsonSchema(operations.find((op) => op.name === 'collabs.create')!)
+ */
+export function inputJsonSchema(op: Operation, input: z.ZodObject = op.input): InputJsonSchema {
+  const json = z.toJSONSchema(input, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...schema } = json;
+  return { ...schema, additionalProperties: false } as InputJsonSchema;
+}
+
 /**
  * Reads a `data:` URL, or any file from disk (Node). Not the default of `callOperation`: pass it as
  * `readFile` where the arguments come from the person running the program (a shell), never where

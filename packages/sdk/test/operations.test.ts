@@ -6,7 +6,14 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Marketplace, RequestValidationError } from '../src/index.js';
-import { callOperation, type Operation, operations, readFileValue, requestOf } from '../src/operations.js';
+import {
+  callOperation,
+  inputJsonSchema,
+  type Operation,
+  operations,
+  readFileValue,
+  requestOf,
+} from '../src/operations.js';
 import {
   BASE,
   COLLAB_ID,
@@ -265,5 +272,31 @@ describe('file fields', () => {
     } finally {
       await rm(dir, { recursive: true });
     }
+  });
+});
+
+describe('inputJsonSchema', () => {
+  test("every flat input as JSON Schema, its input side (zod's default, the output side, cannot show the transforms)", () => {
+    expect(() => z.toJSONSchema(op('collabs.create').input)).toThrow(/Transforms cannot be represented/);
+    for (const o of operations) {
+      const schema = inputJsonSchema(o);
+      expect(schema.type, o.name).toBe('object');
+      expect(Object.keys(schema.properties), o.name).toEqual(Object.keys(o.input.shape));
+      // callOperation refuses any other argument: the schema says so.
+      expect(schema.additionalProperties, o.name).toBe(false);
+      expect(schema, o.name).not.toHaveProperty('$schema');
+    }
+    expect(inputJsonSchema(op('members.update'))).toMatchObject({
+      required: ['organization_id', 'id', 'role'],
+      properties: { role: { type: 'string', enum: ['member', 'admin'] } },
+    });
+    expect(inputJsonSchema(op('collabs.create')).properties.countries).toMatchObject({ type: 'array' });
+  });
+
+  test("an input extended with arguments of the caller's own", () => {
+    const list = op('collabs.list');
+    const schema = inputJsonSchema(list, list.input.extend({ max_items: z.number().int().optional() }));
+    expect(Object.keys(schema.properties)).toEqual(['organization_id', 'page', 'max_items']);
+    expect(schema.required).toEqual(['organization_id']);
   });
 });
