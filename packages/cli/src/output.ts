@@ -110,12 +110,12 @@ export interface Waited {
 }
 
 /**
- * No answer in time: the SDK's message (`No response within 30000 ms: GET …`) with what it leaves
- * out, the attempts its retries made (`No response within 30 s, 4 attempts: GET …`).
+ * No answer in time: the SDK's message (`No response within 30000 ms (4 attempts): GET …`) in the
+ * CLI's units, the attempts said also when there was one (`No response within 30 s, 4 attempts: GET …`).
  */
 function timeoutMessage(message: string, { seconds, attempts }: Waited): string {
   const said = `No response within ${seconds} s, ${attempts} attempt${attempts === 1 ? '' : 's'}`;
-  const sdk = /^No response within \d+ ms/;
+  const sdk = /^No response within \d+ ms( \(\d+ attempts\))?/;
   return sdk.test(message) ? message.replace(sdk, said) : `${message} (${said})`;
 }
 

@@ -117,6 +117,26 @@ test('a 422 exposes its errors map', async () => {
   );
 });
 
+test("the `base` key's messages are said without the word base (they are about the whole request)", async () => {
+  const reused = await answer(() =>
+    HttpResponse.json(
+      { errors: { base: ['Idempotency-Key was used with another request'] } },
+      { status: 422 },
+    ),
+  );
+  expect((reused as ValidationError).message).toBe('422 Idempotency-Key was used with another request');
+  const both = await answer(() =>
+    HttpResponse.json(
+      { errors: { name: ["can't be blank"], base: ['has reached the limit'] } },
+      { status: 422 },
+    ),
+  );
+  expect((both as ValidationError).message).toBe("422 name can't be blank; has reached the limit");
+  expect(
+    new RequestValidationError({ base: ['Invalid input: expected object, received undefined'] }).message,
+  ).toBe('Invalid request: Invalid input: expected object, received undefined');
+});
+
 test('a 422 with another body shape has an empty errors map', async () => {
   const error = await answer(() => HttpResponse.json({ error: 'odd' }, { status: 422 }));
   expect((error as ValidationError).errors).toEqual({});

@@ -245,8 +245,9 @@ function describe(body: unknown): string {
   return 'status code (no body)';
 }
 
+/** `name can't be blank; …`; the messages of `base` (the whole request's) without a field name. */
 function formatErrors(errors: FieldErrors): string {
   return Object.entries(errors)
-    .map(([field, messages]) => `${field} ${messages.join(', ')}`)
+    .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
     .join('; ');
 }
