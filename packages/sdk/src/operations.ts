@@ -172,6 +172,7 @@ export const operations: readonly Operation[] = publicEndpoints.map(operationOf)
 
 /** The JSON Schema of an operation's flat input, as {@link inputJsonSchema} gives it. */
 export interface InputJsonSchema {
+  /** The arguments are one object. */
   type: 'object';
   /** Each argument's schema, with its description. */
   properties: Record<string, Record<string, unknown>>;
@@ -179,6 +180,7 @@ export interface InputJsonSchema {
   required?: string[];
   /** `callOperation` refuses any other argument. */
   additionalProperties: false;
+  /** Any other keyword zod writes. */
   [keyword: string]: unknown;
 }
 
