@@ -1,7 +1,6 @@
 /** The command line's words: global options, an operation's fields as flags, their values. */
 import { readFile } from 'node:fs/promises';
-import type { Operation } from '@app/sdk/operations';
-import { z } from 'zod';
+import { inputJsonSchema, nearNames, type Operation } from '@app/sdk/operations';
 
 /** A usage error: exit 2, the message and where to find help. */
 export class UsageError extends Error {
@@ -82,11 +81,8 @@ export interface FieldInfo {
 
 /** An operation's fields (path parameters, query and body fields), from its input schema. */
 export function fieldsOf(op: Operation): FieldInfo[] {
-  const json = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, Record<string, unknown>>;
-    required?: string[];
-  };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+  const json = inputJsonSchema(op);
+  return Object.entries(json.properties).map(([name, schema]) => ({
     name,
     type: typeName(schema),
     required: json.required?.includes(name) ?? false,
@@ -217,22 +213,6 @@ export async function readBody(
 const kindOf = (value: unknown) =>
   Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
 
-/** Edits between two words (insert, delete, replace one character): Levenshtein's distance. */
-export function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(
-        (previous[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    previous = row;
-  }
-  return previous[b.length] as number;
-}
-
 /**
  * What `parseArgs` refused, said in the CLI's words (its own messages explain its syntax, with a
  * quote left open): an unknown option with the nearest known ones, an option given no value.
@@ -248,18 +228,12 @@ export function optionError(error: unknown, options: Record<string, unknown>): s
 }
 
 /**
- * ` Did you mean "x"?` for a mistyped word: the known words at most 2 edits away (or that start
- * with it), nearest first; '' when none is near.
+ * ` Did you mean "x"?` for a mistyped word: the known words near it (`nearNames` of the SDK's
+ * operations, which name the arguments an unknown one may have meant), nearest first; '' when none
+ * is near.
  */
 export function didYouMean(word: string, known: Iterable<string>, prefix = ''): string {
-  const near = [...known]
-    .map((name) => ({ name, d: distance(word, name) }))
-    .filter(
-      ({ name, d }) =>
-        d <= Math.min(2, Math.max(1, name.length - 2)) || (word.length >= 3 && name.startsWith(word)),
-    )
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
-    .map(({ name }) => `"${prefix}${name}"`);
+  const near = nearNames(word, known).map((name) => `"${prefix}${name}"`);
   if (near.length === 0) return '';
   return ` Did you mean ${near.length === 1 ? near[0] : `one of ${near.slice(0, 3).join(', ')}`}?`;
 }

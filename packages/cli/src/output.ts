@@ -110,12 +110,12 @@ export interface Waited {
 }
 
 /**
- * No answer in time: the SDK's message (`No response within 30000 ms: GET …`) with what it leaves
- * out, the attempts its retries made (`No response within 30 s, 4 attempts: GET …`).
+ * No answer in time: the SDK's message (`No response within 30000 ms (4 attempts): GET …`) in the
+ * CLI's units, the attempts said also when there was one (`No response within 30 s, 4 attempts: GET …`).
  */
 function timeoutMessage(message: string, { seconds, attempts }: Waited): string {
   const said = `No response within ${seconds} s, ${attempts} attempt${attempts === 1 ? '' : 's'}`;
-  const sdk = /^No response within \d+ ms/;
+  const sdk = /^No response within \d+ ms( \(\d+ attempts\))?/;
   return sdk.test(message) ? message.replace(sdk, said) : `${message} (${said})`;
 }
 
@@ -141,10 +141,12 @@ function inFlags(error: unknown, rename: ((field: string) => string) | undefined
     return new RequestValidationError(renamed(error.errors, rename));
   if (error instanceof ValidationError && Object.keys(error.errors).length > 0) {
     const body = error.body as Record<string, unknown>;
-    return new ValidationError(error.status, error.headers, {
-      ...body,
-      errors: renamed(error.errors, rename),
-    });
+    return new ValidationError(
+      error.status,
+      error.headers,
+      { ...body, errors: renamed(error.errors, rename) },
+      error.request,
+    );
   }
   return error;
 }

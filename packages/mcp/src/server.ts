@@ -10,6 +10,7 @@ import {
   describeError,
   type ErrorDescription,
   type FailedCall,
+  inputJsonSchema,
   type ListResult,
   type Operation,
   operations,
@@ -200,9 +201,15 @@ export function idempotencyKeyOf(
 
 type JsonSchema = Record<string, unknown>;
 
-/** The JSON Schema of a zod schema as tools list it (draft-07, as the MCP SDK writes them). */
-const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-7' }) as JsonSchema;
+/**
+ * The JSON Schema of an output schema as tools list it (draft-07, as the MCP SDK writes them; the
+ * input's is the SDK's `inputJsonSchema`).
+ */
+const outputJsonSchema = (schema: z.ZodType): JsonSchema => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io: 'output',
+    target: 'draft-7',
+  }) as JsonSchema;
   return rest;
 };
 
@@ -216,7 +223,7 @@ const componentOf = (schema: z.ZodType | undefined) =>
  * list were these schemas. `full`: the whole schema of the resource, as `outputSchemaOf` says.
  */
 export function outputJsonSchemaOf(op: Operation, mode: 'compact' | 'full' = 'compact'): JsonSchema {
-  if (mode === 'full') return jsonSchemaOf(outputSchemaOf(op), 'output');
+  if (mode === 'full') return outputJsonSchema(outputSchemaOf(op));
   const see = (id: string | undefined) =>
     id ? ` (schema \`${id}\` of the OpenAPI document, resource ${OPENAPI_URI})` : '';
   const int = { type: 'integer' };
@@ -278,9 +285,9 @@ export function toolOf(
   const asking = asks(op)
     ? ' The user is asked to confirm before it runs (through the host). When the host cannot ask, the call is refused: only the user can let such calls run without asking, by restarting the server with --yes.'
     : '';
-  // An argument the tool does not take is refused (`parseArguments`): the schema says so too, so
-  // that a host's validator or a model reading it knows before calling.
-  const inputSchema: JsonSchema = { ...jsonSchemaOf(input, 'input'), additionalProperties: false };
+  // An argument the tool does not take is refused (`parseArguments`): the schema says so too
+  // (`additionalProperties: false`), so that a host's validator or a model reading it knows before calling.
+  const inputSchema = inputJsonSchema(op, input);
   return {
     name: op.toolName,
     title: op.title,

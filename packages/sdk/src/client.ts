@@ -164,11 +164,14 @@ export class Marketplace {
     input: Omit<RequestInput<E>, 'body'> = {},
     { concurrency = 1, ...options }: ListOptions = {},
   ): PagePromise<Item<E>> {
-    const fetchPage = async (page: number): Promise<Page<Item<E>>> => {
+    // `signal`: the page iteration's, for the pages it fetches ahead (aborted once not wanted).
+    const fetchPage = async (page: number, signal?: AbortSignal): Promise<Page<Item<E>>> => {
       const { data, answer } = await this.#call(
         endpoint,
         { ...input, query: { ...input.query, page } },
-        options,
+        signal === undefined
+          ? options
+          : { ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal },
       );
       const info = pageInfo(answer.headers, answer.status);
       return pageResponse(new Page(data as Item<E>[], info, fetchPage, answer.headers), answer);
@@ -248,11 +251,8 @@ export class Marketplace {
         timeout,
         retry: this.#retry(endpoint.method, maxRetries, endpoint.idempotent),
         throwHttpErrors,
-        // The attempts are counted for the logger and for a DELETE (see below) only.
-        fetch:
-          this.#logger === undefined && endpoint.method !== 'DELETE'
-            ? this.#fetch
-            : instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
+        // The attempts are counted for the logger, a DELETE's 404 and a timeout's message (below).
+        fetch: instrumentFetch(this.#fetch, this.#logger, () => ++attempts),
       };
       if ('json' in body) init.json = body.json;
       if ('body' in body) init.body = body.body;
@@ -276,9 +276,13 @@ export class Marketplace {
         // An earlier attempt deleted it and its answer was lost (spec, "Retry guidance").
         if (endpoint.method === 'DELETE' && status === 404 && attempts > 1)
           return new Answer(error.response, endpoint.status, '');
-        throw makeAPIError(status, headers, error.data);
+        throw makeAPIError(status, headers, error.data, {
+          method: endpoint.method,
+          url,
+          route: `${endpoint.path}.json`,
+        });
       }
-      if (isTimeoutError(error)) throw timedOut(endpoint, url, timeout, error);
+      if (isTimeoutError(error)) throw timedOut(endpoint, url, timeout, attempts, error);
       if (isNetworkError(error)) {
         const reason = systemReason(error);
         const why = reason.message === undefined ? '' : ` (${reason.message})`;
@@ -407,7 +411,11 @@ function readableCopy(response: Response, status: number, text: string): Respons
 
 function missing(token: boolean, baseUrl: boolean): string {
   const names = [token && '`token` (or MARKETPLACE_TOKEN)', baseUrl && '`baseUrl` (or MARKETPLACE_BASE_URL)'];
-  return `Marketplace: ${names.filter(Boolean).join(' and ')} required: pass it as an option or set the environment variable`;
+  const pass =
+    token && baseUrl
+      ? 'pass them as options or set the environment variables'
+      : 'pass it as an option or set the environment variable';
+  return `Marketplace: ${names.filter(Boolean).join(' and ')} required: ${pass}`;
 }
 
 /**
@@ -416,6 +424,14 @@ function missing(token: boolean, baseUrl: boolean): string {
  * never holds the token.
  */
 function checkedToken(token: string): string {
+  // The two usual slips are said as such: a header's value pasted whole, a file read with its newline.
+  if (/^bearer\s/i.test(token))
+    throw new ClientOptionError(
+      'token',
+      "starts with 'Bearer ': pass the token without the 'Bearer ' prefix (the SDK adds it)",
+    );
+  if (/^[\x21-\x7e]+(\r?\n)+$/.test(token))
+    throw new ClientOptionError('token', 'ends with a line break: trim it');
   if (!/^[\x21-\x7e]+$/.test(token))
     throw new ClientOptionError(
       'token',
@@ -474,8 +490,12 @@ function integerAtLeast(min: number, name: string, value: number, max = Number.M
   return value;
 }
 
-const timedOut = (endpoint: Endpoint, url: string, timeout: number, cause?: unknown) =>
-  new APIConnectionTimeoutError(`No response within ${timeout} ms: ${endpoint.method} ${url}`, { cause });
+/** No answer within `timeout`, on each of `attempts` (said when more than one). */
+const timedOut = (endpoint: Endpoint, url: string, timeout: number, attempts: number, cause?: unknown) =>
+  new APIConnectionTimeoutError(
+    `No response within ${timeout} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}: ${endpoint.method} ${url}`,
+    { cause },
+  );
 
 /** Browsers forbid setting `User-Agent`, so it is only sent from Node. */
 function userAgent(prefix: string | undefined): string | undefined {

@@ -4,7 +4,13 @@
  */
 import { IDEMPOTENCY_KEY_REUSED_MESSAGE, toFieldErrors } from '@app/schemas';
 import { z } from 'zod';
-import { APIConnectionError, APIError, MarketplaceError, RequestValidationError } from './core/error.js';
+import {
+  APIConnectionError,
+  APIError,
+  type APIErrorRequest,
+  MarketplaceError,
+  RequestValidationError,
+} from './core/error.js';
 
 export interface ErrorDescription {
   /** The HTTP status, or null when no answer came (arguments refused first, no connection). */
@@ -41,6 +47,7 @@ function hintOf(
   errors: Record<string, string[]> | undefined,
   settable: ReadonlySet<string> | undefined,
   call: FailedCall | undefined,
+  request?: APIErrorRequest,
 ): string {
   switch (status) {
     case 401:
@@ -52,8 +59,12 @@ function hintOf(
         return 'Nothing to delete: there is none for this user (never made, or deleted already); or the base URL does not point at the API.';
       if (call?.kind === 'delete')
         return 'Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.';
-      if (call && call.pathParams.length === 0)
-        return 'There is none for this user (not made yet, or deleted); or the base URL does not point at the API.';
+      // A call without an id answers 404 only at a wrong route (`GET /me/address.json` without an
+      // address answers an empty 404, which the SDK reads as `null`).
+      if (call && call.pathParams.length === 0) {
+        const base = request && baseUrlOf(request);
+        return `No such route: check the base URL (MARKETPLACE_BASE_URL${base ? `, here ${base}` : ''}): it should be the API's origin, not a path under it.`;
+      }
       return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
     case 422:
     case null: {
@@ -74,9 +85,11 @@ function hintOf(
         items
           .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
           .join('; ');
+      // A message may end a sentence itself (`did you mean name?`).
+      const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
       const parts = [
-        fields.length > 0 && `Fix these fields and call again: ${list(fields)}.`,
-        situation.length > 0 && `Not possible as things are: ${list(situation)}.`,
+        fields.length > 0 && sentence(`Fix these fields and call again: ${list(fields)}`),
+        situation.length > 0 && sentence(`Not possible as things are: ${list(situation)}`),
       ].filter(Boolean);
       return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
     }
@@ -89,11 +102,26 @@ function hintOf(
   }
 }
 
+/** The call an `APIError` answers, as far as its request tells: its kind by its method, and its ids. */
+function callOf({ method, route }: APIErrorRequest): FailedCall {
+  const kinds: Record<string, string> = { GET: 'read', POST: 'create', DELETE: 'delete' };
+  return {
+    kind: kinds[method] ?? 'update',
+    pathParams: [...route.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string),
+  };
+}
+
+/** The base URL a request was sent under: its URL without the query and the route's path. */
+function baseUrlOf({ url, route }: APIErrorRequest): string | undefined {
+  const path = route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z_]+/g, '[^/]+');
+  return new RegExp(`^(.*?)${path}$`).exec(url.replace(/[?#].*$/s, ''))?.[1];
+}
+
 /**
  * Describes a failed call: an `APIError` (its status and body), arguments refused before sending
  * (a `RequestValidationError`, or the `ZodError` of an operation's input), no connection, or any
  * other error (its message, no hint). `settable`: the arguments the caller can change; `call`:
- * the operation that failed.
+ * the operation that failed (else what the error's `request` tells of it).
  */
 export function describeError(
   error: unknown,
@@ -108,12 +136,21 @@ export function describeError(
       status: error.status,
       ...(errors && { errors }),
       ...(typeof text === 'string' && { error: text }),
-      hint: hintOf(error.status, errors, settable, call),
+      hint: hintOf(
+        error.status,
+        errors,
+        settable,
+        call ?? (error.request && callOf(error.request)),
+        error.request,
+      ),
     };
   }
   if (error instanceof RequestValidationError || error instanceof z.ZodError) {
     const errors = error instanceof z.ZodError ? toFieldErrors(error.issues) : error.errors;
-    return { status: null, errors, hint: hintOf(null, errors, settable, call) };
+    // Refused before sending: every field named is an argument given (one the operation does not
+    // take among them) or left out, to fix, not a situation.
+    const given = settable && new Set([...settable, ...Object.keys(errors)]);
+    return { status: null, errors, hint: hintOf(null, errors, given, call) };
   }
   if (error instanceof APIConnectionError)
     return {

@@ -44,6 +44,7 @@ export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  type APIErrorRequest,
   AuthenticationError,
   BadRequestError,
   ClientOptionError,

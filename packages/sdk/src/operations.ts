@@ -15,13 +15,16 @@ import {
 } from '@app/schemas';
 import { z } from 'zod';
 import type { Marketplace } from './client.js';
-import { NotFoundError } from './core/error.js';
+import { NotFoundError, RequestValidationError } from './core/error.js';
 import type { Page } from './core/pagination.js';
+import { validateParams } from './core/validation.js';
+import { nearNames } from './internal/near-names.js';
 import type { RequestOptions } from './internal/options.js';
 
 // The table's types an operation carries, for the declarations of this entry point.
 export type { Endpoint, NamedEndpoint } from '@app/schemas';
 export { describeError, type ErrorDescription, type FailedCall } from './describe-error.js';
+export { nearNames } from './internal/near-names.js';
 
 /** What an operation does, from the table: it decides the annotations, confirmations and output. */
 export type OperationKind = 'list' | 'read' | 'create' | 'update' | 'delete' | 'transition';
@@ -52,7 +55,10 @@ export interface Operation {
   readonly bodyFields: readonly string[];
   /** Body fields that carry a file (multipart). */
   readonly fileFields: readonly string[];
-  /** Params + query + body fields as one object; file fields are strings (a path or a `data:` URL). */
+  /**
+   * Params + query + body fields as one object; file fields are strings: a `data:` URL, or a local
+   * path where the call's `readFile` reads one (see {@link CallOptions.readFile}).
+   */
   readonly input: z.ZodObject;
   /** The response schema (a transition's: its show endpoint's); undefined for a delete. */
   readonly response: z.ZodType | undefined;
@@ -63,7 +69,10 @@ export interface Operation {
 /** The flat arguments of a call, as parsed by {@link Operation.input}. */
 export type FlatArgs = Readonly<Record<string, unknown>>;
 
-/** Turns a file field's value (a path or a `data:` URL) into the Blob the SDK sends as multipart. */
+/**
+ * Turns a file field's value (a `data:` URL, or a path) into the Blob the SDK sends as multipart;
+ * throws (a `RequestValidationError` on `field`) for a value it does not read.
+ */
 export type FileReader = (value: string, field: string) => Promise<Blob>;
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -161,9 +170,40 @@ function operationOf(e: NamedEndpoint): Operation {
 /** Every public endpoint of the table (test helpers excluded), in table order. */
 export const operations: readonly Operation[] = publicEndpoints.map(operationOf);
 
-/** Reads a `data:` URL, or a file from disk (Node). */
-export const readFileValue: FileReader = async (value) => {
-  if (value.startsWith('data:')) return (await fetch(value)).blob();
+/** The JSON Schema of an operation's flat input, as {@link inputJsonSchema} gives it. */
+export interface InputJsonSchema {
+  /** The arguments are one object. */
+  type: 'object';
+  /** Each argument's schema, with its description. */
+  properties: Record<string, Record<string, unknown>>;
+  /** The arguments that must be given (absent when none must). */
+  required?: string[];
+  /** `callOperation` refuses any other argument. */
+  additionalProperties: false;
+  /** Any other keyword zod writes. */
+  [keyword: string]: unknown;
+}
+
+/**
+ * The JSON Schema (draft-07, without `$schema`, as tool-calling hosts take it) of an operation's
+ * flat input, for a model's tool or a form: what a call takes, its input side (`z.toJSONSchema`'s
+ * default, the output side, cannot show the payloads' transforms). `input`: `op.input` extended
+ * with arguments of the caller's own (the MCP server's `max_items`, `idempotency_key`).
+ * @example inputJsonSchema(operations.find((op) => op.name === 'collabs.create')!)
+ */
+export function inputJsonSchema(op: Operation, input: z.ZodObject = op.input): InputJsonSchema {
+  const json = z.toJSONSchema(input, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...schema } = json;
+  return { ...schema, additionalProperties: false } as InputJsonSchema;
+}
+
+/**
+ * Reads a `data:` URL, or any file from disk (Node). Not the default of `callOperation`: pass it as
+ * `readFile` where the arguments come from the person running the program (a shell), never where
+ * they come from a model or another party, which could name `~/.ssh/id_rsa` as a logo.
+ */
+export const readFileValue: FileReader = async (value, field) => {
+  if (value.startsWith('data:')) return readDataUrl(value, field);
   const { readFile } = await import('node:fs/promises');
   const { extname } = await import('node:path');
   const types: Record<string, string> = {
@@ -177,14 +217,32 @@ export const readFileValue: FileReader = async (value) => {
   return new Blob([new Uint8Array(bytes)], { type: types[extname(value).toLowerCase()] ?? '' });
 };
 
-/** The request of an operation from flat arguments: `{ params, query, body }`, as `client.request` takes it. */
+/**
+ * The default reader of `callOperation` and `requestOf`: a `data:` URL only. A local path is
+ * refused: a file is read only through a `readFile` the caller passes.
+ */
+const readDataUrl: FileReader = async (value, field) => {
+  if (!value.startsWith('data:'))
+    throw new RequestValidationError({
+      [field]: [
+        'is not a data: URL; a local file is read only when the call passes readFile (e.g. readFileValue, which reads any local path)',
+      ],
+    });
+  return (await fetch(value)).blob();
+};
+
+/**
+ * The request of an operation from flat arguments: `{ params, query, body }`, as `client.request`
+ * takes it. Refused with a `RequestValidationError` before a file is read: a path parameter left
+ * out or blank (as the typed methods refuse a blank id), and an argument `op.input` does not have
+ * (one given as `undefined` is as if not given), named with the arguments it may have meant.
+ */
 export async function requestOf(
   op: Operation,
   args: FlatArgs,
-  readFile: FileReader = readFileValue,
+  readFile: FileReader = readDataUrl,
 ): Promise<OperationRequest> {
-  const params: Record<string, string> = {};
-  for (const name of op.pathParams) params[name] = String(args[name]);
+  const params = checkedArgs(op, args);
   const body: Record<string, unknown> = {};
   for (const name of op.bodyFields) {
     const value = args[name];
@@ -199,6 +257,32 @@ export async function requestOf(
   if (Object.keys(query).length > 0) request.query = query;
   if (op.endpoint.body && (Object.keys(body).length > 0 || op.endpoint.body.required)) request.body = body;
   return request;
+}
+
+/** The path parameters of `args`, once every path parameter and every argument name is checked. */
+function checkedArgs(op: Operation, args: FlatArgs): Record<string, string> {
+  const errors: Record<string, string[]> = {};
+  let params: Record<string, string> = {};
+  try {
+    params = validateParams(op.endpoint, Object.fromEntries(op.pathParams.map((name) => [name, args[name]])));
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    Object.assign(errors, error.errors);
+  }
+  const known = Object.keys(op.input.shape);
+  for (const [name, value] of Object.entries(args))
+    if (value !== undefined && !Object.hasOwn(op.input.shape, name))
+      errors[name] = [notAnArgument(op, name, known)];
+  if (Object.keys(errors).length > 0) throw new RequestValidationError(errors);
+  return params;
+}
+
+/** Why `name` is refused: the operation's arguments it may have meant, else all of them. */
+function notAnArgument(op: Operation, name: string, known: readonly string[]): string {
+  const near = nearNames(name, known);
+  if (near.length > 0)
+    return `is not an argument of ${op.name}: did you mean ${near.slice(0, 3).join(' or ')}?`;
+  return `is not an argument of ${op.name} (it takes ${known.length > 0 ? known.join(', ') : 'none'})`;
 }
 
 /** What `client.request` takes: path parameters, query and payload, each by name. */
@@ -225,6 +309,11 @@ export interface ListResult<T = unknown> {
 }
 
 export interface CallOptions extends RequestOptions {
+  /**
+   * Turns a file field's string into the file sent. The default reads `data:` URLs only and refuses
+   * a local path; `readFileValue` reads any local path too (for a person's own shell, not for
+   * arguments a model or another party chose).
+   */
   readFile?: FileReader;
   /** Lists: walk the pages from `page` until this many items (or the last page). */
   maxItems?: number;
@@ -243,7 +332,7 @@ export async function callOperation(
   client: Marketplace,
   op: Operation,
   args: FlatArgs,
-  { readFile = readFileValue, maxItems, skip = 0, ...options }: CallOptions = {},
+  { readFile = readDataUrl, maxItems, skip = 0, ...options }: CallOptions = {},
 ): Promise<{ data: unknown; response: Response | undefined } | ListResult> {
   const endpoint = op.endpoint;
   const request = await requestOf(op, args, readFile);

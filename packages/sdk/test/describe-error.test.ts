@@ -1,8 +1,13 @@
 /** The hints `describeError` gives the CLI and the MCP tools, for the cases the trials found wrong. */
 import { IDEMPOTENCY_KEY_REUSED_MESSAGE } from '@app/schemas';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { makeAPIError } from '../src/core/error.js';
+import { makeAPIError, RequestValidationError } from '../src/core/error.js';
 import { describeError } from '../src/describe-error.js';
+import { callOperation, type Operation, operations } from '../src/operations.js';
+import { BASE, client, mockServer } from './fixtures.js';
+
+const server = mockServer();
 
 const apiError = (status: number, body: unknown) => makeAPIError(status, new Headers(), body);
 
@@ -29,5 +34,71 @@ describe('describeError', () => {
     expect(reused.hint).toBe(
       'This idempotency key was used with another request: send this request with a new key (or none), or the first request again with this key.',
     );
+  });
+
+  it('says of an argument refused before sending, also one the operation does not take, to fix it', () => {
+    const refused = new RequestValidationError({
+      organization_id: ["can't be blank"],
+      nmae: ['is not an argument of collabs.create: did you mean name?'],
+    });
+    const { status, hint } = describeError(refused, new Set(['organization_id', 'name']), {
+      kind: 'create',
+      pathParams: ['organization_id'],
+    });
+    expect(status).toBeNull();
+    expect(hint).toBe(
+      "Fix these fields and call again: organization_id can't be blank; nmae is not an argument of collabs.create: did you mean name?",
+    );
+  });
+
+  describe('a 404 on a call that takes no id is a wrong route: the hint is about the base URL', () => {
+    const wrongBase = `${BASE}/api/v1`;
+    const hint = `No such route: check the base URL (MARKETPLACE_BASE_URL, here ${wrongBase}): it should be the API's origin, not a path under it.`;
+    const notFound = () =>
+      server.use(
+        http.all(`${wrongBase}/*`, () => HttpResponse.json({ error: 'Not found' }, { status: 404 })),
+      );
+
+    it('from the error alone (the SDK records the request it answers)', async () => {
+      notFound();
+      const error = await client({ baseUrl: wrongBase })
+        .organizations.list()
+        .catch((e: unknown) => e);
+      expect(describeError(error)).toEqual({ status: 404, error: 'Not found', hint });
+      const create = await client({ baseUrl: wrongBase })
+        .organizations.create({ name: 'Acme' })
+        .catch((e: unknown) => e);
+      expect(describeError(create).hint).toBe(hint);
+    });
+
+    it('with the operation that failed', async () => {
+      notFound();
+      const list = operations.find((o) => o.name === 'organizations.list') as Operation;
+      const error = await callOperation(client({ baseUrl: wrongBase }), list, {}).catch((e: unknown) => e);
+      expect(describeError(error, new Set(Object.keys(list.input.shape)), list).hint).toBe(hint);
+    });
+
+    it('an error made by hand, with the operation: the same hint, without the base URL', () => {
+      expect(
+        describeError(apiError(404, { error: 'Not found' }), undefined, { kind: 'list', pathParams: [] })
+          .hint,
+      ).toBe(
+        "No such route: check the base URL (MARKETPLACE_BASE_URL): it should be the API's origin, not a path under it.",
+      );
+    });
+
+    it('a call with an id keeps the hint about the id', async () => {
+      server.use(
+        http.get(`${BASE}/organizations/:id`, () =>
+          HttpResponse.json({ error: 'Not found' }, { status: 404 }),
+        ),
+      );
+      const error = await client()
+        .organizations.retrieve('Org0000000001' as never)
+        .catch((e: unknown) => e);
+      expect(describeError(error).hint).toBe(
+        'The id is unknown or not visible to this user: list the collection to find a valid id.',
+      );
+    });
   });
 });

@@ -1,7 +1,7 @@
 /** `new Marketplace()` from the environment, `withOptions`, and `MARKETPLACE_LOG`. */
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { Marketplace } from '../src/index.js';
+import { ClientOptionError, Marketplace } from '../src/index.js';
 import { BASE, client, mockServer, ORG_ID, organization, recordRequests, TOKEN } from './fixtures.js';
 
 const server = mockServer();
@@ -46,7 +46,7 @@ describe('new Marketplace() reads the environment', () => {
     vi.stubEnv('MARKETPLACE_BASE_URL', undefined);
     expect(() => new Marketplace()).toThrow(
       new TypeError(
-        'Marketplace: `token` (or MARKETPLACE_TOKEN) and `baseUrl` (or MARKETPLACE_BASE_URL) required: pass it as an option or set the environment variable',
+        'Marketplace: `token` (or MARKETPLACE_TOKEN) and `baseUrl` (or MARKETPLACE_BASE_URL) required: pass them as options or set the environment variables',
       ),
     );
   });
@@ -54,7 +54,11 @@ describe('new Marketplace() reads the environment', () => {
   test('names the one that is missing', () => {
     vi.stubEnv('MARKETPLACE_TOKEN', TOKEN);
     vi.stubEnv('MARKETPLACE_BASE_URL', undefined);
-    expect(() => new Marketplace()).toThrow(/`baseUrl` \(or MARKETPLACE_BASE_URL\) required/);
+    expect(() => new Marketplace()).toThrow(
+      new TypeError(
+        'Marketplace: `baseUrl` (or MARKETPLACE_BASE_URL) required: pass it as an option or set the environment variable',
+      ),
+    );
     expect(() => new Marketplace()).not.toThrow(/MARKETPLACE_TOKEN/);
   });
 
@@ -85,6 +89,31 @@ describe('new Marketplace() refuses a token or base URL it could not send, witho
     expect((error as Error).message).toBe(
       'Marketplace: `token` holds a character an HTTP header cannot carry (a space, a line break, a control or non-ASCII character); a token is one word of printable ASCII',
     );
+    expect(String((error as Error).stack)).not.toContain(TOKEN);
+  });
+
+  test.each([
+    ['ends with a line break (a file read whole)', `${TOKEN}\n`, '`token` ends with a line break: trim it'],
+    ['ends with CRLF', `${TOKEN}\r\n`, '`token` ends with a line break: trim it'],
+    [
+      "starts with 'Bearer ' (a header's value)",
+      `Bearer ${TOKEN}`,
+      "`token` starts with 'Bearer ': pass the token without the 'Bearer ' prefix (the SDK adds it)",
+    ],
+    [
+      "starts with 'bearer ' and ends with a line break",
+      `bearer ${TOKEN}\n`,
+      "`token` starts with 'Bearer ': pass the token without the 'Bearer ' prefix (the SDK adds it)",
+    ],
+  ])('a token that %s: a message saying what to fix, without the token', (_what, token, problem) => {
+    let error: unknown;
+    try {
+      new Marketplace({ token, baseUrl: BASE });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ClientOptionError);
+    expect((error as Error).message).toBe(`Marketplace: ${problem}`);
     expect(String((error as Error).stack)).not.toContain(TOKEN);
   });
 

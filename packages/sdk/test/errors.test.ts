@@ -65,6 +65,17 @@ test.each(
   });
 });
 
+test('an APIError names the request it answers in `request`; its message keeps the status and the body', async () => {
+  const error = await answer(() => HttpResponse.json({ error: 'Not found' }, { status: 404 }));
+  expect(error).toBeInstanceOf(NotFoundError);
+  expect(error).toMatchObject({
+    message: '404 Not found',
+    request: { method: 'GET', url: orgUrl, route: '/organizations/:id.json' },
+  });
+  // One made by hand has none.
+  expect(new APIError(404, new Headers(), undefined).request).toBeUndefined();
+});
+
 test('a 401 keeps its text/plain body as text and its headers', async () => {
   const error = await answer(
     () =>
@@ -104,6 +115,26 @@ test('a 422 exposes its errors map', async () => {
   expect((error as ValidationError).message).toBe(
     "422 name can't be blank; website must be an http or https URL, is too long",
   );
+});
+
+test("the `base` key's messages are said without the word base (they are about the whole request)", async () => {
+  const reused = await answer(() =>
+    HttpResponse.json(
+      { errors: { base: ['Idempotency-Key was used with another request'] } },
+      { status: 422 },
+    ),
+  );
+  expect((reused as ValidationError).message).toBe('422 Idempotency-Key was used with another request');
+  const both = await answer(() =>
+    HttpResponse.json(
+      { errors: { name: ["can't be blank"], base: ['has reached the limit'] } },
+      { status: 422 },
+    ),
+  );
+  expect((both as ValidationError).message).toBe("422 name can't be blank; has reached the limit");
+  expect(
+    new RequestValidationError({ base: ['Invalid input: expected object, received undefined'] }).message,
+  ).toBe('Invalid request: Invalid input: expected object, received undefined');
 });
 
 test('a 422 with another body shape has an empty errors map', async () => {

@@ -1,9 +1,43 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { endpointDescription, publicEndpoints, testHelperEndpointList } from '@app/schemas';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { Marketplace } from '../src/index.js';
-import { callOperation, operations } from '../src/operations.js';
-import { BASE, COLLAB_ID, collab, ORG_ID, pageOf, TOKEN } from './fixtures.js';
+import { Marketplace, RequestValidationError } from '../src/index.js';
+import {
+  callOperation,
+  inputJsonSchema,
+  type Operation,
+  operations,
+  readFileValue,
+  requestOf,
+} from '../src/operations.js';
+import {
+  BASE,
+  COLLAB_ID,
+  client,
+  collab,
+  mockServer,
+  ORG_ID,
+  organization,
+  pageOf,
+  recordRequests,
+  TOKEN,
+} from './fixtures.js';
+
+const server = mockServer();
+const seen = recordRequests(server);
+const op = (name: string) => operations.find((o) => o.name === name) as Operation;
+
+/** The error `call` was refused with, before any request was sent. */
+async function refused(call: Promise<unknown>): Promise<RequestValidationError> {
+  const error = await call.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(RequestValidationError);
+  expect(seen).toHaveLength(0);
+  return error as RequestValidationError;
+}
 
 describe('operations', () => {
   test('one operation per public endpoint, none for the test helpers', () => {
@@ -45,7 +79,6 @@ describe('operations', () => {
     const bare = new Marketplace({ token: TOKEN, baseUrl: BASE, fetch, maxRetries: 0 });
     for (const group of ['organizations', 'collabs', 'campaigns', 'members', 'me'])
       Object.defineProperty(bare, group, { value: undefined });
-    const op = (name: string) => operations.find((o) => o.name === name) as (typeof operations)[number];
     const ids = { organization_id: ORG_ID, id: COLLAB_ID };
     const listed = await callOperation(bare, op('collabs.list'), { organization_id: ORG_ID, page: 1 });
     expect((listed.data as { id: string }[]).map((c) => c.id)).toEqual([COLLAB_ID]);
@@ -124,5 +157,146 @@ describe('operations', () => {
       expect(z.toJSONSchema(op.input, { io: 'input' }).type, op.name).toBe('object');
       if (op.response) expect(() => z.toJSONSchema(op.response as z.ZodType, { io: 'output' })).not.toThrow();
     }
+  });
+});
+
+describe('flat arguments are checked before anything is sent', () => {
+  test.each([
+    ['left out', {}],
+    ['undefined', { organization_id: undefined }],
+    ['empty', { organization_id: '' }],
+  ])('a path parameter %s is refused as blank, as the typed methods refuse it', async (_what, ids) => {
+    const error = await refused(callOperation(client(), op('collabs.create'), { ...ids, name: 'Launch' }));
+    expect(error.errors).toEqual({ organization_id: ["can't be blank"] });
+    expect(error.message).toBe("Invalid request: organization_id can't be blank");
+    // The typed method's wording for the same mistake.
+    const typed = await refused(client().collabs.create('' as never, { name: 'Launch' }));
+    expect(typed.errors).toEqual(error.errors);
+  });
+
+  test('an argument the operation does not take is refused, with the near names', async () => {
+    const error = await refused(
+      callOperation(client(), op('collabs.create'), { orgId: ORG_ID, nmae: 'Launch', bannerImage: 'x' }),
+    );
+    expect(error.errors).toEqual({
+      organization_id: ["can't be blank"],
+      orgId: ['is not an argument of collabs.create: did you mean organization_id?'],
+      nmae: ['is not an argument of collabs.create: did you mean name?'],
+      bannerImage: ['is not an argument of collabs.create: did you mean banner_image?'],
+    });
+  });
+
+  test('an unknown argument with no name near it lists what the operation takes', async () => {
+    const error = await refused(
+      callOperation(client(), op('members.update'), {
+        organization_id: ORG_ID,
+        id: 'Mb7Qx1Lr9TzK',
+        role: 'admin',
+        colour: 'red',
+      }),
+    );
+    expect(error.errors).toEqual({
+      colour: ['is not an argument of members.update (it takes organization_id, id, role)'],
+    });
+  });
+
+  test('an unknown argument given as undefined is as if not given', async () => {
+    server.use(http.get(`${BASE}/organizations/${ORG_ID}/collabs.json`, () => pageOf([collab], 1)));
+    const listed = await callOperation(client(), op('collabs.list'), {
+      organization_id: ORG_ID,
+      nmae: undefined,
+    });
+    expect((listed.data as { id: string }[]).map((c) => c.id)).toEqual([COLLAB_ID]);
+  });
+
+  test('requestOf refuses them too', async () => {
+    await expect(requestOf(op('organizations.retrieve'), { ID: 'x' })).rejects.toMatchObject({
+      errors: {
+        id: ["can't be blank"],
+        ID: ['is not an argument of organizations.retrieve: did you mean id?'],
+      },
+    });
+  });
+});
+
+describe('file fields', () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  const dataUrl = `data:image/png;base64,${Buffer.from(PNG).toString('base64')}`;
+
+  /** The logos the server received, as bytes. */
+  function serveCreate(): Uint8Array[] {
+    const logos: Uint8Array[] = [];
+    server.use(
+      http.post(`${BASE}/organizations.json`, async ({ request }) => {
+        const logo = (await request.formData()).get('organization[logo]') as Blob;
+        logos.push(new Uint8Array(await logo.arrayBuffer()));
+        return HttpResponse.json(organization, { status: 201 });
+      }),
+    );
+    return logos;
+  }
+
+  test.each(['/etc/passwd', '~/.ssh/id_rsa', 'logo.png'])(
+    'by default a local path (%s) is refused, and nothing is read or sent',
+    async (path) => {
+      const error = await refused(
+        callOperation(client(), op('organizations.create'), { name: 'Acme', logo: path }),
+      );
+      expect(error.errors).toEqual({
+        logo: [
+          'is not a data: URL; a local file is read only when the call passes readFile (e.g. readFileValue, which reads any local path)',
+        ],
+      });
+    },
+  );
+
+  test('by default a data: URL is sent', async () => {
+    const logos = serveCreate();
+    await callOperation(client(), op('organizations.create'), { name: 'Acme', logo: dataUrl });
+    expect(logos).toEqual([PNG]);
+  });
+
+  test('with readFile: readFileValue, a local file is read and sent', async () => {
+    const logos = serveCreate();
+    const dir = await mkdtemp(join(tmpdir(), 'sdk-operations-'));
+    try {
+      const path = join(dir, 'logo.png');
+      await writeFile(path, PNG);
+      await callOperation(
+        client(),
+        op('organizations.create'),
+        { name: 'Acme', logo: path },
+        { readFile: readFileValue },
+      );
+      expect(logos).toEqual([PNG]);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+});
+
+describe('inputJsonSchema', () => {
+  test("every flat input as JSON Schema, its input side (zod's default, the output side, cannot show the transforms)", () => {
+    expect(() => z.toJSONSchema(op('collabs.create').input)).toThrow(/Transforms cannot be represented/);
+    for (const o of operations) {
+      const schema = inputJsonSchema(o);
+      expect(schema.type, o.name).toBe('object');
+      expect(Object.keys(schema.properties), o.name).toEqual(Object.keys(o.input.shape));
+      // callOperation refuses any other argument: the schema says so.
+      expect(schema.additionalProperties, o.name).toBe(false);
+      expect(schema, o.name).not.toHaveProperty('$schema');
+    }
+    expect(inputJsonSchema(op('members.update'))).toMatchObject({
+      required: ['organization_id', 'id', 'role'],
+      properties: { role: { type: 'string', enum: ['member', 'admin'] } },
+    });
+    expect(inputJsonSchema(op('collabs.create')).properties.countries).toMatchObject({ type: 'array' });
+  });
+
+  test("an input extended with arguments of the caller's own", () => {
+    const list = op('collabs.list');
+    const schema = inputJsonSchema(list, list.input.extend({ max_items: z.number().int().optional() }));
+    expect(Object.keys(schema.properties)).toEqual(['organization_id', 'page', 'max_items']);
+    expect(schema.required).toEqual(['organization_id']);
   });
 });

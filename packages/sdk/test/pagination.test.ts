@@ -157,6 +157,58 @@ describe('iterating list()', () => {
     expect([...asked].sort()).toEqual([1, 2, 3, 4, 5]);
   });
 
+  test.each([
+    ['a break', 'break'],
+    ['a throw in the loop body', 'throw'],
+  ])(
+    '%s aborts the pages fetched ahead (concurrency), and their rejections are handled',
+    async (_what, how) => {
+      const items = organizations(100); // 5 pages
+      const held = new Map<number, AbortSignal>();
+      let allHeld: () => void = () => {};
+      const heldAll = new Promise<void>((resolve) => {
+        allHeld = resolve;
+      });
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      server.use(
+        http.get(`${BASE}/organizations.json`, async ({ request }) => {
+          const page = pageParam(request);
+          if (page <= 2) return pageOf(items, page);
+          // Pages 3 to 5, asked for with page 2, answer once aborted (or once the test is over).
+          held.set(page, request.signal);
+          if (held.size === 3) allHeld();
+          await new Promise((resolve) => {
+            request.signal.addEventListener('abort', resolve);
+            void released.then(resolve);
+          });
+          return pageOf(items, page);
+        }),
+      );
+      try {
+        for await (const org of client().organizations.list({}, { concurrency: 4 })) {
+          if (org.id !== 'org20') continue; // the first item of page 2
+          await heldAll;
+          if (how === 'throw') throw new Error('stop');
+          break;
+        }
+      } catch (error) {
+        if ((error as Error).message !== 'stop') throw error;
+      }
+      try {
+        expect([...held].sort(([a], [b]) => a - b).map(([page, signal]) => [page, signal.aborted])).toEqual([
+          [3, true],
+          [4, true],
+          [5, true],
+        ]);
+      } finally {
+        release();
+      }
+    },
+  );
+
   test('concurrency is a positive integer', () => {
     expect(() => client().organizations.list({}, { concurrency: 0 })).toThrow(RangeError);
   });

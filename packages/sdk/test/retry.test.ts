@@ -211,6 +211,10 @@ describe('timeouts', () => {
     );
     expect(result).toMatchObject({ status: 'rejected', reason: expect.any(APIConnectionTimeoutError) });
     expect(times).toHaveLength(2);
+    // The message says how many attempts waited that long.
+    expect((result as PromiseRejectedResult).reason.message).toBe(
+      `No response within 1000 ms (2 attempts): GET ${orgUrl}`,
+    );
   });
 
   test('a POST that timed out is retried, with the same Idempotency-Key', async () => {
@@ -250,6 +254,10 @@ describe("timeouts: the body and the caller's signal (found by review)", () => {
       client({ timeout: 1000, maxRetries: 0 }).organizations.retrieve(ORG_ID),
     );
     expect(result).toMatchObject({ status: 'rejected', reason: expect.any(APIConnectionTimeoutError) });
+    // One attempt: nothing more to say.
+    expect((result as PromiseRejectedResult).reason.message).toBe(
+      `No response within 1000 ms: GET ${orgUrl}`,
+    );
   });
 
   test("the caller's signal aborting with a TimeoutError (AbortSignal.timeout) rejects with that reason", async () => {

@@ -68,6 +68,33 @@ describe('payloads are validated before sending', () => {
     expect(error.errors).toEqual({ page: ['must be a positive integer'] });
   });
 
+  test('a query key the endpoint does not have is refused, not dropped: options given where the query goes', async () => {
+    // Plain JavaScript, options passed one argument early: the key would have been stripped.
+    const options = { idempotencyKey: 'order-1' } as never;
+    const error = await refused(client().collabs.create(ORG_ID, { name: 'Launch' }, options));
+    expect(error.errors).toEqual({
+      idempotencyKey: [
+        'is not a query parameter of POST /organizations/:organization_id/collabs.json; request options go in the last argument',
+      ],
+    });
+    const list = await refused(client().organizations.list({ page: 2, per_page: 50 } as never));
+    expect(list.errors).toEqual({
+      per_page: ['is not a query parameter of GET /organizations.json (it takes page)'],
+    });
+    expect(list.message).toBe(
+      'Invalid request: per_page is not a query parameter of GET /organizations.json (it takes page)',
+    );
+  });
+
+  test('a query key given as undefined is as if not given', async () => {
+    const { queries } = capture('post', `${BASE}/organizations/${ORG_ID}/collabs.json`, collab, 201);
+    await client().collabs.create(ORG_ID, { name: 'Launch' }, {
+      website: undefined,
+      timeout: undefined,
+    } as never);
+    expect(queries).toEqual(['']);
+  });
+
   test('path parameters are validated, with the messages of every other field', async () => {
     const error = await refused(client().organizations.retrieve('' as OrganizationId));
     expect(error.errors).toEqual({ id: ["can't be blank"] });

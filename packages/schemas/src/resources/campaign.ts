@@ -93,7 +93,10 @@ const campaignFields = {
   brief: briefInput.optional(),
 };
 
-const withPayoutRule = <T extends z.ZodType<{ min_payout_amount?: number; max_payout_amount?: number }>>(
+// `| undefined` spelled out: under `exactOptionalPropertyTypes` an object's optional fields would not fit.
+const withPayoutRule = <
+  T extends z.ZodType<{ min_payout_amount?: number | undefined; max_payout_amount?: number | undefined }>,
+>(
   schema: T,
 ) =>
   schema.superRefine(

@@ -80,7 +80,23 @@ export class ClientOptionError extends TypeError {
   }
 }
 
-/** The server answered with an error status. */
+/** The request an {@link APIError} answers, as the SDK sent it. */
+export interface APIErrorRequest {
+  /** `GET`, `POST`, `PATCH` or `DELETE`. */
+  readonly method: string;
+  /** The URL it went to, the base URL and the query included. */
+  readonly url: string;
+  /**
+   * The endpoint's path, its ids as parameters (`/organizations/:organization_id/collabs.json`):
+   * which call it was, and which ids it took.
+   */
+  readonly route: string;
+}
+
+/**
+ * The server answered with an error status. The message is the status and what the body says
+ * (`404 Not found`); `request` says which request it answers.
+ */
 export class APIError extends MarketplaceError {
   override name = 'APIError';
   /** The server's `X-Request-Id`, to quote when reporting the problem; `null` when it sent none. */
@@ -93,6 +109,8 @@ export class APIError extends MarketplaceError {
     readonly headers: Headers,
     /** Parsed JSON when the response said `application/json`, its text otherwise, `undefined` when empty. */
     readonly body: unknown,
+    /** The request this answers (the SDK's calls always record it); `undefined` when not known. */
+    readonly request?: APIErrorRequest,
   ) {
     super(`${status} ${describe(body)}`);
     this.requestId = headers.get(REQUEST_ID_HEADER);
@@ -125,8 +143,8 @@ export class ValidationError extends APIError {
   /** e.g. `{ name: ["can't be blank"], base: ["..."] }`; empty when the body had another shape. */
   readonly errors: FieldErrors;
 
-  constructor(status: number, headers: Headers, body: unknown) {
-    super(status, headers, body);
+  constructor(status: number, headers: Headers, body: unknown, request?: APIErrorRequest) {
+    super(status, headers, body, request);
     this.errors = ValidationErrorBody.safeParse(body).data?.errors ?? {};
   }
 }
@@ -207,9 +225,14 @@ const byStatus: Readonly<Record<number, typeof APIError>> = {
 };
 
 /** The one place that maps a status to its error class. */
-export function makeAPIError(status: number, headers: Headers, body: unknown): APIError {
+export function makeAPIError(
+  status: number,
+  headers: Headers,
+  body: unknown,
+  request?: APIErrorRequest,
+): APIError {
   const ErrorClass = byStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
-  return new ErrorClass(status, headers, body);
+  return new ErrorClass(status, headers, body, request);
 }
 
 function describe(body: unknown): string {
@@ -222,8 +245,9 @@ function describe(body: unknown): string {
   return 'status code (no body)';
 }
 
+/** `name can't be blank; …`; the messages of `base` (the whole request's) without a field name. */
 function formatErrors(errors: FieldErrors): string {
   return Object.entries(errors)
-    .map(([field, messages]) => `${field} ${messages.join(', ')}`)
+    .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
     .join('; ');
 }

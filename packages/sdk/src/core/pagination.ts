@@ -13,7 +13,8 @@ export interface PageInfo {
   readonly totalPages: number;
 }
 
-type FetchPage<T> = (page: number) => Promise<Page<T>>;
+/** Fetches a page; `signal` aborts it (a page fetched ahead that is no longer wanted). */
+type FetchPage<T> = (page: number, signal?: AbortSignal) => Promise<Page<T>>;
 
 /** What a page's response is read from, made readable on first use (`PagePromise.withResponse()`). */
 export interface ResponseSource {
@@ -179,32 +180,39 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
 
   /**
    * Yields pages in order. Once `Total-Pages` is known, up to `concurrency` following pages are in
-   * flight at a time, but never a page that `limit` items cannot need.
+   * flight at a time, but never a page that `limit` items cannot need. Pages still in flight when
+   * the walk ends early (a `break` or a throw in the loop body, `toArray`'s limit, a failed page)
+   * are aborted.
    */
   async *#pages(limit: number): AsyncGenerator<Page<T>, void, undefined> {
     if (limit <= 0) return;
     let page = await this.#firstPage();
     const lastUseful = page.page + Math.ceil(limit / Math.max(1, page.pageItems)) - 1;
     const inFlight = new Map<number, Promise<Page<T>>>();
+    const ahead = new AbortController();
     let next = page.page + 1;
-    for (;;) {
-      yield page;
-      if (!page.hasNextPage()) return;
-      // The page right after the current one is always needed: a page may hold fewer than `pageItems`.
-      while (
-        next <= page.totalPages &&
-        next <= page.page + this.#concurrency &&
-        (next <= lastUseful || next === page.page + 1)
-      ) {
-        const pending = this.#fetchPage(next);
-        // Prefetches abandoned by an early `break` must not surface as unhandled rejections.
-        pending.catch(() => {});
-        inFlight.set(next++, pending);
+    try {
+      for (;;) {
+        yield page;
+        if (!page.hasNextPage()) return;
+        // The page right after the current one is always needed: a page may hold fewer than `pageItems`.
+        while (
+          next <= page.totalPages &&
+          next <= page.page + this.#concurrency &&
+          (next <= lastUseful || next === page.page + 1)
+        ) {
+          const pending = this.#fetchPage(next, ahead.signal);
+          // Pages abandoned (and aborted) by an early end must not surface as unhandled rejections.
+          pending.catch(() => {});
+          inFlight.set(next++, pending);
+        }
+        const following = inFlight.get(page.page + 1);
+        if (following === undefined) return;
+        inFlight.delete(page.page + 1);
+        page = await following;
       }
-      const following = inFlight.get(page.page + 1);
-      if (following === undefined) return;
-      inFlight.delete(page.page + 1);
-      page = await following;
+    } finally {
+      if (inFlight.size > 0) ahead.abort();
     }
   }
 }
@@ -240,7 +248,7 @@ class Items<T> implements AsyncIterator<T, undefined> {
     return answer;
   }
 
-  /** An early `break`: the prefetches are abandoned. */
+  /** An early `break` (or a throw in the loop body): the pages fetched ahead are aborted. */
   async return(): Promise<IteratorResult<T, undefined>> {
     this.#done = true;
     this.#items = [];

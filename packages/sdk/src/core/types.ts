@@ -9,11 +9,12 @@ export type Query<E extends Endpoint> = z.output<E['query']>;
 
 /**
  * The payload of an endpoint, unwrapped: its schema's input, plus a `Blob`/`File` for each of the
- * endpoint's file fields (`logo`, `banner_image`).
+ * endpoint's file fields (`logo`, `banner_image`), which take `undefined` as every optional field
+ * does (under `exactOptionalPropertyTypes` too).
  */
 export type Payload<E extends Endpoint> =
   E['body'] extends BodySpec<string | null, infer Schema, infer File>
-    ? z.input<Schema> & { [Field in File]?: Blob | null }
+    ? z.input<Schema> & { [Field in File]?: Blob | null | undefined }
     : never;
 
 /** What a call of the endpoint resolves to: its parsed response, or `undefined` when it has none. */

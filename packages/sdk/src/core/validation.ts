@@ -1,5 +1,6 @@
 import { type BodySpec, type Endpoint, fastCheck, toFieldErrors } from '@app/schemas';
 import type { z } from 'zod';
+import type { CallOptions, ListOptions } from '../internal/options.js';
 import { RequestValidationError, ResponseValidationError } from './error.js';
 import { splitFiles, toFormData } from './uploads.js';
 
@@ -14,16 +15,54 @@ export function validateRequest(
   endpoint: Endpoint,
   input: { params?: object; query?: object; body?: unknown },
 ): { params: Record<string, string>; query: Record<string, unknown>; body: EncodedBody } {
-  const query = input.query ?? {};
   return {
-    params: checkAsIs(endpoint.params, input.params ?? {}) as Record<string, string>,
-    // The URL lists a query's keys in its order: zod's output has the schema's, a caller's object
-    // its own. A query of one key at most (every one in the table) has a single order.
-    query: (keyCount(endpoint.query) > 1
-      ? check(endpoint.query, query)
-      : checkAsIs(endpoint.query, query)) as Record<string, unknown>,
+    params: validateParams(endpoint, input.params ?? {}),
+    query: checkQuery(endpoint, input.query ?? {}),
     body: endpoint.body ? encodeBody(endpoint.body, input.body) : {},
   };
+}
+
+/** A call's path parameters, checked against the endpoint's (a blank id is `can't be blank`). */
+export function validateParams(endpoint: Endpoint, params: object): Record<string, string> {
+  return checkAsIs(endpoint.params, params) as Record<string, string>;
+}
+
+/**
+ * The query, checked. zod would strip a key the endpoint's query does not have, and with it a
+ * caller's mistake (request options passed where the query goes): such a key is refused instead
+ * (one given as `undefined` is as if not given). The fast check accepts no such key, so only a
+ * query it is not sure of is looked at for one.
+ */
+function checkQuery(endpoint: Endpoint, query: object): Record<string, unknown> {
+  // The URL lists a query's keys in its order: zod's output has the schema's, a caller's object
+  // its own. A query of one key at most (every one in the table) has a single order.
+  if (keyCount(endpoint.query) <= 1 && fastCheck(endpoint.query)(query))
+    return query as Record<string, unknown>;
+  const shape = endpoint.query.shape;
+  const errors: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && !Object.hasOwn(shape, key)) errors[key] = [notAQueryParameter(endpoint, key)];
+  if (Object.keys(errors).length > 0) throw new RequestValidationError(errors);
+  return check(endpoint.query, query) as Record<string, unknown>;
+}
+
+/** The options a call takes in its last argument, which a query might be given by mistake. */
+const OPTION_NAMES: ReadonlySet<string> = new Set<keyof CallOptions | keyof ListOptions>([
+  'signal',
+  'timeout',
+  'maxRetries',
+  'cache',
+  'idempotencyKey',
+  'headers',
+  'testHelpersKey',
+  'concurrency',
+]);
+
+function notAQueryParameter(endpoint: Endpoint, key: string): string {
+  const where = `is not a query parameter of ${endpoint.method} ${endpoint.path}.json`;
+  if (OPTION_NAMES.has(key)) return `${where}; request options go in the last argument`;
+  const names = Object.keys(endpoint.query.shape);
+  return `${where} (it takes ${names.length > 0 ? names.join(', ') : 'none'})`;
 }
 
 const keyCounts = new WeakMap<z.ZodObject, number>();
