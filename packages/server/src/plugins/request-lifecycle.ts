@@ -168,10 +168,16 @@ export async function registerRequestLifecycle(
   let bodyBytes = 0;
   app.decorate('bodyBytesInFlight', () => bodyBytes);
   app.decorateRequest('holdBodyBytes', function holdBodyBytes(this: FastifyRequest, bytes: number) {
+    // Bodies are read after `onRequest`, which made the request's state on arrival.
+    const state = (this as WithState)[kState] as RequestState;
+    // Once its answer is handed over, nothing reads the request's body any more: what still
+    // arrives (a body refused `413` or `415` while it arrives keeps flowing until its connection
+    // closes) is dropped, not held. Counted after its response closed, it was never given back:
+    // each 10 MB chunked body refused `413` kept about 1 MB of the budget for good.
+    if (state.settled) return;
     if (bodyBytes + bytes > budget) throw unavailable('bodies');
     bodyBytes += bytes;
-    // Bodies are read after `onRequest`, which made the request's state on arrival.
-    ((this as WithState)[kState] as RequestState).bodyBytes += bytes;
+    state.bodyBytes += bytes;
   });
 
   // The deadlines: each queue has every request wait the same time, so one timer serves them all.
