@@ -23,6 +23,8 @@ export class HttpError extends Error {
 export const notFound = () => new HttpError(404, { error: NOT_FOUND_MESSAGE });
 export const forbidden = () => new HttpError(403, { error: FORBIDDEN_MESSAGE });
 export const badRequest = (message: string) => new HttpError(400, { error: message });
+/** A body larger than the endpoint reads, or than the server could ever hold: not retryable. */
+export const payloadTooLarge = () => new HttpError(413, { error: 'The request body is too large' });
 /** The body's content type is not one the endpoint reads. */
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE =
   'Send the body as application/json (or multipart/form-data for files)';
