@@ -33,6 +33,16 @@ export const unsupportedMediaType = (why?: string) =>
     error: why ? `Send the body as application/json: ${why}` : UNSUPPORTED_MEDIA_TYPE_MESSAGE,
   });
 /**
+ * The body is in a content coding (`gzip`, `deflate`, `br`, …): none is decoded (RFC 9110
+ * §15.5.16); `Accept-Encoding: identity` says what is (RFC 7694).
+ */
+export const unsupportedContentEncoding = () =>
+  new HttpError(
+    415,
+    { error: 'The request content encoding is not supported: send the body uncompressed (identity)' },
+    { 'accept-encoding': 'identity' },
+  );
+/**
  * Why a request got the transient `503` (counted by cause in `/metrics`); `bodies`: its body
  * would have taken the bodies held in memory past their budget (`MARKETPLACE_BODY_BUDGET_BYTES`);
  * `migrations`: `GET /ready` while this build's migrations are not all applied.

@@ -4,7 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload, Rou
 import { payloadTooLarge, sendHttpError, unavailable } from '../http/errors.js';
 import { DeadlineQueue, Queued } from './deadline-queue.js';
 import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
-import { bodyStillArriving, drainable, draining as drainingSockets } from './request-intake.js';
+import {
+  bodyStillArriving,
+  contentCodingRefusal,
+  drainable,
+  draining as drainingSockets,
+} from './request-intake.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,9 +114,10 @@ type WithState = FastifyRequest & { [kState]: RequestState | null };
  * - then `@fastify/under-pressure`'s own hook (event-loop delay, the database check), and a
  *   second `onRequest`: the slot of the cap. Two hooks, as under-pressure's verdict comes before
  *   the cap's (a refused database is `database`, not `overload`) and after the `404`.
- * - `preParsing`: the body budget (a body announced larger than what is left is `503`, larger
- *   than the whole budget `413`; its bytes are counted as they arrive); then, on the routes that
- *   read a body (added by `onRoute`), the slot is given back while the body arrives.
+ * - `preParsing`: a body in a content coding is `415` (request-intake.ts); the body budget (a
+ *   body announced larger than what is left is `503`, larger than the whole budget `413`; its
+ *   bytes are counted as they arrive); then, on the routes that read a body (added by `onRoute`),
+ *   the slot is given back while the body arrives.
  * - `preHandler`, on the routes that read a body: the slot taken again.
  * - `onSend`, one hook: the headers every answer carries (`X-Request-Id`, `nosniff`,
  *   `Connection: close` while shutting down or when a refused body is still arriving), the end
@@ -258,6 +264,9 @@ export async function registerRequestLifecycle(
       // No body at all (every GET): nothing to count.
       if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0')
         return done(null, payload);
+      // A compressed body is refused before it is read (and before it counts).
+      const refusal = contentCodingRefusal(headers);
+      if (refusal) return done(refusal);
       const announced = Number(headers['content-length'] ?? 0);
       if (announced > budget - bodyBytes) {
         // Announced larger than its route reads (Fastify's body limit, a form's cap): the route's
