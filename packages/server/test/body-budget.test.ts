@@ -132,3 +132,86 @@ describe('uploads that together exceed the budget of bodies in memory', () => {
     expect(await bytesInFlight()).toBe(0);
   });
 });
+
+/**
+ * Sends a request head announcing `length` bytes of body (`Content-Length`) and the first bytes
+ * of it; resolves with the answer's status, `Retry-After`, `Connection` and body.
+ */
+async function announce(path: string, type: string, length: string) {
+  const socket = connect(port, '127.0.0.1');
+  sockets.add(socket);
+  socket.on('error', () => undefined);
+  socket.write(
+    `PATCH ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+      `content-type: ${type}\r\ncontent-length: ${length}\r\n\r\n{"organization":`,
+  );
+  const answer = await new Promise<Answer>((resolve, reject) => {
+    let received = '';
+    socket.once('close', () => reject(new Error('closed without an answer')));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const end = received.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const headers = received.slice(0, end).toLowerCase();
+      const bodyLength = Number(/content-length: (\d+)/.exec(headers)?.[1] ?? 0);
+      if (received.length < end + 4 + bodyLength) return;
+      resolve({ status: Number(received.slice(9, 12)), headers, body: received.slice(end + 4) });
+    });
+  });
+  socket.destroy();
+  return answer;
+}
+
+describe('a body that can never fit in the budget', () => {
+  let path: string;
+  beforeAll(async () => {
+    const created = await server.post('/organizations.json', {
+      token,
+      body: { organization: { name: 'Big' } },
+    });
+    path = `/organizations/${created.json().id}.json`;
+  });
+
+  it('is 413 (not a retryable 503) when its Content-Length says so, on a JSON or a multipart route', async () => {
+    const form = 'multipart/form-data; boundary=x';
+    // Past the budget (1 MiB) and the route's limit (JSON: 1 MiB; this form: 1.56 MiB), past the
+    // budget only (a form of 1.2 MiB), and past anything (2^60).
+    const cases: [string, string][] = [
+      ['application/json', String(2 * BUDGET)],
+      ['application/json', '1000000000000000000'],
+      [form, String(BUDGET + 200 * KIB)],
+      [form, String(128 * BUDGET + 1)],
+      [form, '1000000000000000000'],
+    ];
+    for (const [type, length] of cases) {
+      const answer = await announce(path, type, length);
+      expect([type, length, answer.status]).toEqual([type, length, 413]);
+      expect(answer.headers).not.toContain('retry-after');
+      expect(JSON.parse(answer.body).error).toMatch(/too large/);
+    }
+    expect(await bytesInFlight()).toBe(0);
+  });
+
+  it('is 413 when, sent chunked, it alone grows past the budget', async () => {
+    const socket = connect(port, '127.0.0.1');
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.write(
+      `PATCH ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+        'content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n',
+    );
+    const body = Buffer.from(JSON.stringify({ organization: { name: 'x', pad: 'a'.repeat(2 * BUDGET) } }));
+    for (let at = 0; at < body.length; at += 64 * KIB) {
+      const chunk = body.subarray(at, at + 64 * KIB);
+      socket.write(`${chunk.length.toString(16)}\r\n`);
+      socket.write(chunk);
+      socket.write('\r\n');
+    }
+    socket.write('0\r\n\r\n');
+    const status = await new Promise<number>((resolve, reject) => {
+      socket.once('close', () => reject(new Error('closed without an answer')));
+      socket.once('data', (chunk: Buffer) => resolve(Number(chunk.toString('latin1').slice(9, 12))));
+    });
+    expect(status).toBe(413);
+  });
+});

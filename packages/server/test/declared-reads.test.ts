@@ -32,7 +32,7 @@ describe('declared reads', () => {
     ]);
     for (const route of declared) {
       const built = build(route.read as ReadOne | ReadPage);
-      if (route.name.endsWith('.list')) expect(built.rows).toMatch(/limit \$3 offset \$4/);
+      if (route.name.endsWith('.list')) expect(built.rows).toMatch(/limit \$3::bigint offset \$4::bigint/);
       else expect(built.rows).toMatch(/"id" = \$3$/);
     }
   });

@@ -2,6 +2,7 @@
  * Client mistakes and oversized forms are answered 4xx in the documented shapes, never 500, and
  * change nothing.
  */
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { TEST_HELPERS_KEY, useTestServer } from './harness.js';
 
@@ -178,6 +179,59 @@ describe('JSON bodies that are not UTF-8', () => {
       headers: { 'content-type': 'application/json; charset=latin1' },
     });
     expect([res.statusCode, res.json().name]).toEqual([201, 'Café ☕']);
+  });
+});
+
+describe('compressed bodies (hostile-client trial)', () => {
+  const payload = Buffer.from(JSON.stringify({ organization: { name: 'Zipped' } }));
+  const form = Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="organization[name]"\r\n\r\nZipped\r\n`,
+    ),
+    Buffer.from(`--${BOUNDARY}--\r\n`),
+  ]);
+
+  it.each([
+    ['gzip', gzipSync(payload)],
+    ['deflate', deflateSync(payload)],
+    ['br', brotliCompressSync(payload)],
+    ['GZip', gzipSync(payload)],
+    ['identity, gzip', gzipSync(payload)],
+  ])('Content-Encoding: %s is 415 saying so, nothing decompressed or stored', async (coding, body) => {
+    const { token } = await server.createUser();
+    for (const contentType of ['application/json', `multipart/form-data; boundary=${BOUNDARY}`]) {
+      const res = await server.post('/organizations.json', {
+        token,
+        body: contentType === 'application/json' ? body : form,
+        headers: { 'content-type': contentType, 'content-encoding': coding },
+      });
+      expect([contentType, res.statusCode]).toEqual([contentType, 415]);
+      expect(res.json()).toEqual({ error: expect.stringMatching(/content encoding .*not supported/i) });
+      expect(res.headers['accept-encoding']).toBe('identity');
+    }
+    expect(await organizationCount()).toBe(0);
+  });
+
+  it('Content-Encoding: identity is no coding: the body is read as it is', async () => {
+    const { token } = await server.createUser();
+    for (const coding of ['identity', 'Identity', '']) {
+      const res = await server.post('/organizations.json', {
+        token,
+        body: payload,
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      });
+      expect([coding, res.statusCode]).toEqual([coding, 201]);
+    }
+  });
+
+  it('is checked after the token, and a coding without a body is no body', async () => {
+    const { token } = await server.createUser();
+    const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const anonymous = await server.post('/organizations.json', { body: gzipSync(payload), headers });
+    expect(anonymous.statusCode).toBe(401);
+    const org = await server.post('/organizations.json', { token, body: payload });
+    const removed = await server.delete(`/organizations/${org.json().id}.json`, { token, headers });
+    expect(removed.statusCode).toBe(204);
   });
 });
 

@@ -1,5 +1,6 @@
+import { buildPath, publicEndpoints } from '@app/schemas';
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from './harness.js';
+import { TEST_HELPERS_KEY, useTestServer } from './harness.js';
 
 const server = useTestServer();
 
@@ -86,4 +87,45 @@ describe('pagination', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({ errors: { page: ['must be a positive integer'] } });
   });
+
+  // The largest page the schema takes, and the first whose offset doubled passed a 32-bit integer
+  // (page 53687093 was a 500 "out of range for type integer" on every list read in SQL).
+  it.each(['53687093', '9007199254740991'])(
+    'answers page=%s of every list with 200 [] and the headers',
+    async (page) => {
+      const { token, user } = await server.createUser();
+      const org = await server.post('/organizations.json', {
+        token,
+        body: { organization: { name: 'Deep' } },
+      });
+      const orgId = org.json().id;
+      await server.post(`/organizations/${orgId}/collabs.json`, { token, body: { collab: { name: 'C' } } });
+      await server.post(`/organizations/${orgId}/campaigns.json`, {
+        token,
+        body: { campaign: { name: 'K' } },
+      });
+      const notified = await server.post(`/test_helpers/users/${user.id}/notifications.json`, {
+        token: TEST_HELPERS_KEY,
+        body: {
+          notification: {
+            type: 'Membership::JoinRequestReceivedNotifier',
+            params: { user_name: 'A', organization_name: 'B' },
+            record_type: 'Membership::JoinRequest',
+            record_id: 'x',
+          },
+        },
+      });
+      expect(notified.statusCode).toBe(201);
+      const lists = publicEndpoints.filter((e) => e.paginated);
+      expect(lists.length).toBeGreaterThanOrEqual(7);
+      for (const e of lists) {
+        const url = buildPath(e.path, { organization_id: orgId });
+        const first = await server.get(url, { token });
+        expect([url, first.statusCode]).toEqual([url, 200]);
+        const deep = await server.get(`${url}?page=${page}`, { token });
+        expect([url, deep.statusCode, deep.body]).toEqual([url, 200, '[]']);
+        expect(headersOf(deep)).toEqual({ ...headersOf(first), current: page });
+      }
+    },
+  );
 });

@@ -171,7 +171,7 @@ export async function readPage<T extends object>(
     offset: 'a.off',
     totalName: 't.total_count',
   });
-  const sql = `select t.total_count, r.* from (select ?::text as owner, ?::int as lim, ?::int as off) a
+  const sql = `select t.total_count, r.* from (select ?::text as owner, ?::bigint as lim, ?::bigint as off) a
 cross join lateral (select ${built.total} as total_count) t
 left join lateral (${built.rows}) r on true`;
   const rows = await em.execute<Record<string, unknown>[]>(sql, [ownerId, page.limit, page.offset]);

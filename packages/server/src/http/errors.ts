@@ -23,6 +23,8 @@ export class HttpError extends Error {
 export const notFound = () => new HttpError(404, { error: NOT_FOUND_MESSAGE });
 export const forbidden = () => new HttpError(403, { error: FORBIDDEN_MESSAGE });
 export const badRequest = (message: string) => new HttpError(400, { error: message });
+/** A body larger than the endpoint reads, or than the server could ever hold: not retryable. */
+export const payloadTooLarge = () => new HttpError(413, { error: 'The request body is too large' });
 /** The body's content type is not one the endpoint reads. */
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE =
   'Send the body as application/json (or multipart/form-data for files)';
@@ -30,6 +32,16 @@ export const unsupportedMediaType = (why?: string) =>
   new HttpError(415, {
     error: why ? `Send the body as application/json: ${why}` : UNSUPPORTED_MEDIA_TYPE_MESSAGE,
   });
+/**
+ * The body is in a content coding (`gzip`, `deflate`, `br`, …): none is decoded (RFC 9110
+ * §15.5.16); `Accept-Encoding: identity` says what is (RFC 7694).
+ */
+export const unsupportedContentEncoding = () =>
+  new HttpError(
+    415,
+    { error: 'The request content encoding is not supported: send the body uncompressed (identity)' },
+    { 'accept-encoding': 'identity' },
+  );
 /**
  * Why a request got the transient `503` (counted by cause in `/metrics`); `bodies`: its body
  * would have taken the bodies held in memory past their budget (`MARKETPLACE_BODY_BUDGET_BYTES`);

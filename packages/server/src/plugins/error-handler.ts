@@ -5,6 +5,7 @@ import { lostPreparedStatement } from '../db/driver-errors.js';
 import {
   DependencyUnavailableError,
   HttpError,
+  payloadTooLarge,
   sendHttpError,
   UnauthorizedError,
   unavailable,
@@ -61,7 +62,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendHttpError(reply, unsupportedMediaType());
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ error: 'The request body is too large' });
+        return sendHttpError(reply, payloadTooLarge());
     }
     // Any other error that says the client is at fault (a framework or plugin error with a 4xx
     // status) is that 4xx in the documented shape, never a 500.

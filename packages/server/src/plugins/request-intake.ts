@@ -1,7 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest, unsupportedMediaType } from '../http/errors.js';
+import {
+  badRequest,
+  type HttpError,
+  unsupportedContentEncoding,
+  unsupportedMediaType,
+} from '../http/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,6 +63,19 @@ function readEmptyBodyOfAnyType(app: FastifyInstance): void {
     payload.once('end', () => decide(null));
     payload.once('error', (error) => decide(error));
   });
+}
+
+/**
+ * The refusal of a body sent in a content coding other than `identity` (`gzip`, `deflate`, `br`,
+ * a list of them): `415`, before any of it is read. Nothing is decompressed (a small compressed
+ * body can inflate past every limit); its bytes were read as JSON, a misleading `400` "not valid
+ * UTF-8".
+ */
+export function contentCodingRefusal(headers: FastifyRequest['headers']): HttpError | undefined {
+  const coding = headers['content-encoding'];
+  if (coding === undefined) return undefined;
+  const codings = coding.split(',').map((c) => c.trim().toLowerCase());
+  return codings.every((c) => c === '' || c === 'identity') ? undefined : unsupportedContentEncoding();
 }
 
 /**

@@ -1,10 +1,15 @@
 import { Transform } from 'node:stream';
 import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload, RouteOptions } from 'fastify';
-import { sendHttpError, unavailable } from '../http/errors.js';
+import { payloadTooLarge, sendHttpError, unavailable } from '../http/errors.js';
 import { DeadlineQueue, Queued } from './deadline-queue.js';
 import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
-import { bodyStillArriving, drainable, draining as drainingSockets } from './request-intake.js';
+import {
+  bodyStillArriving,
+  contentCodingRefusal,
+  drainable,
+  draining as drainingSockets,
+} from './request-intake.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,7 +24,8 @@ declare module 'fastify' {
     /**
      * Counts `bytes` more of this request's body against the budget of bodies in memory, until
      * its answer is sent or its connection closes; throws the `503` (cause `bodies`) instead when
-     * they would not fit.
+     * they would not fit, the `413` when this body alone would be larger than the whole budget.
+     * Bytes that arrive once the answer is handed over are not counted (nothing holds them).
      */
     holdBodyBytes(bytes: number): void;
   }
@@ -108,9 +114,10 @@ type WithState = FastifyRequest & { [kState]: RequestState | null };
  * - then `@fastify/under-pressure`'s own hook (event-loop delay, the database check), and a
  *   second `onRequest`: the slot of the cap. Two hooks, as under-pressure's verdict comes before
  *   the cap's (a refused database is `database`, not `overload`) and after the `404`.
- * - `preParsing`: the body budget (a body announced larger than what is left is `503`, its bytes
- *   are counted as they arrive); then, on the routes that read a body (added by `onRoute`), the
- *   slot is given back while the body arrives.
+ * - `preParsing`: a body in a content coding is `415` (request-intake.ts); the body budget (a
+ *   body announced larger than what is left is `503`, larger than the whole budget `413`; its
+ *   bytes are counted as they arrive); then, on the routes that read a body (added by `onRoute`),
+ *   the slot is given back while the body arrives.
  * - `preHandler`, on the routes that read a body: the slot taken again.
  * - `onSend`, one hook: the headers every answer carries (`X-Request-Id`, `nosniff`,
  *   `Connection: close` while shutting down or when a refused body is still arriving), the end
@@ -168,10 +175,18 @@ export async function registerRequestLifecycle(
   let bodyBytes = 0;
   app.decorate('bodyBytesInFlight', () => bodyBytes);
   app.decorateRequest('holdBodyBytes', function holdBodyBytes(this: FastifyRequest, bytes: number) {
+    // Bodies are read after `onRequest`, which made the request's state on arrival.
+    const state = (this as WithState)[kState] as RequestState;
+    // Once its answer is handed over, nothing reads the request's body any more: what still
+    // arrives (a body refused `413` or `415` while it arrives keeps flowing until its connection
+    // closes) is dropped, not held. Counted after its response closed, it was never given back:
+    // each 10 MB chunked body refused `413` kept about 1 MB of the budget for good.
+    if (state.settled) return;
+    // A body that alone grows past the whole budget can never be held: `413`, not retryable.
+    if (state.bodyBytes + bytes > budget) throw payloadTooLarge();
     if (bodyBytes + bytes > budget) throw unavailable('bodies');
     bodyBytes += bytes;
-    // Bodies are read after `onRequest`, which made the request's state on arrival.
-    ((this as WithState)[kState] as RequestState).bodyBytes += bytes;
+    state.bodyBytes += bytes;
   });
 
   // The deadlines: each queue has every request wait the same time, so one timer serves them all.
@@ -249,7 +264,17 @@ export async function registerRequestLifecycle(
       // No body at all (every GET): nothing to count.
       if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0')
         return done(null, payload);
-      if (Number(headers['content-length'] ?? 0) > budget - bodyBytes) return done(unavailable('bodies'));
+      // A compressed body is refused before it is read (and before it counts).
+      const refusal = contentCodingRefusal(headers);
+      if (refusal) return done(refusal);
+      const announced = Number(headers['content-length'] ?? 0);
+      if (announced > budget - bodyBytes) {
+        // Announced larger than its route reads (Fastify's body limit, a form's cap): the route's
+        // `413`, answered before the body is read. Larger than the whole budget: it can never be
+        // held, `413` too. Neither is the transient `503`, which asks the client to send it again.
+        const limit = request.routeOptions.config.maxBodyBytes ?? request.routeOptions.bodyLimit;
+        if (announced <= limit) return done(announced > budget ? payloadTooLarge() : unavailable('bodies'));
+      }
       // Multipart forms are read by @fastify/multipart from the request itself: counted part by part.
       if (headers['content-type']?.toLowerCase().startsWith('multipart/')) return done(null, payload);
       done(null, countedBody(request, payload));
