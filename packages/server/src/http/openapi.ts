@@ -189,7 +189,10 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
           : 'Request body over 1 MiB',
       content: json(ref('ErrorBody')),
     };
-    r['415'] = { description: 'Unsupported request content type', content: json(ref('ErrorBody')) };
+    r['415'] = {
+      description: 'Unsupported request content type, or a content encoding other than identity',
+      content: json(ref('ErrorBody')),
+    };
   }
   if (e.method !== 'GET' || e.paginated)
     r['422'] = {
