@@ -257,11 +257,18 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     return EXIT_NOT_CONFIRMED;
   }
   const style = styleOf(values['no-color'], io, output);
+  // Pages walked as JSON go out as they come (`--all | head` stops the walk); a table needs every
+  // row for its widths, and --include the head first.
+  const streamed =
+    op.kind === 'list' && maxItems !== undefined && output === 'json' && !values.include
+      ? jsonArrayWriter(io.stdout)
+      : undefined;
   try {
     const result = await callOperation(client, op, args, {
       readFile: readFileField,
       ...(maxItems !== undefined && { maxItems }),
       ...(typeof idempotencyKey === 'string' && { idempotencyKey }),
+      ...(streamed && { onItems: streamed.items }),
     });
     const data = op.kind === 'list' ? (result as ListResult).data : result.data;
     if (op.endpoint.emptyNotFound && data === null) io.stderr(`marketplace: ${noneSet(op)}\n`);
@@ -269,7 +276,8 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     const width = widthOf(io);
     if (op.kind === 'delete') {
       if (output === 'table') io.stdout('Deleted.\n');
-    } else
+    } else if (streamed) streamed.end();
+    else
       io.stdout(
         // JSON.stringify leaves DEL, C1 and the bidi overrides as they are: escaped (`\u202E`), the
         // JSON still parses to the same text, and data cannot drive the terminal.
@@ -292,6 +300,25 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       rename: flagOfField(op, new Set(Object.keys(args))),
     });
   }
+}
+
+/**
+ * A list's JSON written page by page: the same bytes as `JSON.stringify(items, null, 2)` once
+ * every page is in, each page as soon as it is. An error on a later page leaves the array unclosed
+ * (and the exit status non-zero): a reader never takes a cut-short list for the whole one.
+ */
+function jsonArrayWriter(write: (text: string) => void) {
+  let count = 0;
+  return {
+    items: (items: readonly unknown[]) => {
+      let text = '';
+      for (const item of items)
+        text += `${count++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(item ?? null, null, 2).replace(/\n/g, '\n  ')}`;
+      // As for the whole array below: data cannot drive the terminal.
+      if (text !== '') write(escapeControls(text));
+    },
+    end: () => write(count === 0 ? '[]\n' : '\n]\n'),
+  };
 }
 
 /**

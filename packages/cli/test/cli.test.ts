@@ -690,6 +690,63 @@ async function recorder(
   return { url, seen, close: () => new Promise((resolve) => listener.close(resolve)) };
 }
 
+describe('--all as JSON: each page as it comes', () => {
+  test('the bytes are those of the whole array; a reader that stops after the first page ends the walk', async () => {
+    const org = await user.client.organizations.create({ name: 'Streamed' });
+    const auth = { authorization: `Bearer ${user.token}` };
+    const one = await (await fetch(`${server.url}/organizations/${org.id}.json`, { headers: auth })).text();
+    const pages = 50;
+    // Page 2 is answered only once the reader has gone: the first page was written before it.
+    let readerGone: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => {
+      readerGone = resolve;
+    });
+    const stub = await recorder((path, res) => {
+      const page = Number(new URL(path, 'http://x').searchParams.get('page') ?? 1);
+      const answer = () => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'current-page': String(page),
+          'page-items': '20',
+          'total-count': String(pages * 20),
+          'total-pages': String(pages),
+        });
+        res.end(`[${Array(20).fill(one).join(',')}]`);
+      };
+      if (page === 1) answer();
+      else void gone.then(answer);
+    });
+    try {
+      const child = spawn(process.execPath, [bin, 'organizations', 'list', '--all'], {
+        env: { ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: stub.url },
+      });
+      let first = '';
+      child.stdout.once('data', (chunk: Buffer) => {
+        first = chunk.toString();
+        child.stdout.destroy();
+        readerGone();
+      });
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+      expect(first).toMatch(/^\[\n {2}\{\n {4}"id": /);
+      expect(stub.seen.map((r) => r.path)).toEqual([
+        '/organizations.json?page=1',
+        '/organizations.json?page=2',
+      ]);
+    } finally {
+      await stub.close();
+    }
+    // Read to the end, the output is JSON.stringify(list, null, 2), the empty list too.
+    const all = await run(['collabs', 'list', org.id, '--all']);
+    expect(all.stdout).toBe('[]\n');
+    await user.client.collabs.create(org.id, { name: 'A' });
+    await user.client.collabs.create(org.id, { name: 'B' });
+    const two = await run(['collabs', 'list', org.id, '--all']);
+    expect(two.stdout).toBe(`${JSON.stringify(JSON.parse(two.stdout), null, 2)}\n`);
+    expect(JSON.parse(two.stdout)).toHaveLength(2);
+  });
+});
+
 describe('a base URL that is not the API', () => {
   test('no answer at all: the hint names where the base URL came from', async () => {
     // Port 1 (tcpmux): nothing listens there, and no other test can take it (ports below 1024).

@@ -319,6 +319,11 @@ export interface CallOptions extends RequestOptions {
   maxItems?: number;
   /** Lists: items at the start of the first page to leave out (a `next_skip` given back). */
   skip?: number;
+  /**
+   * Lists: called with each page's items (those kept in `data`) as the walk reaches them, before
+   * the next page is asked for: output that streams (the CLI's `--all`) need not wait for the last.
+   */
+  onItems?: (items: readonly unknown[]) => void;
 }
 
 /**
@@ -332,11 +337,12 @@ export async function callOperation(
   client: Marketplace,
   op: Operation,
   args: FlatArgs,
-  { readFile = readDataUrl, maxItems, skip = 0, ...options }: CallOptions = {},
+  { readFile = readDataUrl, maxItems, skip = 0, onItems, ...options }: CallOptions = {},
 ): Promise<{ data: unknown; response: Response | undefined } | ListResult> {
   const endpoint = op.endpoint;
   const request = await requestOf(op, args, readFile);
-  if (op.kind === 'list') return walk(await client.list(endpoint, request as never, options), maxItems, skip);
+  if (op.kind === 'list')
+    return walk(await client.list(endpoint, request as never, options), maxItems, skip, onItems);
   const pending =
     op.kind === 'transition'
       ? client.transition(endpoint as TransitionEndpoint, request.params as never, options)
@@ -357,7 +363,12 @@ export async function callOperation(
  * A page is never skipped over: when `maxItems` ends inside one, `next_page` is that page again and
  * `next_skip` says how many of its items `data` already holds.
  */
-async function walk(first: Page<unknown>, maxItems: number | undefined, skip: number): Promise<ListResult> {
+async function walk(
+  first: Page<unknown>,
+  maxItems: number | undefined,
+  skip: number,
+  onItems: ((items: readonly unknown[]) => void) | undefined,
+): Promise<ListResult> {
   const data: unknown[] = [];
   let page = first;
   let offset = skip;
@@ -366,11 +377,14 @@ async function walk(first: Page<unknown>, maxItems: number | undefined, skip: nu
     const rest = page.data.slice(offset);
     const room = (maxItems ?? Number.POSITIVE_INFINITY) - data.length;
     if (rest.length > room) {
-      data.push(...rest.slice(0, room));
+      const kept = rest.slice(0, room);
+      data.push(...kept);
+      onItems?.(kept);
       next = { page: page.page, skip: offset + room };
       break;
     }
     data.push(...rest);
+    onItems?.(rest);
     if (maxItems === undefined || data.length >= maxItems || !page.hasNextPage()) {
       next = { page: page.hasNextPage() ? page.page + 1 : null, skip: 0 };
       break;
