@@ -47,13 +47,14 @@ const parsedHttpUrl = z.url({ protocol: /^https?$/ });
 /**
  * The start of a URL the platform's parser certainly reads: `http(s)://`, then a dotted-decimal
  * IPv4 or a lowercase DNS name whose last label starts with a letter (so not an IPv4 number; no
- * `--`, so no punycode), a port up to 9999, and the end of the authority. What follows cannot make
+ * `--`, so no punycode), a port up to 65535 (a server on an ephemeral port writes five digits),
+ * and the end of the authority. What follows cannot make
  * the parser fail (the WHATWG URL parser has no failure in the path, query and fragment states),
  * so it is not read: a third of the cost of a regex over the whole URL. What it refuses is not
  * refused: `parsedHttpUrl` decides.
  */
 const PLAIN_HTTP_URL =
-  /^https?:\/\/(?:(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)|(?:[a-z0-9]+(?:-[a-z0-9]+)*\.)*[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?::\d{1,4})?(?:[/?#]|$)/;
+  /^https?:\/\/(?:(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)|(?:[a-z0-9]+(?:-[a-z0-9]+)*\.)*[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]|$)/;
 
 const TAB_OR_LINE_BREAK = /[\t\n\r]/g;
 const HAS_TAB_OR_LINE_BREAK = /[\t\n\r]/;

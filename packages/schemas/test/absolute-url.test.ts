@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { absoluteUrl } from '../src/index.js';
+import { absoluteUrl, acceptsAsIs } from '../src/index.js';
 
 /** What `absoluteUrl` was, and must stay equivalent to: zod's own check. */
 const reference = z.url({ protocol: /^https?$/ });
@@ -199,6 +199,28 @@ describe('absoluteUrl', () => {
   it('refuses what is not a string, as z.url() does', () => {
     for (const input of [null, undefined, 42, {}, ['http://example.com'], new URL('http://example.com')])
       expect(outcome(absoluteUrl, input)).toEqual(outcome(reference, input));
+  });
+
+  it('is taken by the fast check as a server writes it, on any port (a test server, a local one on an ephemeral port)', () => {
+    for (const url of [
+      'https://api.example.com/organizations/Org1.json',
+      'http://127.0.0.1/organizations/Org1.json',
+      'http://localhost:3000/organizations/Org1.json',
+      'http://127.0.0.1:34715/organizations/Org1/collabs/Collab1.json',
+      'http://127.0.0.1:65535/uploads/ab12',
+      'http://127.0.0.1:10000/uploads/ab12',
+    ])
+      expect([url, acceptsAsIs(absoluteUrl, url)]).toEqual([url, true]);
+    // Past the last port the parser fails: never taken as is (zod refuses it).
+    for (const url of ['http://127.0.0.1:65536/x', 'http://127.0.0.1:99999/x', 'http://127.0.0.1:123456/x'])
+      expect([url, acceptsAsIs(absoluteUrl, url)]).toEqual([url, false]);
+  });
+
+  it('is never taken as is by the fast check when z.url() refuses it or changes it', () => {
+    for (const input of tricky) {
+      if (!acceptsAsIs(absoluteUrl, input)) continue;
+      expect([input, outcome(reference, input)]).toEqual([input, { success: true, data: input }]);
+    }
   });
 
   it('publishes the JSON Schema z.url() does (format: uri)', () => {
