@@ -4,7 +4,9 @@
  * type, an empty-body 404, a 304. Each is checked here for its status, headers and body, and, in
  * `pnpm test:contract`, by Prism against the published document.
  */
+import { acceptsAsIs, endpoints } from '@app/schemas';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { z } from 'zod';
 import { recordingFetch, type TestUser, useServer } from './harness.js';
 
 const server = useServer();
@@ -95,5 +97,39 @@ describe('answers outside the happy path', () => {
     expect(await res.json()).toEqual([]);
     expect(res.headers.get('current-page')).toBe('99');
     expect(res.headers.get('total-pages')).toBe('1');
+  });
+});
+
+describe("the server's answers, as the SDK's response check reads them", () => {
+  test('every show and list takes the fast check, not zod in full (a server on an ephemeral port too)', async () => {
+    const org = await alice.client.organizations.create({
+      name: 'Fast Co',
+      website: 'https://fast.example.com',
+    });
+    const collab = await alice.client.collabs.create(org.id, { name: 'Fast collab', brief: '# Brief' });
+    const campaign = await alice.client.campaigns.create(org.id, { name: 'Fast campaign' });
+    const answers: Array<[string, z.ZodType | undefined, string]> = [
+      ['organizations.list', endpoints.organizations.list.response, '/organizations.json'],
+      ['organizations.retrieve', endpoints.organizations.retrieve.response, `/organizations/${org.id}.json`],
+      ['collabs.list', endpoints.collabs.list.response, `/organizations/${org.id}/collabs.json`],
+      [
+        'collabs.retrieve',
+        endpoints.collabs.retrieve.response,
+        `/organizations/${org.id}/collabs/${collab.id}.json`,
+      ],
+      ['campaigns.list', endpoints.campaigns.list.response, `/organizations/${org.id}/campaigns.json`],
+      [
+        'campaigns.retrieve',
+        endpoints.campaigns.retrieve.response,
+        `/organizations/${org.id}/campaigns/${campaign.id}.json`,
+      ],
+      ['members.list', endpoints.members.list.response, `/organizations/${org.id}/members.json`],
+    ];
+    expect(new URL(server.url).port).toMatch(/^\d+$/);
+    for (const [name, schema, path] of answers) {
+      const res = await call(path);
+      expect([name, res.status]).toEqual([name, 200]);
+      expect([name, acceptsAsIs(schema as z.ZodType, await res.json())]).toEqual([name, true]);
+    }
   });
 });
