@@ -1,7 +1,7 @@
 import { ConnectionException } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
 import { causeChain } from '../db/driver-errors.js';
-import type { UnderPressureOptions } from './external/under-pressure.js';
+import type { PressureOptions } from './pressure.js';
 import { type Admission, registerRequestLifecycle } from './request-lifecycle.js';
 
 /** Codes of a PostgreSQL that is gone, starting, stopping or out of connections. */
@@ -47,14 +47,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export interface OverloadOptions {
   /** Event-loop delay (ms) past which requests get a 503 (0 turns it off). */
   maxEventLoopDelay: number;
-  /** How often (ms) the delay is sampled; keep it well above 10 ms, under-pressure's resolution. */
+  /** How often (ms) the delay is sampled; keep it well above 10 ms, the sampling resolution. */
   sampleInterval?: number;
   /** Requests in progress past which new ones get a 503 (unset or 0: no limit). */
   maxConcurrentRequests?: number;
 }
 
-/** The database check of {@link registerOverloadProtection}: see plugins/external/under-pressure.ts. */
-export type DatabaseCheck = NonNullable<UnderPressureOptions['databaseCheck']>;
+/** The database check of {@link registerOverloadProtection}: see plugins/pressure.ts. */
+export type DatabaseCheck = NonNullable<PressureOptions['databaseCheck']>;
 
 /**
  * Requests in progress at once, at most: part of a started server's default protection. The
@@ -70,11 +70,11 @@ export const DEFAULT_OVERLOAD: OverloadOptions = {
   maxConcurrentRequests: MAX_CONCURRENT_REQUESTS,
 };
 
-/** The {@link Admission} of a started server: the cap, under-pressure's checks, the database check. */
+/** The {@link Admission} of a started server: the cap, the event-loop delay, the database check. */
 export function admissionOf(options: OverloadOptions, databaseCheck?: DatabaseCheck): Admission {
   return {
     maxConcurrent: options.maxConcurrentRequests ?? 0,
-    underPressure: {
+    pressure: {
       maxEventLoopDelay: options.maxEventLoopDelay,
       ...(options.sampleInterval !== undefined && { sampleInterval: options.sampleInterval }),
       ...(databaseCheck && { databaseCheck }),

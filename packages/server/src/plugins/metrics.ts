@@ -62,7 +62,7 @@ async function poolFigures(orm: Orm): Promise<() => PoolFigures> {
  * - requests in progress (the slots of the cap), answers still being sent to their clients, and
  *   the bytes of request bodies held in memory (the body budget);
  * - the event-loop delay and utilisation the overload protection samples
- *   (`@fastify/under-pressure`, every second), so both read the same figures; resident memory.
+ *   (plugins/pressure.ts, every second), so both read the same figures; resident memory.
  * Who may read it: with `MARKETPLACE_METRICS_TOKEN` set, a scrape needs `Authorization: Bearer
  * <token>` (else the API's `401`); without one, only a loopback client (else `404`, as if there
  * were no such path) unless `MARKETPLACE_METRICS_PUBLIC=1`. It is never readable from another
@@ -133,14 +133,14 @@ export async function registerMetrics(
   const sampled = (
     name: string,
     help: string,
-    read: (usage: ReturnType<FastifyInstance['memoryUsage']>) => number,
+    read: (usage: ReturnType<FastifyInstance['eventLoopSample']>) => number,
   ) =>
     new Gauge({
       name,
       help,
       registers: [register],
       collect() {
-        this.set(read(app.memoryUsage()));
+        this.set(read(app.eventLoopSample()));
       },
     });
   sampled(
@@ -182,7 +182,10 @@ export async function registerMetrics(
     help: 'Resident memory size',
     registers: [register],
     collect() {
-      this.set(process.memoryUsage.rss());
+      // It reads /proc/self/stat: at the open-file limit (EMFILE) the scrape keeps the last figure.
+      try {
+        this.set(process.memoryUsage.rss());
+      } catch {}
     },
   });
 

@@ -3,7 +3,7 @@ import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload, RouteOptions } from 'fastify';
 import { sendHttpError, unavailable } from '../http/errors.js';
 import { DeadlineQueue, Queued } from './deadline-queue.js';
-import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
+import { type PressureOptions, registerPressureChecks } from './pressure.js';
 import { bodyStillArriving, drainable, draining as drainingSockets } from './request-intake.js';
 
 declare module 'fastify' {
@@ -29,8 +29,8 @@ declare module 'fastify' {
 export interface Admission {
   /** Requests in progress past which new ones get a `503` (0: no limit, only counted). */
   maxConcurrent: number;
-  /** `@fastify/under-pressure`'s checks (event-loop delay, database), run just before the cap. */
-  underPressure: UnderPressureOptions;
+  /** The overload and database checks (event-loop delay, database), run just before the cap. */
+  pressure: PressureOptions;
 }
 
 export interface Deadlines {
@@ -105,9 +105,9 @@ type WithState = FastifyRequest & { [kState]: RequestState | null };
  *      the documented body nor `Retry-After`;
  *   2. an unknown route (or method) is `404`, before its body is read;
  *   3. the request's answer deadline starts (`deadlines.answerMs`).
- * - then `@fastify/under-pressure`'s own hook (event-loop delay, the database check), and a
- *   second `onRequest`: the slot of the cap. Two hooks, as under-pressure's verdict comes before
- *   the cap's (a refused database is `database`, not `overload`) and after the `404`.
+ * - then a second `onRequest`: the verdict of the overload and database checks
+ *   (plugins/pressure.ts), then the slot of the cap. The checks' verdict comes before the cap's (a
+ *   refused database is `database`, not `overload`) and after the `404`.
  * - `preParsing`: the body budget (a body announced larger than what is left is `503`, its bytes
  *   are counted as they arrive); then, on the routes that read a body (added by `onRoute`), the
  *   slot is given back while the body arrives.
@@ -234,11 +234,11 @@ export async function registerRequestLifecycle(
   });
 
   if (admission) {
-    await registerUnderPressure(app, admission.underPressure);
+    const pressure = await registerPressureChecks(app, admission.pressure);
     app.addHook('onRequest', (request, reply, done) => {
-      // Turned away by under-pressure's check (its handler sent the `503`, then let the hooks go
-      // on, and the answer may still be on its way out): nothing more runs for it, no statement.
-      if (request.unavailableCause !== undefined) return;
+      // Turned away (the event loop lags, the database is down): nothing more runs for it.
+      const cause = pressure(request);
+      if (cause !== undefined) return void sendHttpError(reply, unavailable(cause));
       if (take(stateOf(request, reply))) done();
     });
   }
