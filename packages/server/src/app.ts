@@ -84,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.tracing) await app.register(options.tracing.fastifyPlugin);
   await registerCors(app, config.corsOrigins);
   installErrorHandler(app);
-  registerRequestIntake(app);
+  registerRequestIntake(app, { maxConnections: config.maxConnections });
   // Every app-wide step of a request, one hook per phase (after CORS: every answer carries its
   // headers; before the routes: the body routes get their `preHandler`).
   await registerRequestLifecycle(app, {

@@ -30,6 +30,8 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     metricsToken: undefined,
     metricsPublic: false,
     corsOrigins: [],
+    // No limit: Node's default (a started server derives one from its open-file limit).
+    maxConnections: 0,
     ...overrides,
   };
 }

@@ -12,6 +12,9 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EAI_AGAIN',
+  // The process is at its open-file limit: no connection can be opened now (config.ts, `maxConnections`).
+  'EMFILE',
+  'ENFILE',
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now

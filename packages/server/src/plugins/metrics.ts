@@ -61,6 +61,7 @@ async function poolFigures(orm: Orm): Promise<() => PoolFigures> {
  * - the database connections (`db_pool_*`);
  * - requests in progress (the slots of the cap), answers still being sent to their clients, and
  *   the bytes of request bodies held in memory (the body budget);
+ * - connections open, and those refused past `MARKETPLACE_MAX_CONNECTIONS`;
  * - the event-loop delay and utilisation the overload protection samples
  *   (plugins/pressure.ts, every second), so both read the same figures; resident memory.
  * Who may read it: with `MARKETPLACE_METRICS_TOKEN` set, a scrape needs `Authorization: Bearer
@@ -177,6 +178,20 @@ export async function registerMetrics(
     'Answers handed to their connection that the client has not taken whole yet',
     () => app.responsesSending(),
   );
+  current(
+    'http_connections_open',
+    'Connections open (MARKETPLACE_MAX_CONNECTIONS at most)',
+    () => app.connectionCounts().open,
+  );
+  new Counter({
+    name: 'http_connections_refused_total',
+    help: 'Connections closed as soon as accepted: the server held MARKETPLACE_MAX_CONNECTIONS already',
+    registers: [register],
+    collect() {
+      this.reset();
+      this.inc(app.connectionCounts().refused);
+    },
+  });
   new Gauge({
     name: 'process_resident_memory_bytes',
     help: 'Resident memory size',
