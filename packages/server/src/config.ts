@@ -128,7 +128,16 @@ export interface Config {
   maxConnections: number;
   /** The soft open-file limit the default of `maxConnections` was derived from (unset: given, or not Linux). */
   openFileLimit?: number;
+  /**
+   * Slots of the cap on requests in progress (64) one client may hold at once: a user (by a token
+   * that has authenticated before), else an address. Past it, that client's next request is
+   * `503`; 0: no share (`MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT`).
+   */
+  maxInProgressPerClient: number;
 }
+
+/** Half of the cap on requests in progress (64, plugins/availability.ts): two clients cannot fill it. */
+export const DEFAULT_MAX_IN_PROGRESS_PER_CLIENT = 32;
 
 /** File descriptors a server process needs besides its connections: Node's own, stdio, logs, workers. */
 export const BASE_FD_RESERVE = 64;
@@ -247,6 +256,12 @@ const Env = z.object({
     .default(DEFAULT_LIMITS.briefBytesPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   MARKETPLACE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000)
+    .default(DEFAULT_MAX_IN_PROGRESS_PER_CLIENT),
   MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MARKETPLACE_METRICS_PUBLIC: z.enum(['0', '1']).default('0'),
   MARKETPLACE_CORS_ORIGINS: z
@@ -352,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.MARKETPLACE_METRICS_TOKEN,
     metricsPublic: e.MARKETPLACE_METRICS_PUBLIC === '1',
     corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
+    maxInProgressPerClient: e.MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT,
     ...maxConnectionsOf(e.MARKETPLACE_MAX_CONNECTIONS, {
       databaseUrl: e.DATABASE_URL,
       databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,

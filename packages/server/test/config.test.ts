@@ -141,6 +141,15 @@ Max locked memory         8388608              8388608              bytes`;
     }
   });
 
+  it('MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: half of the cap of 64 unless set; 0 turns the share off', () => {
+    expect(loadConfig({}).maxInProgressPerClient).toBe(32);
+    expect(loadConfig({ MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: '4' }).maxInProgressPerClient).toBe(4);
+    expect(loadConfig({ MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: '0' }).maxInProgressPerClient).toBe(0);
+    expect(() => loadConfig({ MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: '-1' })).toThrow(
+      'MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT',
+    );
+  });
+
   it('names every bad setting in one message, the storage URL among them', () => {
     const bad = { PORT: 'eighty', LOG_FORMAT: 'xml', MARKETPLACE_STORAGE_URL: 'https://bucket.example/' };
     expect(() => loadConfig(bad)).toThrow(

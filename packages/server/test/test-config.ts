@@ -32,6 +32,8 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     corsOrigins: [],
     // No limit: Node's default (a started server derives one from its open-file limit).
     maxConnections: 0,
+    // No share of the cap (the harness has no cap either); a test of the share sets both.
+    maxInProgressPerClient: 0,
     ...overrides,
   };
 }

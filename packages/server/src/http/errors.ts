@@ -37,6 +37,7 @@ export const unsupportedMediaType = (why?: string) =>
  */
 export const UNAVAILABLE_CAUSES = [
   'overload',
+  'share',
   'database',
   'storage',
   'chaos',

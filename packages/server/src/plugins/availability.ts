@@ -1,5 +1,5 @@
 import { ConnectionException } from '@mikro-orm/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { causeChain } from '../db/driver-errors.js';
 import type { PressureOptions } from './pressure.js';
 import { type Admission, registerRequestLifecycle } from './request-lifecycle.js';
@@ -54,6 +54,11 @@ export interface OverloadOptions {
   sampleInterval?: number;
   /** Requests in progress past which new ones get a 503 (unset or 0: no limit). */
   maxConcurrentRequests?: number;
+  /**
+   * Slots of that cap one client (a user, else an address) may hold at once; past it, its next
+   * request gets a 503 (unset or 0: no share).
+   */
+  maxConcurrentPerClient?: number;
 }
 
 /** The database check of {@link registerOverloadProtection}: see plugins/pressure.ts. */
@@ -73,10 +78,19 @@ export const DEFAULT_OVERLOAD: OverloadOptions = {
   maxConcurrentRequests: MAX_CONCURRENT_REQUESTS,
 };
 
+/** A client by its address alone (the app knows users: pipeline/callers.ts). */
+const byAddress = (request: FastifyRequest) => `address:${request.ip}`;
+
 /** The {@link Admission} of a started server: the cap, the event-loop delay, the database check. */
-export function admissionOf(options: OverloadOptions, databaseCheck?: DatabaseCheck): Admission {
+export function admissionOf(
+  options: OverloadOptions,
+  databaseCheck?: DatabaseCheck,
+  clientOf: Admission['clientOf'] = byAddress,
+): Admission {
   return {
     maxConcurrent: options.maxConcurrentRequests ?? 0,
+    maxPerClient: options.maxConcurrentPerClient ?? 0,
+    clientOf,
     pressure: {
       maxEventLoopDelay: options.maxEventLoopDelay,
       ...(options.sampleInterval !== undefined && { sampleInterval: options.sampleInterval }),

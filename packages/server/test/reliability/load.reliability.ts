@@ -218,6 +218,7 @@ describe('load beyond capacity', () => {
     const unavailable = unavailableCounts(metrics.text);
     expect(unavailable).toEqual({
       overload: expect.any(Number),
+      share: 0,
       database: 0,
       storage: 0,
       chaos: 0,
