@@ -134,7 +134,15 @@ export interface Config {
    * `503`; 0: no share (`MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT`).
    */
   maxInProgressPerClient: number;
+  /**
+   * `Idempotency-Key`s kept per user (`MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER`): storing one more
+   * forgets that user's oldest past this many, before their 24 hours.
+   */
+  idempotencyKeysPerUser: number;
 }
+
+/** `Idempotency-Key`s a user keeps unless told otherwise: a thousand `POST`s a day, replayable. */
+export const DEFAULT_IDEMPOTENCY_KEYS_PER_USER = 1_000;
 
 /** Half of the cap on requests in progress (64, plugins/availability.ts): two clients cannot fill it. */
 export const DEFAULT_MAX_IN_PROGRESS_PER_CLIENT = 32;
@@ -262,6 +270,12 @@ const Env = z.object({
     .min(0)
     .max(1_000)
     .default(DEFAULT_MAX_IN_PROGRESS_PER_CLIENT),
+  MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(DEFAULT_IDEMPOTENCY_KEYS_PER_USER),
   MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MARKETPLACE_METRICS_PUBLIC: z.enum(['0', '1']).default('0'),
   MARKETPLACE_CORS_ORIGINS: z
@@ -368,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPublic: e.MARKETPLACE_METRICS_PUBLIC === '1',
     corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
     maxInProgressPerClient: e.MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT,
+    idempotencyKeysPerUser: e.MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER,
     ...maxConnectionsOf(e.MARKETPLACE_MAX_CONNECTIONS, {
       databaseUrl: e.DATABASE_URL,
       databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,

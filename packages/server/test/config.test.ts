@@ -150,6 +150,14 @@ Max locked memory         8388608              8388608              bytes`;
     );
   });
 
+  it('MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: 1 000 unless set, at least 1', () => {
+    expect(loadConfig({}).idempotencyKeysPerUser).toBe(1_000);
+    expect(loadConfig({ MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: '50' }).idempotencyKeysPerUser).toBe(50);
+    expect(() => loadConfig({ MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: '0' })).toThrow(
+      'MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER',
+    );
+  });
+
   it('names every bad setting in one message, the storage URL among them', () => {
     const bad = { PORT: 'eighty', LOG_FORMAT: 'xml', MARKETPLACE_STORAGE_URL: 'https://bucket.example/' };
     expect(() => loadConfig(bad)).toThrow(

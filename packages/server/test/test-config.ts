@@ -34,6 +34,7 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     maxConnections: 0,
     // No share of the cap (the harness has no cap either); a test of the share sets both.
     maxInProgressPerClient: 0,
+    idempotencyKeysPerUser: 1_000,
     ...overrides,
   };
 }

@@ -314,6 +314,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
   const isTestHelper = endpoint.access === 'test-helpers';
   const body = endpoint.body as BodySpec | undefined;
   const isGet = endpoint.method === 'GET' && !body;
+  const idempotency = endpoint.idempotent ? idempotencyHooks(config.idempotencyKeysPerUser) : undefined;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.route({
@@ -364,8 +365,8 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     // plugins/request-lifecycle.ts): its handler applies its input first, one hook less.
     ...(!isGet && { preValidation: [...(body ? [bodyHookOf(body, config)] : []), checkedInput] }),
     // Idempotency-Key (decisions.md §6): checked before the body is read, taken after validation.
-    ...(endpoint.idempotent && idempotencyHooks),
-    onSend: endpoint.idempotent ? [cacheControl(endpoint), idempotencyHooks.onSend] : cacheControl(endpoint),
+    ...(idempotency && { preParsing: idempotency.preParsing, preHandler: idempotency.preHandler }),
+    onSend: idempotency ? [cacheControl(endpoint), idempotency.onSend] : cacheControl(endpoint),
     handler: async (request, reply) => {
       if (isGet) applyInput(request);
       if (request.routeInput?.namesNothing) throw notFound();
