@@ -8,6 +8,7 @@ import { logFormatFor, loggerOptions, RequestLog } from './http/logging.js';
 import { registerReferencePage } from './http/reference-page.js';
 import { createUploadStore } from './modules/uploads/stores.js';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes.js';
+import { Callers } from './pipeline/callers.js';
 import { stripJsonSuffix } from './pipeline/json-selection.js';
 import { withMultipart, withoutMultipart } from './pipeline/multipart.js';
 import { PageCache } from './pipeline/page-cache.js';
@@ -80,11 +81,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...requestIdOptions,
   });
 
+  // Whose tokens authenticated: the per-client share of the cap counts a request against its user.
+  const callers = new Callers();
   // Before any hook or route: @fastify/otel wraps the hooks and routes added after it.
   if (options.tracing) await app.register(options.tracing.fastifyPlugin);
   await registerCors(app, config.corsOrigins);
   installErrorHandler(app);
-  registerRequestIntake(app);
+  registerRequestIntake(app, { maxConnections: config.maxConnections });
   // Every app-wide step of a request, one hook per phase (after CORS: every answer carries its
   // headers; before the routes: the body routes get their `preHandler`).
   await registerRequestLifecycle(app, {
@@ -93,10 +96,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     intake: { bodyBudgetBytes: config.bodyBudgetBytes },
     deadlines: { answerMs: options.requestTimeout ?? REQUEST_TIMEOUT_MS, sendMs: config.sendTimeoutMs },
     admission: admissionOf(
-      options.overload ?? DEFAULT_OVERLOAD,
+      { maxConcurrentPerClient: config.maxInProgressPerClient, ...(options.overload ?? DEFAULT_OVERLOAD) },
       config.databaseCheckIntervalMs > 0
         ? { probe: databaseProbe(orm), interval: config.databaseCheckIntervalMs }
         : undefined,
+      (request) => callers.clientOf(request),
     ),
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: NOT_FOUND_MESSAGE }));
@@ -120,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // checked against the published document by the contract run; they are not parsed again.
     api.setSerializerCompiler(() => (data) => JSON.stringify(data));
     const routes = config.testHelpersKey ? [...publicRoutes, ...testHelperRoutes] : publicRoutes;
-    const routeOptions = { config, random, uploads, pages };
+    const routeOptions = { config, random, uploads, pages, callers };
     // The routes that take files read multipart forms; the others only mark one (pipeline/multipart.ts).
     await withMultipart(api, config, (forms) => {
       for (const route of routes.filter(takesFiles)) registerRoute(forms, route, routeOptions);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -119,6 +120,80 @@ export interface Config {
   corsOrigins: string[];
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
   prefillAllowPrivate: boolean;
+  /**
+   * Connections the server holds at once (`MARKETPLACE_MAX_CONNECTIONS`; Node's
+   * `server.maxConnections`): one more is closed as soon as it is accepted. 0: no limit. Its
+   * default is {@link defaultMaxConnections}, from the process's open-file limit.
+   */
+  maxConnections: number;
+  /** The soft open-file limit the default of `maxConnections` was derived from (unset: given, or not Linux). */
+  openFileLimit?: number;
+  /**
+   * Slots of the cap on requests in progress (64) one client may hold at once: a user (by a token
+   * that has authenticated before), else an address. Past it, that client's next request is
+   * `503`; 0: no share (`MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT`).
+   */
+  maxInProgressPerClient: number;
+  /**
+   * `Idempotency-Key`s kept per user (`MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER`): storing one more
+   * forgets that user's oldest past this many, before their 24 hours.
+   */
+  idempotencyKeysPerUser: number;
+}
+
+/** `Idempotency-Key`s a user keeps unless told otherwise: a thousand `POST`s a day, replayable. */
+export const DEFAULT_IDEMPOTENCY_KEYS_PER_USER = 1_000;
+
+/** Half of the cap on requests in progress (64, plugins/availability.ts): two clients cannot fill it. */
+export const DEFAULT_MAX_IN_PROGRESS_PER_CLIENT = 32;
+
+/** File descriptors a server process needs besides its connections: Node's own, stdio, logs, workers. */
+export const BASE_FD_RESERVE = 64;
+
+/** Files embedded PGlite on disk may hold open (PostgreSQL's file cache closes the least recently used past it). */
+export const PGLITE_FD_RESERVE = 256;
+
+/** `maxConnections` when the open-file limit is unknown (no /proc/self/limits: not Linux). */
+export const FALLBACK_MAX_CONNECTIONS = 1_000;
+
+/** The least `maxConnections` derived from a low open-file limit (a warning says to raise it). */
+export const MIN_MAX_CONNECTIONS = 16;
+
+/** The soft `Max open files` of this process (Linux, /proc/self/limits), or undefined. */
+export function openFileLimit(limits?: string): number | undefined {
+  let text = limits;
+  if (text === undefined) {
+    try {
+      text = readFileSync('/proc/self/limits', 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+  const soft = /^Max open files\s+(\d+)\s/m.exec(text)?.[1];
+  return soft === undefined ? undefined : Number(soft);
+}
+
+/**
+ * How many connections a process with `limit` file descriptors can hold and still open what its
+ * requests need: the limit, less what the process holds besides connections (Node's own, the
+ * database's: the pool and its check on PostgreSQL, the files of PGlite on disk), halved, as a
+ * connection may hold a second descriptor while it is served (an upload it writes or reads, a
+ * store's socket). A process past its limit cannot open a file, a database connection or even
+ * `/proc/self/stat`; past this many, Node closes a new connection at once, and the ones it holds
+ * keep working.
+ */
+export function defaultMaxConnections(
+  limit: number | undefined,
+  database: Pick<Config, 'databaseUrl' | 'databasePoolSize'>,
+): number {
+  if (limit === undefined || !Number.isSafeInteger(limit)) return FALLBACK_MAX_CONNECTIONS;
+  const url = database.databaseUrl;
+  const databaseFds = url?.startsWith('postgres')
+    ? database.databasePoolSize + 1
+    : url === 'pglite://memory'
+      ? 0
+      : PGLITE_FD_RESERVE;
+  return Math.max(MIN_MAX_CONNECTIONS, Math.floor((limit - BASE_FD_RESERVE - databaseFds) / 2));
 }
 
 /** `*`, or an origin as browsers send it: scheme, host and port, nothing else. */
@@ -188,6 +263,19 @@ const Env = z.object({
     .positive()
     .default(DEFAULT_LIMITS.briefBytesPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  MARKETPLACE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000)
+    .default(DEFAULT_MAX_IN_PROGRESS_PER_CLIENT),
+  MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(DEFAULT_IDEMPOTENCY_KEYS_PER_USER),
   MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MARKETPLACE_METRICS_PUBLIC: z.enum(['0', '1']).default('0'),
   MARKETPLACE_CORS_ORIGINS: z
@@ -293,6 +381,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.MARKETPLACE_METRICS_TOKEN,
     metricsPublic: e.MARKETPLACE_METRICS_PUBLIC === '1',
     corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
+    maxInProgressPerClient: e.MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT,
+    idempotencyKeysPerUser: e.MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER,
+    ...maxConnectionsOf(e.MARKETPLACE_MAX_CONNECTIONS, {
+      databaseUrl: e.DATABASE_URL,
+      databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,
+    }),
+  };
+}
+
+/** `MARKETPLACE_MAX_CONNECTIONS`, or its default from the open-file limit (said with it). */
+function maxConnectionsOf(
+  given: number | undefined,
+  database: Pick<Config, 'databaseUrl' | 'databasePoolSize'>,
+): Pick<Config, 'maxConnections' | 'openFileLimit'> {
+  if (given !== undefined) return { maxConnections: given };
+  const limit = openFileLimit();
+  return {
+    maxConnections: defaultMaxConnections(limit, database),
+    ...(limit !== undefined && { openFileLimit: limit }),
   };
 }
 
@@ -338,6 +445,11 @@ export function configWarnings(config: Config): string[] {
   if (config.chaos503Rate > 0)
     warnings.push(
       `MARKETPLACE_CHAOS_503_RATE is ${config.chaos503Rate}: that share of API requests is answered 503 on purpose`,
+    );
+  const limit = config.openFileLimit;
+  if (limit !== undefined && config.maxConnections < 4 * MIN_MAX_CONNECTIONS)
+    warnings.push(
+      `the open-file limit of this process (${limit}) leaves room for ${config.maxConnections} connections: raise it (ulimit -n, LimitNOFILE=) or set MARKETPLACE_MAX_CONNECTIONS`,
     );
   const { hostname } = new URL(config.baseUrl);
   if (hostname === '0.0.0.0' || hostname === '[::]')

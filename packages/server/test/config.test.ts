@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configWarnings, loadConfig } from '../src/config.js';
+import {
+  ConfigError,
+  configWarnings,
+  defaultMaxConnections,
+  FALLBACK_MAX_CONNECTIONS,
+  loadConfig,
+  openFileLimit,
+} from '../src/config.js';
 
 describe('loadConfig', () => {
   it('has the defaults of decisions.md §3', () => {
@@ -108,6 +115,49 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 
+  it('MARKETPLACE_MAX_CONNECTIONS as given; unset, from the open-file limit, with room for the database and what requests open', () => {
+    expect(loadConfig({ MARKETPLACE_MAX_CONNECTIONS: '500' })).toMatchObject({ maxConnections: 500 });
+    expect(loadConfig({ MARKETPLACE_MAX_CONNECTIONS: '500' }).openFileLimit).toBeUndefined();
+    expect(() => loadConfig({ MARKETPLACE_MAX_CONNECTIONS: '0' })).toThrow('MARKETPLACE_MAX_CONNECTIONS');
+    const limits = `Limit                     Soft Limit           Hard Limit           Units
+Max processes             63431                63431                processes
+Max open files            1024                 524288               files
+Max locked memory         8388608              8388608              bytes`;
+    expect(openFileLimit(limits)).toBe(1024);
+    expect(openFileLimit('no such line')).toBeUndefined();
+    // (1024 - 64 for the process - the database's) / 2: a connection may hold a file too.
+    const pool = { databasePoolSize: 10 };
+    expect(defaultMaxConnections(1024, { databaseUrl: 'postgres://db/x', ...pool })).toBe(474);
+    expect(defaultMaxConnections(1024, { databaseUrl: 'pglite://memory', ...pool })).toBe(480);
+    expect(defaultMaxConnections(1024, { databaseUrl: undefined, ...pool })).toBe(352);
+    expect(defaultMaxConnections(256, { databaseUrl: undefined, ...pool })).toBe(16);
+    expect(defaultMaxConnections(undefined, { databaseUrl: undefined, ...pool })).toBe(
+      FALLBACK_MAX_CONNECTIONS,
+    );
+    if (process.platform === 'linux') {
+      const config = loadConfig({ DATABASE_URL: 'pglite://memory' });
+      expect(config.openFileLimit).toBe(openFileLimit());
+      expect(config.maxConnections).toBe(defaultMaxConnections(openFileLimit(), config));
+    }
+  });
+
+  it('MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: half of the cap of 64 unless set; 0 turns the share off', () => {
+    expect(loadConfig({}).maxInProgressPerClient).toBe(32);
+    expect(loadConfig({ MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: '4' }).maxInProgressPerClient).toBe(4);
+    expect(loadConfig({ MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: '0' }).maxInProgressPerClient).toBe(0);
+    expect(() => loadConfig({ MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: '-1' })).toThrow(
+      'MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT',
+    );
+  });
+
+  it('MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: 1 000 unless set, at least 1', () => {
+    expect(loadConfig({}).idempotencyKeysPerUser).toBe(1_000);
+    expect(loadConfig({ MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: '50' }).idempotencyKeysPerUser).toBe(50);
+    expect(() => loadConfig({ MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER: '0' })).toThrow(
+      'MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER',
+    );
+  });
+
   it('names every bad setting in one message, the storage URL among them', () => {
     const bad = { PORT: 'eighty', LOG_FORMAT: 'xml', MARKETPLACE_STORAGE_URL: 'https://bucket.example/' };
     expect(() => loadConfig(bad)).toThrow(
@@ -117,6 +167,14 @@ describe('loadConfig', () => {
 });
 
 describe('configWarnings: what a server logs at warn once it listens', () => {
+  it('an open-file limit that leaves room for few connections', () => {
+    const config = loadConfig({ MARKETPLACE_MAX_CONNECTIONS: '16' });
+    expect(configWarnings(config)).toEqual([]);
+    expect(configWarnings({ ...config, openFileLimit: 256 })).toEqual([
+      'the open-file limit of this process (256) leaves room for 16 connections: raise it (ulimit -n, LimitNOFILE=) or set MARKETPLACE_MAX_CONNECTIONS',
+    ]);
+  });
+
   it('none with the defaults, nor with HOST=0.0.0.0 and a MARKETPLACE_BASE_URL', () => {
     expect(configWarnings(loadConfig({}))).toEqual([]);
     expect(

@@ -1,5 +1,5 @@
 /**
- * The overload protection's database check (plugins/external/under-pressure.ts, db/probe.ts):
+ * The overload protection's database check (plugins/pressure.ts, db/probe.ts):
  * while the last check found the database down, requests that need it get the documented `503` at
  * once, counted with cause `database`, and the server recovers by itself when the database is
  * back. Tests wait for checks through `nextDatabaseCheck()`, never for a time.

@@ -30,6 +30,11 @@ export function testConfig(dataDir: string, testHelpersKey: string, overrides: P
     metricsToken: undefined,
     metricsPublic: false,
     corsOrigins: [],
+    // No limit: Node's default (a started server derives one from its open-file limit).
+    maxConnections: 0,
+    // No share of the cap (the harness has no cap either); a test of the share sets both.
+    maxInProgressPerClient: 0,
+    idempotencyKeysPerUser: 1_000,
     ...overrides,
   };
 }

@@ -16,7 +16,7 @@ export interface DatabaseProbe {
 }
 
 /**
- * The probe of the overload protection's database check (plugins/external/under-pressure.ts).
+ * The probe of the overload protection's database check (plugins/pressure.ts).
  *
  * PostgreSQL: a connection of its own, outside the pool. Through the pool, a check would wait in
  * line behind the requests, and a busy pool would be taken for a database down, which would turn

@@ -49,6 +49,7 @@ export const unsupportedContentEncoding = () =>
  */
 export const UNAVAILABLE_CAUSES = [
   'overload',
+  'share',
   'database',
   'storage',
   'chaos',

@@ -5,13 +5,15 @@ import { bearerToken } from '../http/bearer.js';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
 import type { Caller } from '../http/route.js';
 import { type CallerRead, findCaller } from '../modules/access-tokens/caller.js';
+import type { Callers } from './callers.js';
 
 export type { CallerRead };
 
 /**
  * Authenticates the request and checks its organization role, in the order of decisions.md:
  * token (401) → tenancy (404) → role (403). Sets `request.caller`; with `read` (the route's
- * declared read, fetched in the same statement) returns what it selected.
+ * declared read, fetched in the same statement) returns what it selected. Tells `callers` whose
+ * token it was (or that it was no one's), for the per-client share of the cap.
  */
 export async function authorize(
   request: FastifyRequest,
@@ -20,12 +22,17 @@ export async function authorize(
     access: Exclude<Access, 'test-helpers'>;
     organizationId: string | undefined;
   },
+  callers: Callers,
   read?: CallerRead,
 ): Promise<ReadResult | undefined> {
   const token = bearerToken(request);
   const found = token ? await findCaller(await request.statements(), token, rule.organizationId, read) : null;
-  if (!found) throw new UnauthorizedError();
+  if (!found) {
+    if (token) callers.refused(token);
+    throw new UnauthorizedError();
+  }
   const row = found.caller;
+  callers.authenticated(token as string, row.user_id);
   // The endpoint's declared scope decides (spec: a read token only for GET and HEAD, which are
   // exactly the endpoints declared `read`).
   if (rule.scope === 'write' && row.permission !== 'write') throw new UnauthorizedError();

@@ -28,6 +28,7 @@ import type { Context, Route } from '../http/route.js';
 import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
 import type { UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type CallerRead } from './auth.js';
+import type { Callers } from './callers.js';
 import { conditionalGet } from './conditional-get.js';
 import { isJsonRequest, refuseNotJson } from './json-selection.js';
 import { formMaxBytes, isMultipartForm, readMultipartForm } from './multipart.js';
@@ -298,6 +299,8 @@ export interface RouteOptions {
   uploads: UploadStore;
   /** The pages of versioned lists answered, kept until their list changes. */
   pages: PageCache;
+  /** Whose tokens authenticated, for the per-client share of the cap (pipeline/callers.ts). */
+  callers: Callers;
 }
 
 /** Whether the endpoint takes files (a multipart form): its route is registered with the form reader. */
@@ -311,6 +314,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
   const isTestHelper = endpoint.access === 'test-helpers';
   const body = endpoint.body as BodySpec | undefined;
   const isGet = endpoint.method === 'GET' && !body;
+  const idempotency = endpoint.idempotent ? idempotencyHooks(config.idempotencyKeysPerUser) : undefined;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.route({
@@ -350,6 +354,7 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
           access: endpoint.access as Exclude<typeof endpoint.access, 'test-helpers'>,
           organizationId: input.organizationId,
         },
+        options.callers,
         readOf(route, input, options.pages),
       );
       if (read) input.read = read;
@@ -360,8 +365,8 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     // plugins/request-lifecycle.ts): its handler applies its input first, one hook less.
     ...(!isGet && { preValidation: [...(body ? [bodyHookOf(body, config)] : []), checkedInput] }),
     // Idempotency-Key (decisions.md §6): checked before the body is read, taken after validation.
-    ...(endpoint.idempotent && idempotencyHooks),
-    onSend: endpoint.idempotent ? [cacheControl(endpoint), idempotencyHooks.onSend] : cacheControl(endpoint),
+    ...(idempotency && { preParsing: idempotency.preParsing, preHandler: idempotency.preHandler }),
+    onSend: idempotency ? [cacheControl(endpoint), idempotency.onSend] : cacheControl(endpoint),
     handler: async (request, reply) => {
       if (isGet) applyInput(request);
       if (request.routeInput?.namesNothing) throw notFound();

@@ -1,7 +1,7 @@
 import { ConnectionException } from '@mikro-orm/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { causeChain } from '../db/driver-errors.js';
-import type { UnderPressureOptions } from './external/under-pressure.js';
+import type { PressureOptions } from './pressure.js';
 import { type Admission, registerRequestLifecycle } from './request-lifecycle.js';
 
 /** Codes of a PostgreSQL that is gone, starting, stopping or out of connections. */
@@ -12,6 +12,9 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EAI_AGAIN',
+  // The process is at its open-file limit: no connection can be opened now (config.ts, `maxConnections`).
+  'EMFILE',
+  'ENFILE',
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
@@ -47,14 +50,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export interface OverloadOptions {
   /** Event-loop delay (ms) past which requests get a 503 (0 turns it off). */
   maxEventLoopDelay: number;
-  /** How often (ms) the delay is sampled; keep it well above 10 ms, under-pressure's resolution. */
+  /** How often (ms) the delay is sampled; keep it well above 10 ms, the sampling resolution. */
   sampleInterval?: number;
   /** Requests in progress past which new ones get a 503 (unset or 0: no limit). */
   maxConcurrentRequests?: number;
+  /**
+   * Slots of that cap one client (a user, else an address) may hold at once; past it, its next
+   * request gets a 503 (unset or 0: no share).
+   */
+  maxConcurrentPerClient?: number;
 }
 
-/** The database check of {@link registerOverloadProtection}: see plugins/external/under-pressure.ts. */
-export type DatabaseCheck = NonNullable<UnderPressureOptions['databaseCheck']>;
+/** The database check of {@link registerOverloadProtection}: see plugins/pressure.ts. */
+export type DatabaseCheck = NonNullable<PressureOptions['databaseCheck']>;
 
 /**
  * Requests in progress at once, at most: part of a started server's default protection. The
@@ -70,11 +78,20 @@ export const DEFAULT_OVERLOAD: OverloadOptions = {
   maxConcurrentRequests: MAX_CONCURRENT_REQUESTS,
 };
 
-/** The {@link Admission} of a started server: the cap, under-pressure's checks, the database check. */
-export function admissionOf(options: OverloadOptions, databaseCheck?: DatabaseCheck): Admission {
+/** A client by its address alone (the app knows users: pipeline/callers.ts). */
+const byAddress = (request: FastifyRequest) => `address:${request.ip}`;
+
+/** The {@link Admission} of a started server: the cap, the event-loop delay, the database check. */
+export function admissionOf(
+  options: OverloadOptions,
+  databaseCheck?: DatabaseCheck,
+  clientOf: Admission['clientOf'] = byAddress,
+): Admission {
   return {
     maxConcurrent: options.maxConcurrentRequests ?? 0,
-    underPressure: {
+    maxPerClient: options.maxConcurrentPerClient ?? 0,
+    clientOf,
+    pressure: {
       maxEventLoopDelay: options.maxEventLoopDelay,
       ...(options.sampleInterval !== undefined && { sampleInterval: options.sampleInterval }),
       ...(databaseCheck && { databaseCheck }),

@@ -10,7 +10,9 @@ import { isDatabaseUnavailable } from './availability.js';
  * database check finds the database down, both say so at once, without asking it again.
  */
 export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
-  app.get('/health', { schema: { hide: true } }, async (request, reply) => {
+  // Neither takes a slot of the cap on requests in progress nor is refused by it: both are one
+  // `select 1` (or less), and a balancer must not take a busy but healthy replica out.
+  app.get('/health', { schema: { hide: true }, config: { uncapped: true } }, async (request, reply) => {
     const down = () => {
       request.unavailableCause = 'database';
       return reply.code(503).header('retry-after', '1').send({ status: 'database unavailable' });
@@ -25,7 +27,7 @@ export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
     }
   });
   let migrated = false;
-  app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/ready', { schema: { hide: true }, config: { uncapped: true } }, async (request, reply) => {
     const notReady = (status: string, more: Record<string, unknown> = {}) => {
       request.unavailableCause = more.pending ? 'migrations' : 'database';
       return reply

@@ -61,8 +61,9 @@ async function poolFigures(orm: Orm): Promise<() => PoolFigures> {
  * - the database connections (`db_pool_*`);
  * - requests in progress (the slots of the cap), answers still being sent to their clients, and
  *   the bytes of request bodies held in memory (the body budget);
+ * - connections open, and those refused past `MARKETPLACE_MAX_CONNECTIONS`;
  * - the event-loop delay and utilisation the overload protection samples
- *   (`@fastify/under-pressure`, every second), so both read the same figures; resident memory.
+ *   (plugins/pressure.ts, every second), so both read the same figures; resident memory.
  * Who may read it: with `MARKETPLACE_METRICS_TOKEN` set, a scrape needs `Authorization: Bearer
  * <token>` (else the API's `401`); without one, only a loopback client (else `404`, as if there
  * were no such path) unless `MARKETPLACE_METRICS_PUBLIC=1`. It is never readable from another
@@ -133,14 +134,14 @@ export async function registerMetrics(
   const sampled = (
     name: string,
     help: string,
-    read: (usage: ReturnType<FastifyInstance['memoryUsage']>) => number,
+    read: (usage: ReturnType<FastifyInstance['eventLoopSample']>) => number,
   ) =>
     new Gauge({
       name,
       help,
       registers: [register],
       collect() {
-        this.set(read(app.memoryUsage()));
+        this.set(read(app.eventLoopSample()));
       },
     });
   sampled(
@@ -177,12 +178,29 @@ export async function registerMetrics(
     'Answers handed to their connection that the client has not taken whole yet',
     () => app.responsesSending(),
   );
+  current(
+    'http_connections_open',
+    'Connections open (MARKETPLACE_MAX_CONNECTIONS at most)',
+    () => app.connectionCounts().open,
+  );
+  new Counter({
+    name: 'http_connections_refused_total',
+    help: 'Connections closed as soon as accepted: the server held MARKETPLACE_MAX_CONNECTIONS already',
+    registers: [register],
+    collect() {
+      this.reset();
+      this.inc(app.connectionCounts().refused);
+    },
+  });
   new Gauge({
     name: 'process_resident_memory_bytes',
     help: 'Resident memory size',
     registers: [register],
     collect() {
-      this.set(process.memoryUsage.rss());
+      // It reads /proc/self/stat: at the open-file limit (EMFILE) the scrape keeps the last figure.
+      try {
+        this.set(process.memoryUsage.rss());
+      } catch {}
     },
   });
 

@@ -9,6 +9,10 @@ import {
 } from '../http/errors.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Connections open now, and those refused since the start for being past `maxConnections`. */
+    connectionCounts(): { open: number; refused: number };
+  }
   interface FastifyContextConfig {
     /**
      * The largest body the route reads (a multipart form with its files; Fastify's `bodyLimit`
@@ -35,12 +39,59 @@ declare module 'fastify' {
  * This registers the body parsers; the `404`, the early answers' connections and the budget of
  * bodies in memory are steps of the request lifecycle's hooks (plugins/request-lifecycle.ts).
  */
-export function registerRequestIntake(app: FastifyInstance): void {
+export function registerRequestIntake(app: FastifyInstance, options: ConnectionOptions): void {
+  limitConnections(app, options);
   limitJsonDepth(app);
   // Bodies are JSON (or multipart forms for files): a JSON text labelled text/plain, which
   // `fetch` sends without a content type, is 415 like any other type, not a body read as a string.
   app.removeContentTypeParser('text/plain');
   readEmptyBodyOfAnyType(app);
+}
+
+export interface ConnectionOptions {
+  /** Connections held at once; one more is closed as soon as it is accepted (0: no limit). */
+  maxConnections: number;
+}
+
+/** At most one log line per this many ms says that connections are being refused. */
+const REFUSALS_LOGGED_EVERY_MS = 10_000;
+
+/**
+ * The connections a process holds: each takes a file descriptor, and a process at its open-file
+ * limit can open nothing more (an upload's file, a database connection, `/proc/self/stat`). Past
+ * `maxConnections` (config.ts, `defaultMaxConnections`: from the open-file limit, with room for
+ * what requests open), Node closes a new connection as soon as it is accepted (its documented
+ * `server.maxConnections`, which emits `drop`), and the connections held keep being served. The
+ * refusals are counted for `/metrics` and logged at `warn`, at most once per 10 s with how many
+ * since the last line (a flood must not become a flood of log lines).
+ */
+function limitConnections(app: FastifyInstance, options: ConnectionOptions): void {
+  const server = app.server;
+  let open = 0;
+  let refused = 0;
+  app.decorate('connectionCounts', () => ({ open, refused }));
+  server.on('connection', (socket: Socket) => {
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+    });
+  });
+  if (options.maxConnections <= 0) return;
+  server.maxConnections = options.maxConnections;
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  server.on('drop', () => {
+    refused += 1;
+    unlogged += 1;
+    const now = performance.now();
+    if (now - loggedAt < REFUSALS_LOGGED_EVERY_MS) return;
+    app.log.warn(
+      { maxConnections: options.maxConnections, refused: unlogged },
+      'refusing connections: the server holds MARKETPLACE_MAX_CONNECTIONS already',
+    );
+    loggedAt = now;
+    unlogged = 0;
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { NOT_FOUND_MESSAGE, REQUEST_ID_HEADER } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload, RouteOptions } from 'fastify';
 import { payloadTooLarge, sendHttpError, unavailable } from '../http/errors.js';
 import { DeadlineQueue, Queued } from './deadline-queue.js';
-import { registerUnderPressure, type UnderPressureOptions } from './external/under-pressure.js';
+import { type PressureOptions, registerPressureChecks } from './pressure.js';
 import {
   bodyStillArriving,
   contentCodingRefusal,
@@ -29,14 +29,28 @@ declare module 'fastify' {
      */
     holdBodyBytes(bytes: number): void;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route takes no slot of the cap on requests in progress and is never refused by it (nor
+     * by the per-client share): `/health` and `/ready`, cheap, and what a load balancer asks.
+     */
+    uncapped?: boolean;
+  }
 }
 
 /** The cap on requests in progress and the overload checks ({@link registerRequestLifecycle}). */
 export interface Admission {
   /** Requests in progress past which new ones get a `503` (0: no limit, only counted). */
   maxConcurrent: number;
-  /** `@fastify/under-pressure`'s checks (event-loop delay, database), run just before the cap. */
-  underPressure: UnderPressureOptions;
+  /**
+   * Slots of the cap one client may hold at once; one more of its requests gets a `503` (cause
+   * `share`) while other clients still get slots. 0, or no cap: no share.
+   */
+  maxPerClient: number;
+  /** The client a request counts against (decided on arrival, before its token is looked up). */
+  clientOf: (request: FastifyRequest) => string;
+  /** The overload and database checks (event-loop delay, database), run just before the cap. */
+  pressure: PressureOptions;
 }
 
 export interface Deadlines {
@@ -76,6 +90,8 @@ const kState = Symbol('request state');
 class RequestState extends Queued {
   /** It holds a slot of the cap on requests in progress. */
   holdsSlot = false;
+  /** The client whose share its slot counts against (set on its first slot, when shares apply). */
+  client: string | undefined = undefined;
   /** It gave its slot back while its body arrives, and takes one again before its handler. */
   awaitingBody = false;
   /** Its answer was handed over or its connection went: it never takes a slot again. */
@@ -111,9 +127,10 @@ type WithState = FastifyRequest & { [kState]: RequestState | null };
  *      the documented body nor `Retry-After`;
  *   2. an unknown route (or method) is `404`, before its body is read;
  *   3. the request's answer deadline starts (`deadlines.answerMs`).
- * - then `@fastify/under-pressure`'s own hook (event-loop delay, the database check), and a
- *   second `onRequest`: the slot of the cap. Two hooks, as under-pressure's verdict comes before
- *   the cap's (a refused database is `database`, not `overload`) and after the `404`.
+ * - then a second `onRequest`: the verdict of the overload and database checks
+ *   (plugins/pressure.ts), then the slot of the cap (within the client's share; none for an
+ *   `uncapped` route). The checks' verdict comes before the cap's (a refused database is
+ *   `database`, not `overload`) and after the `404`.
  * - `preParsing`: a body in a content coding is `415` (request-intake.ts); the body budget (a
  *   body announced larger than what is left is `503`, larger than the whole budget `413`; its
  *   bytes are counted as they arrive); then, on the routes that read a body (added by `onRoute`),
@@ -145,14 +162,33 @@ export async function registerRequestLifecycle(
   // that). So it takes its slot on arrival (the token and tenancy checks are work), gives it back
   // while its body is read, takes one again before its handler runs, and gives it back for good
   // once its answer is handed to the connection (`onSend`) or its connection closes.
+  //
+  // Each client (a user, by a token seen to authenticate before; else an address: pipeline/
+  // callers.ts) may hold at most `maxPerClient` of the slots; past it its next request gets the
+  // `503` (cause `share`) while the others' still get slots. Without it, one token with 200
+  // keep-alive requests (or none, hammering one path) held the cap: two thirds and more of another
+  // user's requests were `503`. Routes marked `uncapped` (`/health`, `/ready`) take no slot.
   let inProgress = 0;
   const maxConcurrent = admission?.maxConcurrent ?? 0;
+  const maxPerClient = maxConcurrent > 0 ? (admission?.maxPerClient ?? 0) : 0;
+  const clientOf = admission?.clientOf;
+  /** Slots held by each client holding any (the key goes with its last slot). */
+  const heldBy = new Map<string, number>();
   app.decorate('requestsInProgress', () => inProgress);
   const take = (state: RequestState): boolean => {
+    if (maxPerClient > 0 && clientOf) {
+      state.client ??= clientOf(state.request);
+      const held = heldBy.get(state.client) ?? 0;
+      if (held >= maxPerClient) {
+        void sendHttpError(state.reply, unavailable('share'));
+        return false;
+      }
+    }
     if (maxConcurrent > 0 && inProgress >= maxConcurrent) {
       void sendHttpError(state.reply, unavailable('overload'));
       return false;
     }
+    if (state.client !== undefined) heldBy.set(state.client, (heldBy.get(state.client) ?? 0) + 1);
     inProgress += 1;
     state.holdsSlot = true;
     return true;
@@ -161,6 +197,11 @@ export async function registerRequestLifecycle(
     if (!state.holdsSlot) return;
     state.holdsSlot = false;
     inProgress -= 1;
+    const client = state.client;
+    if (client === undefined) return;
+    const held = (heldBy.get(client) ?? 1) - 1;
+    if (held > 0) heldBy.set(client, held);
+    else heldBy.delete(client);
   };
   const settle = (state: RequestState) => {
     state.settled = true;
@@ -249,11 +290,12 @@ export async function registerRequestLifecycle(
   });
 
   if (admission) {
-    await registerUnderPressure(app, admission.underPressure);
+    const pressure = await registerPressureChecks(app, admission.pressure);
     app.addHook('onRequest', (request, reply, done) => {
-      // Turned away by under-pressure's check (its handler sent the `503`, then let the hooks go
-      // on, and the answer may still be on its way out): nothing more runs for it, no statement.
-      if (request.unavailableCause !== undefined) return;
+      // Turned away (the event loop lags, the database is down): nothing more runs for it.
+      const cause = pressure(request);
+      if (cause !== undefined) return void sendHttpError(reply, unavailable(cause));
+      if (request.routeOptions.config.uncapped) return done();
       if (take(stateOf(request, reply))) done();
     });
   }

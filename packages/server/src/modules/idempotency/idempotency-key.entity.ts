@@ -27,6 +27,8 @@ export const IdempotencyKey = defineEntity({
     body: p.text().nullable(),
   },
   uniques: [{ properties: ['user', 'key'] }],
-  indexes: [{ properties: ['createdAt'] }],
+  // `createdAt`: the expired keys of everyone; `user, createdAt`: a user's newest keys, past which
+  // its older ones are forgotten (idempotency.service.ts, `MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER`).
+  indexes: [{ properties: ['createdAt'] }, { properties: ['user', 'createdAt'] }],
 });
 export type IdempotencyKey = InferEntity<typeof IdempotencyKey>;

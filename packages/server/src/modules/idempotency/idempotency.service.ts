@@ -43,6 +43,10 @@ import { badRequest, HttpError, unprocessable } from '../../http/errors.js';
  * - Times are the database's (`now()`), one clock for every replica. A key older than 24 hours
  *   is forgotten, and each stored answer also deletes up to 100 other expired keys: expired keys
  *   go without a job of their own.
+ * - A user keeps at most its newest `keysPerUser` keys (`MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER`,
+ *   1 000): the statement that stores one also deletes that user's keys past the newest, read in
+ *   order from the index on (user, created_at), so one user cannot fill the table with a row per
+ *   `POST` for a day. A retry with a key older than the user's newest N runs again.
  *
  * On PGlite (one session in one process) a transaction holds the instance, so a second request
  * with the key waits for the first and gets its replay. Behind a pooler in transaction mode the
@@ -59,12 +63,25 @@ const LOOKUP = `select fingerprint, status, headers, body from idempotency_keys
   where user_id = ? and "key" = ? and status is not null
     and created_at >= now() - interval '${TTL_SECONDS} seconds'`;
 
-/** Stores the answer (replacing an expired or unanswered row of the key) and purges expired keys. */
+/**
+ * Stores the answer (replacing an expired or unanswered row of the key), purges expired keys, and
+ * forgets the user's keys past its newest ones (the offset: the number kept less the one stored).
+ * The surplus is found without locks (a `for update` under an `offset` would lock every row it
+ * skips: the user's newest N, on every store), then only its rows are locked; rows another
+ * transaction is deleting are skipped, never waited for.
+ */
 const STORE = `with purged as (
     delete from idempotency_keys where id in (
       select id from idempotency_keys
       where created_at < now() - interval '${TTL_SECONDS} seconds' and not (user_id = ? and "key" = ?)
-      order by created_at limit 100 for update skip locked))
+      order by created_at limit 100 for update skip locked)),
+  surplus as (
+    delete from idempotency_keys where id in (
+      select id from idempotency_keys where id in (
+        select id from idempotency_keys
+        where user_id = ? and "key" <> ?
+        order by created_at desc offset ? limit 100)
+      for update skip locked))
   insert into idempotency_keys (id, user_id, "key", fingerprint, created_at, status, headers, body)
     values (?, ?, ?, ?, now(), ?, ?, ?)
   on conflict (user_id, "key") do update
@@ -218,6 +235,7 @@ export async function storeIdempotentAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
+  keysPerUser: number,
 ): Promise<unknown> {
   const claim = claims.get(request);
   if (claim === undefined) return payload;
@@ -240,6 +258,9 @@ export async function storeIdempotentAnswer(
     await em.execute(STORE, [
       userId,
       storedKey,
+      userId,
+      storedKey,
+      keysPerUser - 1,
       newId(),
       userId,
       storedKey,
@@ -259,10 +280,14 @@ export async function storeIdempotentAnswer(
 /**
  * The hooks of an endpoint that takes `Idempotency-Key`: the key is checked (`400`) before the
  * body is read, taken once the payload is valid (so the fingerprint is of the validated payload,
- * multipart files included), and the answer stored after the route's own `onSend`.
+ * multipart files included), and the answer stored after the route's own `onSend`, with the
+ * user's keys past the newest `keysPerUser` forgotten.
  */
-export const idempotencyHooks = {
-  preParsing: async (request: FastifyRequest) => void idempotencyKeyOf(request),
-  preHandler: claimIdempotencyKey,
-  onSend: storeIdempotentAnswer,
-};
+export function idempotencyHooks(keysPerUser: number) {
+  return {
+    preParsing: async (request: FastifyRequest) => void idempotencyKeyOf(request),
+    preHandler: claimIdempotencyKey,
+    onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
+      storeIdempotentAnswer(request, reply, payload, keysPerUser),
+  };
+}

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import { bearerToken } from '../http/bearer.js';
+import { digestOf, isWellFormedToken } from '../modules/access-tokens/token.js';
+
+/** Tokens whose user is remembered, at most (the oldest learnt is forgotten first). */
+export const KNOWN_TOKENS = 10_000;
+
+/**
+ * Who a request is counted against for the per-client share of the cap on requests in progress
+ * (plugins/request-lifecycle.ts), decided on arrival, before its token is looked up in the
+ * database (a flood must be turned away before it costs a statement each):
+ *
+ * - a token that has authenticated in this process before: its user (`user:<id>`), so all the
+ *   tokens of one user share one share;
+ * - anything else (no token, a malformed one, one never seen yet, an unknown or revoked one): the
+ *   client's address (`address:<ip>`). A made-up token, well-formed or not, is its sender's
+ *   address's, never a user's: an attacker cannot take another user's share without that user's
+ *   token, nor get a new share per token it invents.
+ *
+ * What it keeps is the SHA-256 of each token that authenticated (never the token) and its user,
+ * at most {@link KNOWN_TOKENS} of them, per process. It decides nothing else: every request still
+ * reads its token in the database, which alone authenticates it (a token revoked is `401` on its
+ * next request, and forgotten here then; until then a request with it counts against its former
+ * user's share, which only its holder can cause).
+ */
+export class Callers {
+  readonly #users = new Map<string, string>();
+
+  /** The key of the share `request` is counted against (see the class). */
+  clientOf(request: FastifyRequest): string {
+    const token = bearerToken(request);
+    const user = token !== null && isWellFormedToken(token) ? this.#users.get(digestOf(token)) : undefined;
+    return user === undefined ? `address:${request.ip}` : `user:${user}`;
+  }
+
+  /** `token` authenticated as `userId`: its next requests count against that user's share. */
+  authenticated(token: string, userId: string): void {
+    const digest = digestOf(token);
+    if (this.#users.get(digest) === userId) return;
+    this.#users.delete(digest);
+    this.#users.set(digest, userId);
+    if (this.#users.size > KNOWN_TOKENS) this.#users.delete(this.#users.keys().next().value as string);
+  }
+
+  /** `token` did not authenticate (unknown, revoked, malformed): it counts against its sender's address. */
+  refused(token: string): void {
+    if (this.#users.size > 0) this.#users.delete(digestOf(token));
+  }
+}
