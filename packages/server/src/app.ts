@@ -108,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerEntityManager(app, orm, { named: config.databasePooler !== 'transaction' });
   app.decorateRequest('routeInput');
   app.decorateRequest('caller');
+  app.decorateRequest('tokenDigest');
   app.decorateRequest('uploads');
   app.decorateRequest('uploadErrors');
   app.decorateRequest('unavailableCause');

@@ -1,10 +1,9 @@
 import type { Access, Scope } from '@app/schemas';
 import type { FastifyRequest } from 'fastify';
 import type { ReadResult } from '../db/reads.js';
-import { bearerToken } from '../http/bearer.js';
 import { forbidden, notFound, UnauthorizedError } from '../http/errors.js';
 import type { Caller } from '../http/route.js';
-import { type CallerRead, findCaller } from '../modules/access-tokens/caller.js';
+import { type CallerRead, findCaller, tokenDigestOf } from '../modules/access-tokens/caller.js';
 import type { Callers } from './callers.js';
 
 export type { CallerRead };
@@ -25,14 +24,16 @@ export async function authorize(
   callers: Callers,
   read?: CallerRead,
 ): Promise<ReadResult | undefined> {
-  const token = bearerToken(request);
-  const found = token ? await findCaller(await request.statements(), token, rule.organizationId, read) : null;
+  const digest = tokenDigestOf(request);
+  const found = digest
+    ? await findCaller(await request.statements(), digest, rule.organizationId, read)
+    : null;
   if (!found) {
-    if (token) callers.refused(token);
+    if (digest) callers.refused(digest);
     throw new UnauthorizedError();
   }
   const row = found.caller;
-  callers.authenticated(token as string, row.user_id);
+  callers.authenticated(digest as string, row.user_id);
   // The endpoint's declared scope decides (spec: a read token only for GET and HEAD, which are
   // exactly the endpoints declared `read`).
   if (rule.scope === 'write' && row.permission !== 'write') throw new UnauthorizedError();

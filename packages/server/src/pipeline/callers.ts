@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { bearerToken } from '../http/bearer.js';
-import { digestOf, isWellFormedToken } from '../modules/access-tokens/token.js';
+import { tokenDigestOf } from '../modules/access-tokens/caller.js';
 
 /** Tokens whose user is remembered, at most (the oldest learnt is forgotten first). */
 export const KNOWN_TOKENS = 10_000;
@@ -17,7 +16,8 @@ export const KNOWN_TOKENS = 10_000;
  *   address's, never a user's: an attacker cannot take another user's share without that user's
  *   token, nor get a new share per token it invents.
  *
- * What it keeps is the SHA-256 of each token that authenticated (never the token) and its user,
+ * What it keeps is the SHA-256 of each token that authenticated (never the token; the digest the
+ * caller's lookup reads, taken once per request: `tokenDigestOf`) and its user,
  * at most {@link KNOWN_TOKENS} of them, per process. It decides nothing else: every request still
  * reads its token in the database, which alone authenticates it (a token revoked is `401` on its
  * next request, and forgotten here then; until then a request with it counts against its former
@@ -28,22 +28,21 @@ export class Callers {
 
   /** The key of the share `request` is counted against (see the class). */
   clientOf(request: FastifyRequest): string {
-    const token = bearerToken(request);
-    const user = token !== null && isWellFormedToken(token) ? this.#users.get(digestOf(token)) : undefined;
+    const digest = this.#users.size > 0 ? tokenDigestOf(request) : null;
+    const user = digest !== null ? this.#users.get(digest) : undefined;
     return user === undefined ? `address:${request.ip}` : `user:${user}`;
   }
 
-  /** `token` authenticated as `userId`: its next requests count against that user's share. */
-  authenticated(token: string, userId: string): void {
-    const digest = digestOf(token);
+  /** The token of `digest` authenticated as `userId`: its next requests count against that user's share. */
+  authenticated(digest: string, userId: string): void {
     if (this.#users.get(digest) === userId) return;
     this.#users.delete(digest);
     this.#users.set(digest, userId);
     if (this.#users.size > KNOWN_TOKENS) this.#users.delete(this.#users.keys().next().value as string);
   }
 
-  /** `token` did not authenticate (unknown, revoked, malformed): it counts against its sender's address. */
-  refused(token: string): void {
-    if (this.#users.size > 0) this.#users.delete(digestOf(token));
+  /** The token of `digest` did not authenticate (unknown, revoked): it counts against its sender's address. */
+  refused(digest: string): void {
+    this.#users.delete(digest);
   }
 }

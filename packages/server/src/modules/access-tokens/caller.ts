@@ -1,8 +1,17 @@
 import type { Role } from '@app/schemas';
 import type { MetadataStorage } from '@mikro-orm/core';
+import type { FastifyRequest } from 'fastify';
 import { buildRead, type PageWindow, type ReadDeclaration, type ReadResult } from '../../db/reads.js';
 import type { Row, Statement, Statements } from '../../db/statements.js';
+import { bearerToken } from '../../http/bearer.js';
 import { digestOf, isWellFormedToken } from './token.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Its bearer token's digest once read ({@link tokenDigestOf}); null: none, or malformed. */
+    tokenDigest: string | null | undefined;
+  }
+}
 
 /** The token of a request, its user, and that user's membership in the organization of the URL. */
 export interface CallerRow {
@@ -125,18 +134,33 @@ const callerOf = (c: CallerColumn): CallerRow => ({
 });
 
 /**
- * Looks up the caller of a bearer token: null when the token is malformed (refused offline, by
- * its checksum), unknown or revoked. Touches `last_used_at` when it is due. With `read`,
- * also returns what it selects, shaped like the entity (nothing for a non-member).
+ * The digest of the request's bearer token, or null when it has none or a malformed one (refused
+ * offline, by its checksum). Read once per request, by whoever asks first (the share of the cap on
+ * arrival, pipeline/callers.ts; the caller's lookup after it): the checksum and the SHA-256 are
+ * work every request does, not three times.
+ */
+export function tokenDigestOf(request: FastifyRequest): string | null {
+  let digest = request.tokenDigest;
+  if (digest === undefined) {
+    const token = bearerToken(request);
+    digest = token !== null && isWellFormedToken(token) ? digestOf(token) : null;
+    request.tokenDigest = digest;
+  }
+  return digest;
+}
+
+/**
+ * Looks up the caller of a bearer token by its digest ({@link tokenDigestOf}): null when the token
+ * is unknown or revoked. Touches `last_used_at` when it is due. With `read`, also returns what it
+ * selects, shaped like the entity (nothing for a non-member).
  */
 export async function findCaller(
   statements: Statements,
-  token: string,
+  tokenDigest: string,
   organizationId: string | undefined,
   read?: CallerRead,
 ): Promise<{ caller: CallerRow; read: ReadResult } | null> {
-  if (!isWellFormedToken(token)) return null;
-  const values = [digestOf(token), organizationId ?? null];
+  const values = [tokenDigest, organizationId ?? null];
   let rows: Row[];
   if (read) {
     const { statement, versioned } = statementOf(statements.metadata, read.name, read.declaration);
