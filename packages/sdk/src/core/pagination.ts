@@ -189,7 +189,11 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
     let page = await this.#firstPage();
     const lastUseful = page.page + Math.ceil(limit / Math.max(1, page.pageItems)) - 1;
     const inFlight = new Map<number, Promise<Page<T>>>();
-    const ahead = new AbortController();
+    // Only pages fetched ahead (concurrency above 1) can be in flight when the walk ends: with one
+    // at a time, the next page is asked for once the loop wants it. A signal on each fetch is not
+    // free (undici registers a listener and a finalizer per request), so a walk of one page at a
+    // time goes without.
+    const ahead = this.#concurrency > 1 ? new AbortController() : undefined;
     let next = page.page + 1;
     try {
       for (;;) {
@@ -201,7 +205,7 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
           next <= page.page + this.#concurrency &&
           (next <= lastUseful || next === page.page + 1)
         ) {
-          const pending = this.#fetchPage(next, ahead.signal);
+          const pending = this.#fetchPage(next, ahead?.signal);
           // Pages abandoned (and aborted) by an early end must not surface as unhandled rejections.
           pending.catch(() => {});
           inFlight.set(next++, pending);
@@ -212,7 +216,7 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
         page = await following;
       }
     } finally {
-      if (inFlight.size > 0) ahead.abort();
+      if (inFlight.size > 0) ahead?.abort();
     }
   }
 }
