@@ -8,6 +8,7 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PNG_UPLOAD_URL, useTestServer } from './harness.js';
 import { sample } from './metrics-text.js';
+import { requiredAnswerOn, writeBody } from './raw-http.js';
 
 const KIB = 1024;
 const BUDGET = 1024 * KIB;
@@ -45,12 +46,6 @@ function logoForm(size: number): { type: string; body: Buffer } {
   return { type: `multipart/form-data; boundary=${boundary}`, body };
 }
 
-interface Answer {
-  status: number;
-  headers: string;
-  body: string;
-}
-
 /**
  * Sends the form on a connection of its own, all of it but its last `holdBack` bytes, with a
  * `Content-Length` or chunked. `answer` resolves with the server's answer, whenever it comes.
@@ -65,33 +60,11 @@ function upload(options: { chunked?: boolean; holdBack?: number } = {}) {
     `POST /organizations.json HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
       `content-type: ${form.type}\r\n${length}\r\n\r\n`,
   );
-  const sent = form.body.subarray(0, form.body.length - (options.holdBack ?? 0));
-  if (options.chunked) {
-    for (let at = 0; at < sent.length; at += 64 * KIB) {
-      const chunk = sent.subarray(at, at + 64 * KIB);
-      socket.write(`${chunk.length.toString(16)}\r\n`);
-      socket.write(chunk);
-      socket.write('\r\n');
-    }
-    if (!options.holdBack) socket.write('0\r\n\r\n');
-  } else socket.write(sent);
-  const answer = new Promise<Answer>((resolve) => {
-    let received = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const text = received.toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      if (end === -1) return;
-      const headers = text.slice(0, end).toLowerCase();
-      const bodyLength = Number(/content-length: (\d+)/.exec(headers)?.[1] ?? 0);
-      if (received.length < end + 4 + bodyLength) return;
-      resolve({
-        status: Number(text.slice(9, 12)),
-        headers,
-        body: text.slice(end + 4, end + 4 + bodyLength),
-      });
-    });
+  writeBody(socket, form.body.subarray(0, form.body.length - (options.holdBack ?? 0)), {
+    chunked: options.chunked ?? false,
+    end: !options.holdBack,
   });
+  const answer = requiredAnswerOn(socket);
   return { socket, answer };
 }
 
@@ -145,19 +118,7 @@ async function announce(path: string, type: string, length: string) {
     `PATCH ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
       `content-type: ${type}\r\ncontent-length: ${length}\r\n\r\n{"organization":`,
   );
-  const answer = await new Promise<Answer>((resolve, reject) => {
-    let received = '';
-    socket.once('close', () => reject(new Error('closed without an answer')));
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1');
-      const end = received.indexOf('\r\n\r\n');
-      if (end === -1) return;
-      const headers = received.slice(0, end).toLowerCase();
-      const bodyLength = Number(/content-length: (\d+)/.exec(headers)?.[1] ?? 0);
-      if (received.length < end + 4 + bodyLength) return;
-      resolve({ status: Number(received.slice(9, 12)), headers, body: received.slice(end + 4) });
-    });
-  });
+  const answer = await requiredAnswerOn(socket);
   socket.destroy();
   return answer;
 }
@@ -201,13 +162,7 @@ describe('a body that can never fit in the budget', () => {
         'content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n',
     );
     const body = Buffer.from(JSON.stringify({ organization: { name: 'x', pad: 'a'.repeat(2 * BUDGET) } }));
-    for (let at = 0; at < body.length; at += 64 * KIB) {
-      const chunk = body.subarray(at, at + 64 * KIB);
-      socket.write(`${chunk.length.toString(16)}\r\n`);
-      socket.write(chunk);
-      socket.write('\r\n');
-    }
-    socket.write('0\r\n\r\n');
+    writeBody(socket, body, { chunked: true });
     const status = await new Promise<number>((resolve, reject) => {
       socket.once('close', () => reject(new Error('closed without an answer')));
       socket.once('data', (chunk: Buffer) => resolve(Number(chunk.toString('latin1').slice(9, 12))));

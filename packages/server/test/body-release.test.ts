@@ -10,15 +10,10 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, useTestServer } from './harness.js';
 import { sample } from './metrics-text.js';
+import { answerOn, writeBody } from './raw-http.js';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
-
-interface Answer {
-  status: number;
-  headers: string;
-  body: string;
-}
 
 /**
  * A server on a real socket, the sockets it accepts tracked so that a test can wait until the
@@ -52,34 +47,11 @@ function useSocketServer(server: TestServer) {
     socket.on('error', () => undefined);
     const framing = options.chunked ? 'transfer-encoding: chunked' : `content-length: ${body.length}`;
     socket.write(`${head}\r\nhost: 127.0.0.1\r\n${framing}\r\n\r\n`);
-    const sent = body.subarray(0, options.stopAt ?? body.length);
-    if (options.chunked) {
-      for (let at = 0; at < sent.length; at += 64 * KIB) {
-        const chunk = sent.subarray(at, at + 64 * KIB);
-        socket.write(`${chunk.length.toString(16)}\r\n`);
-        socket.write(chunk);
-        socket.write('\r\n');
-      }
-      if (options.stopAt === undefined) socket.write('0\r\n\r\n');
-    } else socket.write(sent);
-    const answer = new Promise<Answer | null>((resolve) => {
-      let received = Buffer.alloc(0);
-      socket.once('close', () => resolve(null));
-      socket.on('data', (chunk: Buffer) => {
-        received = Buffer.concat([received, chunk]);
-        const text = received.toString('latin1');
-        const end = text.indexOf('\r\n\r\n');
-        if (end === -1) return;
-        const headers = text.slice(0, end).toLowerCase();
-        const bodyLength = Number(/content-length: (\d+)/.exec(headers)?.[1] ?? 0);
-        if (received.length < end + 4 + bodyLength) return;
-        resolve({
-          status: Number(text.slice(9, 12)),
-          headers,
-          body: text.slice(end + 4, end + 4 + bodyLength),
-        });
-      });
+    writeBody(socket, body.subarray(0, options.stopAt ?? body.length), {
+      chunked: options.chunked ?? false,
+      end: options.stopAt === undefined,
     });
+    const answer = answerOn(socket);
     return { socket, answer };
   }
 
