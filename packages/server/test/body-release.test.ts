@@ -76,26 +76,31 @@ const paddedJson = (size: number) => {
   return Buffer.from(JSON.stringify({ organization: { name: 'Padded', pad: 'a'.repeat(size - empty) } }));
 };
 
+/** A user's token and the path of an organization of theirs, made before the suite's tests. */
+function useOrganization(server: TestServer) {
+  const made = { token: '', path: '' };
+  beforeAll(async () => {
+    made.token = (await server.createUser()).token;
+    const created = await server.post('/organizations.json', {
+      token: made.token,
+      body: { organization: { name: 'Acme' } },
+    });
+    made.path = `/organizations/${created.json().id}.json`;
+  });
+  return made;
+}
+
 describe('bodies whose read ends early', () => {
   // Four times the JSON body limit (1 MiB): a body refused at the limit is a 413, not a 503.
   const server = useTestServer({ bodyBudgetBytes: 4 * MIB }, {}, { keepData: true });
   const wire = useSocketServer(server);
-  let token: string;
-  let path: string;
-  beforeAll(async () => {
-    ({ token } = await server.createUser());
-    const created = await server.post('/organizations.json', {
-      token,
-      body: { organization: { name: 'Acme' } },
-    });
-    path = `/organizations/${created.json().id}.json`;
-  });
-  const patch = () => `PATCH ${path} HTTP/1.1\r\nauthorization: Bearer ${token}`;
+  const acme = useOrganization(server);
+  const patch = () => `PATCH ${acme.path} HTTP/1.1\r\nauthorization: Bearer ${acme.token}`;
   const json = 'content-type: application/json';
 
   /** A body of 300 KiB (within the JSON limit) is accepted, and nothing is held after it. */
   async function honestBodyFits() {
-    const res = await server.patch(path, { token, body: paddedJson(300 * KIB).toString() });
+    const res = await server.patch(acme.path, { token: acme.token, body: paddedJson(300 * KIB).toString() });
     expect(res.statusCode).toBe(200);
     expect(await bytesInFlight(server)).toBe(0);
   }
@@ -166,21 +171,12 @@ describe('bodies whose read ends early', () => {
 describe('a body that stops arriving', () => {
   const server = useTestServer({ receiveTimeoutMs: 500 }, {}, { keepData: true });
   const wire = useSocketServer(server);
-  let token: string;
-  let path: string;
-  beforeAll(async () => {
-    ({ token } = await server.createUser());
-    const created = await server.post('/organizations.json', {
-      token,
-      body: { organization: { name: 'Acme' } },
-    });
-    path = `/organizations/${created.json().id}.json`;
-  });
+  const acme = useOrganization(server);
 
   it('is answered 408 and its bytes are given back', async () => {
     for (const chunked of [true, false]) {
       const { answer } = wire.send(
-        `PATCH ${path} HTTP/1.1\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json`,
+        `PATCH ${acme.path} HTTP/1.1\r\nauthorization: Bearer ${acme.token}\r\ncontent-type: application/json`,
         paddedJson(900 * KIB),
         { chunked, stopAt: 600 * KIB },
       );
