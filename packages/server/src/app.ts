@@ -54,6 +54,16 @@ export interface AppOptions {
  */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * Fastify's `trustProxy` for `MARKETPLACE_TRUST_PROXY`: the proxies' addresses and ranges, or the
+ * first `hops` hops (the form Fastify gives a number, typed as the function it is).
+ */
+function trustProxyOf(
+  trust: readonly string[] | number,
+): string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : [...trust];
+}
+
 /** Builds the application. It does not listen: see `server.ts` for the process entry point. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, orm } = options;
@@ -77,6 +87,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests that arrive while closing are answered by the draining plugin, in the documented shape.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Behind the proxies it names, `request.ip` is the client's (X-Forwarded-For): its share, its log line.
+    ...(config.trustProxy !== undefined && {
+      trustProxy: trustProxyOf(config.trustProxy),
+    }),
     ...receiveTimeoutOptions(config.receiveTimeoutMs),
     ...requestIdOptions,
   });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -139,6 +140,14 @@ export interface Config {
    * forgets that user's oldest past this many, before their 24 hours.
    */
   idempotencyKeysPerUser: number;
+  /**
+   * The reverse proxies in front of the server (`MARKETPLACE_TRUST_PROXY`, Fastify's `trustProxy`):
+   * their addresses (or ranges), whose `X-Forwarded-For` names the client, or how many proxies
+   * stand in front. Unset: the address of the connection is the client's, and the header is
+   * ignored. It decides the address a client's share of the cap is counted against and the one
+   * logged.
+   */
+  trustProxy?: readonly string[] | number;
 }
 
 /** `Idempotency-Key`s a user keeps unless told otherwise: a thousand `POST`s a day, replayable. */
@@ -206,6 +215,42 @@ function isOrigin(value: string): boolean {
     return false;
   }
 }
+
+/** The names of address ranges Fastify's `trustProxy` (proxy-addr) knows. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a range (`10.0.0.0/8`, `fd00::/8`) or a range name of `MARKETPLACE_TRUST_PROXY`. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
+  return bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `MARKETPLACE_TRUST_PROXY`: a number of proxies (1–10), or a comma-separated list of the
+ * proxies' addresses and ranges. Not `true`: trusting every hop would let any client name the
+ * address it is counted against, so the list is what tells the proxy's entry from a client's.
+ */
+const trustProxySetting = z.string().transform((value, ctx) => {
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const entries = trimmed.split(',').map((entry) => entry.trim());
+    if (entries.every(isProxyAddress)) return entries;
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      'must be the number of proxies in front (1-10) or a comma-separated list of their addresses or ranges (127.0.0.1,10.0.0.0/8; loopback, linklocal, uniquelocal)',
+  });
+  return z.NEVER;
+});
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -278,6 +323,7 @@ const Env = z.object({
     .default(DEFAULT_IDEMPOTENCY_KEYS_PER_USER),
   MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MARKETPLACE_METRICS_PUBLIC: z.enum(['0', '1']).default('0'),
+  MARKETPLACE_TRUST_PROXY: trustProxySetting.optional(),
   MARKETPLACE_CORS_ORIGINS: z
     .string()
     .transform((list) => list.split(',').map((origin) => origin.trim().replace(/\/+$/, '')))
@@ -383,6 +429,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.MARKETPLACE_CORS_ORIGINS,
     maxInProgressPerClient: e.MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT,
     idempotencyKeysPerUser: e.MARKETPLACE_IDEMPOTENCY_KEYS_PER_USER,
+    ...(e.MARKETPLACE_TRUST_PROXY !== undefined && { trustProxy: e.MARKETPLACE_TRUST_PROXY }),
     ...maxConnectionsOf(e.MARKETPLACE_MAX_CONNECTIONS, {
       databaseUrl: e.DATABASE_URL,
       databasePoolSize: e.MARKETPLACE_DATABASE_POOL_SIZE,

@@ -7,21 +7,23 @@
  * authenticated before; else an address) holds at most its share of the slots, its excess is
  * `503` with `Retry-After: 1` (cause `share`), and `/health` and `/ready` take no slot.
  *
- * Requests are held in progress by the brief renderer's test seam (`briefRenderer.hold`): a
- * collab create with a brief holds its slot while its brief waits to be rendered. The renderer's
- * `queued` event tells when it waits; nothing here waits for a time.
+ * Requests are held in progress by the brief renderer's test seam (fixtures/held-requests.ts);
+ * nothing here waits for a time.
  */
-import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateToken } from '../src/modules/access-tokens/token.js';
 import { briefRenderer } from '../src/modules/briefs/brief.js';
-import { insertOrganization } from './fixtures/organization.js';
-import { type TestUser, useTestServer } from './harness.js';
+import {
+  admin as adminOf,
+  expectUnavailable,
+  heldCreates as heldCreatesOn,
+  listOrganizations as listOrganizationsOn,
+} from './fixtures/held-requests.js';
+import { useTestServer } from './harness.js';
 import { unavailableCounts } from './metrics-text.js';
 
 const CAP = 4;
 const SHARE = 2;
-const UNAVAILABLE = { error: 'Service temporarily unavailable' };
 
 // No request timeout: the held requests wait for as long as the test decides.
 const server = useTestServer(
@@ -33,72 +35,11 @@ afterEach(() => {
   briefRenderer.hold(false);
 });
 
-let nonce = 0;
-
-/** Resolves once the renderer has queued `count` more briefs. */
-function queuedBriefs(count: number): Promise<void> {
-  let seen = 0;
-  return new Promise((resolve) => {
-    const listener = () => {
-      if (++seen < count) return;
-      briefRenderer.events.off('queued', listener);
-      resolve();
-    };
-    briefRenderer.events.on('queued', listener);
-  });
-}
-
-/** A user who is the owner of an organization of their own. */
-async function admin(name: string): Promise<{ user: TestUser; organizationId: string }> {
-  const user = await server.createUser({ name });
-  const organizationId = await insertOrganization(server, [{ user, role: 'admin', owner: true }]);
-  return { user, organizationId };
-}
-
-/** `GET /organizations.json` with `token`, from `address`. */
+const admin = (name: string) => adminOf(server, name);
 const listOrganizations = (token: string | null, address = '127.0.0.1') =>
-  server.app.inject({
-    method: 'GET',
-    url: '/organizations.json',
-    remoteAddress: address,
-    headers: token === null ? {} : { authorization: `Bearer ${token}` },
-  });
-
-/**
- * Collab creates whose briefs the held renderer keeps waiting: resolved once all of them wait
- * (each holds a slot), with their answers to come.
- */
-async function heldCreates(
-  token: string,
-  organizationId: string,
-  count: number,
-  address = '127.0.0.1',
-): Promise<Promise<LightMyRequestResponse>[]> {
-  const queued = queuedBriefs(count);
-  const answers = Array.from({ length: count }, () =>
-    server.app.inject({
-      method: 'POST',
-      url: `/organizations/${organizationId}/collabs.json`,
-      remoteAddress: address,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      payload: { collab: { brief: `A brief *${Date.now()}-${++nonce}*` } },
-    }),
-  );
-  await queued;
-  return answers;
-}
-
-function expectUnavailable(answer: LightMyRequestResponse): void {
-  expect({
-    status: answer.statusCode,
-    retryAfter: answer.headers['retry-after'],
-    body: answer.json(),
-  }).toEqual({
-    status: 503,
-    retryAfter: '1',
-    body: UNAVAILABLE,
-  });
-}
+  listOrganizationsOn(server, token, { address });
+const heldCreates = (token: string, organizationId: string, count: number, address = '127.0.0.1') =>
+  heldCreatesOn(server, token, organizationId, count, { address });
 
 describe(`a cap of ${CAP} requests in progress, ${SHARE} per client`, () => {
   it("keeps slots for another user while one holds its share (every token of its user's), and answers /health and /ready while the cap is full", async () => {
@@ -164,6 +105,13 @@ describe(`a cap of ${CAP} requests in progress, ${SHARE} per client`, () => {
     expectUnavailable(await listOrganizations(null, attacker));
     expectUnavailable(await listOrganizations(generateToken(), attacker));
     expectUnavailable(await listOrganizations(generateToken(), attacker));
+    // No MARKETPLACE_TRUST_PROXY: an X-Forwarded-For is not read (trust-proxy.test.ts).
+    expectUnavailable(
+      await listOrganizationsOn(server, null, {
+        address: attacker,
+        headers: { 'x-forwarded-for': '10.0.0.67' },
+      }),
+    );
     // Another address, and a known user's token from that same address, still get slots.
     expect((await listOrganizations(null, '10.0.0.67')).statusCode).toBe(401);
     expect((await listOrganizations(victim.user.token, attacker)).statusCode).toBe(200);

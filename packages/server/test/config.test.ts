@@ -158,6 +158,27 @@ Max locked memory         8388608              8388608              bytes`;
     );
   });
 
+  it('MARKETPLACE_TRUST_PROXY: unset, no proxy; a number of proxies or their addresses and ranges; never "true"', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ MARKETPLACE_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(
+      loadConfig({ MARKETPLACE_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8,::1,loopback' }).trustProxy,
+    ).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1', 'loopback']);
+    for (const bad of [
+      'true',
+      '0',
+      '11',
+      'proxy.internal',
+      '10.0.0.0/33',
+      '::1/129',
+      '10.0.0.1/8/8',
+      '127.0.0.1,',
+    ])
+      expect(() => loadConfig({ MARKETPLACE_TRUST_PROXY: bad }), bad).toThrow(
+        'MARKETPLACE_TRUST_PROXY: must be the number of proxies in front (1-10) or a comma-separated list',
+      );
+  });
+
   it('names every bad setting in one message, the storage URL among them', () => {
     const bad = { PORT: 'eighty', LOG_FORMAT: 'xml', MARKETPLACE_STORAGE_URL: 'https://bucket.example/' };
     expect(() => loadConfig(bad)).toThrow(

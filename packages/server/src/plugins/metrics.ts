@@ -221,7 +221,8 @@ export async function registerMetrics(
     if (origin !== undefined && origin !== ownOrigin) throw forbidden();
     if (token) {
       if (!bearerMatches(request, token)) throw new UnauthorizedError();
-    } else if (!metricsPublic && !isLoopback(request.socket.remoteAddress)) throw notFound();
+      // The client's address: behind a proxy named by MARKETPLACE_TRUST_PROXY, the one it forwarded.
+    } else if (!metricsPublic && !isLoopback(request.ip)) throw notFound();
     return reply.type(register.contentType).send(await register.metrics());
   });
   // A preflight for it is refused here, not answered by the CORS plugin's catch-all.
