@@ -58,17 +58,21 @@ const INLINE_ENUM_MAX = 16;
  * short (a platform); a long set (162 currencies, 249 countries) would fill a flag's help and a
  * tool listing, so those surfaces get `inlinePattern` instead (the form of a code, which a model
  * or a shell user knows) and take the sets from `CURRENCY_CODES` and `COUNTRY_CODES` where they
- * want them. Returns the same schema.
+ * want them. With an `id`, the field is a component of the OpenAPI document ({@link component}),
+ * so that generated clients name its set once. Returns the same schema.
  */
 export function annotate<Schema extends z.ZodType>(
   schema: Schema,
-  { inlinePattern, ...meta }: FieldMeta & { inlinePattern?: string },
+  { inlinePattern, ...meta }: (FieldMeta | ComponentMeta) & { inlinePattern?: string },
 ): Schema {
-  contractRegistry.add(schema, meta);
-  const short = meta.enum && meta.enum.length <= INLINE_ENUM_MAX;
+  // A named set (`CurrencyCode`) is a component of its own, which every use refers to.
+  if (meta.id === undefined) contractRegistry.add(schema, meta);
+  else component(schema, meta);
+  const values = meta.enum as FieldMeta['enum'];
+  const short = values && values.length <= INLINE_ENUM_MAX;
   z.globalRegistry.add(schema, {
     description: meta.description,
-    ...(short ? { enum: meta.enum } : {}),
+    ...(short ? { enum: values } : {}),
     ...(!short && inlinePattern ? { pattern: inlinePattern } : {}),
   });
   return schema;

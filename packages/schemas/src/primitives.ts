@@ -219,6 +219,8 @@ export const currencyInput = z
   .toLowerCase()
   .refine((c) => CURRENCY_CODES.has(c), { error: 'is not a known ISO 4217 currency code' });
 annotate(currencyInput, {
+  id: 'CurrencyCode',
+  examples: ['eur'],
   description: 'ISO 4217 currency code, lowercase (capitals are accepted and lowercased)',
   enum: [...CURRENCY_CODES].sort(),
   inlinePattern: '^[A-Za-z]{3}$',
@@ -234,6 +236,8 @@ export const countryCodeInput = z
   .toUpperCase()
   .refine(isCountryCode, { error: 'is not a known ISO 3166-1 alpha-2 country code' });
 annotate(countryCodeInput, {
+  id: 'CountryCode',
+  examples: ['DE'],
   description: 'ISO 3166-1 alpha-2 country code, uppercase (lowercase is accepted and uppercased)',
   enum: [...COUNTRY_CODES].sort(),
   inlinePattern: '^[A-Za-z]{2}$',

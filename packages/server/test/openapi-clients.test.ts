@@ -81,32 +81,47 @@ describe('the document as generators read it', () => {
     }
   });
 
-  it('gives currencies, countries and platforms as enums in request schemas', () => {
+  it('names each set of values once, as a component every use refers to (currencies and countries were repeated in eight and nine places: orval made a type of each)', () => {
     const schemas = doc.components.schemas;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
     const currencies = [...CURRENCY_CODES].sort();
     const countries = [...COUNTRY_CODES].sort();
     expect(currencies).toContain('usd');
+    expect(schemas.CurrencyCode.enum).toEqual(currencies);
+    expect(schemas.CountryCode.enum).toEqual(countries);
+    expect(schemas.PlatformId.enum).toEqual(['youtube', 'x', 'twitch', 'tiktok', 'instagram']);
     for (const name of ['CollabCreate', 'CollabUpdate', 'CampaignCreate', 'CampaignUpdate']) {
-      expect(schemas[name].properties.currency.enum, name).toEqual(currencies);
-      expect(schemas[name].properties.countries.items.enum, name).toEqual(countries);
+      expect(schemas[name].properties.currency, name).toEqual(ref('CurrencyCode'));
+      expect(schemas[name].properties.countries.items, name).toEqual(ref('CountryCode'));
     }
-    expect(schemas.AddressUpdate.properties.country_code.enum).toEqual(countries);
+    expect(schemas.AddressUpdate.properties.country_code).toEqual(ref('CountryCode'));
+    expect(schemas.CampaignCreate.properties.platform_ids.items).toEqual(ref('PlatformId'));
+    expect(schemas.Campaign.properties.platform_ids.items).toEqual(ref('PlatformId'));
     // The multipart forms of uploads too.
     const form =
       doc.paths['/organizations/{organization_id}/campaigns.json'].post.requestBody.content[
         'multipart/form-data'
       ].schema.properties;
-    expect(form['campaign[currency]'].enum).toEqual(currencies);
-    expect(form['campaign[countries][]'].items.enum).toEqual(countries);
-    expect(form['campaign[platform_ids][]'].items.enum).toContain('youtube');
+    expect(form['campaign[currency]']).toEqual(ref('CurrencyCode'));
+    expect(form['campaign[countries][]'].items).toEqual(ref('CountryCode'));
+    expect(form['campaign[platform_ids][]'].items).toEqual(ref('PlatformId'));
+    // A subset keeps its own list where it stands.
     expect(schemas.SocialAccountCreate.properties.platform_id.enum).toEqual(['youtube', 'x', 'twitch']);
-    expect(schemas.CampaignCreate.properties.platform_ids.items.enum).toEqual([
-      'youtube',
-      'x',
-      'twitch',
-      'tiktok',
-      'instagram',
-    ]);
+    // Every set of the resources is listed once in the whole document, input and output alike.
+    const text = JSON.stringify(doc);
+    for (const name of [
+      'CurrencyCode',
+      'CountryCode',
+      'PlatformId',
+      'PrivacySetting',
+      'Role',
+      'Permission',
+      'CollabState',
+      'CampaignStatus',
+      'SocialAccountStatus',
+    ])
+      expect(text.split(JSON.stringify(schemas[name].enum)).length - 1, name).toBe(1);
+    expect(Object.keys(schemas).filter((name) => name.endsWith('Input'))).toEqual([]);
   });
 
   it('leaves the long enums out of zod’s global registry, which the CLI and the MCP tools print inline', () => {

@@ -25,7 +25,11 @@ describe('GET /openapi.json', () => {
     const body = doc.paths['/organizations.json'].post.requestBody.content['application/json'].schema;
     expect(body.properties.organization).toEqual({ $ref: '#/components/schemas/OrganizationCreate' });
     const payload = doc.components.schemas.OrganizationCreate;
-    expect(payload.properties.privacy_setting.enum).toEqual(['public', 'private', 'restricted']);
+    expect(payload.properties.privacy_setting).toEqual({
+      default: 'private',
+      $ref: '#/components/schemas/PrivacySetting',
+    });
+    expect(doc.components.schemas.PrivacySetting.enum).toEqual(['public', 'private', 'restricted']);
     expect(body.required).toEqual(['organization']);
   });
 

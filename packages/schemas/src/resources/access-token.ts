@@ -6,7 +6,14 @@ import { idOf, text, timestamp, typeError } from '../primitives.js';
 export const AccessTokenId = idOf('AccessTokenId');
 export type AccessTokenId = z.infer<typeof AccessTokenId>;
 
-export const Permission = z.enum(['read', 'write'], { error: typeError('must be one of read, write') });
+export const Permission = component(
+  z.enum(['read', 'write'], { error: typeError('must be one of read, write') }),
+  {
+    id: 'Permission',
+    description: 'What an access token may do: read, or read and write',
+    examples: ['read'],
+  },
+);
 export type Permission = z.infer<typeof Permission>;
 
 /** Prefix of every access token, so secret scanners can spot one. */

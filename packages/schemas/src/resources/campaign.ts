@@ -8,7 +8,11 @@ import { PlatformId } from './platform.js';
 export const CampaignId = idOf('CampaignId');
 export type CampaignId = z.infer<typeof CampaignId>;
 
-export const CampaignStatus = z.enum(['draft', 'active', 'paused', 'finished']);
+export const CampaignStatus = component(z.enum(['draft', 'active', 'paused', 'finished']), {
+  id: 'CampaignStatus',
+  description: "A campaign's status",
+  examples: ['draft'],
+});
 export type CampaignStatus = z.infer<typeof CampaignStatus>;
 
 const amount = z.int().min(0);

@@ -9,7 +9,11 @@ const { name, website, currency, countries, purge_banner_image } = payloadFields
 export const CollabId = idOf('CollabId');
 export type CollabId = z.infer<typeof CollabId>;
 
-export const CollabState = z.enum(['draft', 'submitted_for_review', 'published', 'paused']);
+export const CollabState = component(z.enum(['draft', 'submitted_for_review', 'published', 'paused']), {
+  id: 'CollabState',
+  description: "A collab's state",
+  examples: ['draft'],
+});
 export type CollabState = z.infer<typeof CollabState>;
 
 /** A collab as listed (no `brief`). */

@@ -7,7 +7,10 @@ import { User } from './user.js';
 export const MembershipId = idOf('MembershipId');
 export type MembershipId = z.infer<typeof MembershipId>;
 
-export const Role = z.enum(['member', 'admin'], { error: typeError('must be one of member, admin') });
+export const Role = component(
+  z.enum(['member', 'admin'], { error: typeError('must be one of member, admin') }),
+  { id: 'Role', description: "A member's role in an organization", examples: ['member'] },
+);
 export type Role = z.infer<typeof Role>;
 
 export const Membership = z.object({

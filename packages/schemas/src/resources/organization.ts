@@ -15,9 +15,12 @@ import {
 export const OrganizationId = idOf('OrganizationId');
 export type OrganizationId = z.infer<typeof OrganizationId>;
 
-export const PrivacySetting = z.enum(['public', 'private', 'restricted'], {
-  error: typeError('must be one of public, private, restricted'),
-});
+export const PrivacySetting = component(
+  z.enum(['public', 'private', 'restricted'], {
+    error: typeError('must be one of public, private, restricted'),
+  }),
+  { id: 'PrivacySetting', description: "An organization's privacy setting", examples: ['private'] },
+);
 export type PrivacySetting = z.infer<typeof PrivacySetting>;
 
 export const Organization = z.object({

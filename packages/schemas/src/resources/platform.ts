@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { component } from '../components.js';
 import { typeError } from '../primitives.js';
 
 /** Every platform identifier the marketplace knows. */
-export const PlatformId = z.enum(['youtube', 'x', 'twitch', 'tiktok', 'instagram'], {
-  error: typeError('is not a known platform (youtube, x, twitch, tiktok, instagram)'),
-});
+export const PlatformId = component(
+  z.enum(['youtube', 'x', 'twitch', 'tiktok', 'instagram'], {
+    error: typeError('is not a known platform (youtube, x, twitch, tiktok, instagram)'),
+  }),
+  { id: 'PlatformId', description: 'A platform the marketplace knows', examples: ['youtube'] },
+);
 export type PlatformId = z.infer<typeof PlatformId>;
 
 /** Platforms that connect only through a browser OAuth flow, never through the API. */

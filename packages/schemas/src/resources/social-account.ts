@@ -7,7 +7,11 @@ import { accountUrlProblem, PlatformId, parseAccountUrl, URL_PLATFORMS } from '.
 export const SocialAccountId = idOf('SocialAccountId');
 export type SocialAccountId = z.infer<typeof SocialAccountId>;
 
-export const SocialAccountStatus = z.enum(['pending', 'verified', 'failed']);
+export const SocialAccountStatus = component(z.enum(['pending', 'verified', 'failed']), {
+  id: 'SocialAccountStatus',
+  description: "Where a social account's verification stands",
+  examples: ['pending'],
+});
 export type SocialAccountStatus = z.infer<typeof SocialAccountStatus>;
 
 const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);

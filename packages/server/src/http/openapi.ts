@@ -229,12 +229,16 @@ function multipartOf(
   const id = typeof payload.$ref === 'string' ? payload.$ref.split('/').pop() : undefined;
   if (id && components[id]) payload = components[id] as Json;
   const properties: Record<string, Json> = {};
-  // A form field is text; a set of strings the JSON field takes (`enum`) is kept.
-  const text = (schema: Json | undefined): Json => ({
-    type: 'string',
-    ...(Array.isArray(schema?.enum) &&
-      schema.enum.every((v) => typeof v === 'string') && { enum: schema.enum }),
-  });
+  // A form field is text; a set of strings the JSON field takes (`enum`) is kept, by its
+  // component's name when it has one (`CurrencyCode`).
+  const text = (schema: Json | undefined): Json => {
+    const ref = typeof schema?.$ref === 'string' ? schema.$ref : undefined;
+    const target = ref ? components[ref.split('/').pop() as string] : schema;
+    const values =
+      Array.isArray(target?.enum) && target.enum.every((v) => typeof v === 'string') && target.enum;
+    if (ref && values) return { $ref: ref };
+    return { type: 'string', ...(values && { enum: values }) };
+  };
   for (const [name, schema] of Object.entries((payload.properties ?? {}) as Record<string, Json>)) {
     const isArray = schema.type === 'array';
     properties[`${spec.key}[${name}]${isArray ? '[]' : ''}`] = isArray
@@ -265,7 +269,10 @@ function multipartOf(
   };
 }
 
-/** Keeps the components the document refers to; `XInput` becomes `X` where there is no output `X`. */
+/**
+ * Keeps the components the document refers to; `XInput` becomes `X` where there is no output `X`,
+ * or where the output `X` is the same schema.
+ */
 function tidyComponents(doc: Json): Json {
   const components = (doc.components as { schemas: Record<string, Json> }).schemas;
   let text = JSON.stringify({ ...doc, components: { ...(doc.components as Json), schemas: {} } });
@@ -283,7 +290,11 @@ function tidyComponents(doc: Json): Json {
   const renames: [string, string][] = [];
   for (const id of [...used].sort()) {
     const plain = id.endsWith('Input') ? id.slice(0, -'Input'.length) : id;
-    const name = plain !== id && !used.has(plain) && componentById(plain) !== undefined ? plain : id;
+    // An input the same as its output (a set of values: `PlatformId`) is that one component.
+    const sameAsOutput =
+      used.has(plain) && JSON.stringify(components[id]) === JSON.stringify(components[plain]);
+    const name =
+      plain !== id && (!used.has(plain) || sameAsOutput) && componentById(plain) !== undefined ? plain : id;
     if (name !== id) renames.push([id, name]);
     // zod leaves `examples` out of input schemas: the payload examples come from the registry.
     const meta = componentById(name)?.meta;
