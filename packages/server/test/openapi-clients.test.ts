@@ -124,6 +124,23 @@ describe('the document as generators read it', () => {
     expect(Object.keys(schemas).filter((name) => name.endsWith('Input'))).toEqual([]);
   });
 
+  it('types the text of a form field the server reads as a boolean or an integer, and the image types of a file part (they were any string)', () => {
+    const content = (path: string) => doc.paths[path].post.requestBody.content['multipart/form-data'] as Json;
+    const collab = content('/organizations/{organization_id}/collabs.json');
+    expect(collab.schema.properties['collab[require_boosted_ads]']).toEqual({
+      type: 'string',
+      enum: ['true', 'false', '1', '0'],
+    });
+    const campaign = content('/organizations/{organization_id}/campaigns.json');
+    expect(campaign.schema.properties['campaign[cpm_amount]']).toEqual({
+      type: 'string',
+      pattern: '^-?[0-9]+$',
+    });
+    expect(campaign.encoding).toEqual({
+      'campaign[banner_image]': { contentType: 'image/png, image/jpeg, image/webp, image/gif' },
+    });
+  });
+
   it('leaves the long enums out of zod’s global registry, which the CLI and the MCP tools print inline', () => {
     const plain = z.toJSONSchema(CollabCreate, { io: 'input' }) as Json;
     expect(plain.properties.currency.description).toContain('ISO 4217');

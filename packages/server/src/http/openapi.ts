@@ -219,7 +219,7 @@ function multipartOf(
   e: Endpoint,
   jsonBody: Json,
   components: Record<string, Json>,
-): { schema: Json } | undefined {
+): { schema: Json; encoding: Json } | undefined {
   const spec = e.body;
   if (!spec || spec.files.length === 0 || spec.key === null) return undefined;
   // An optional body (collab create) is `anyOf: [{wrapper}, {type: 'null'}]`.
@@ -230,13 +230,22 @@ function multipartOf(
   if (id && components[id]) payload = components[id] as Json;
   const properties: Record<string, Json> = {};
   // A form field is text; a set of strings the JSON field takes (`enum`) is kept, by its
-  // component's name when it has one (`CurrencyCode`).
+  // component's name when it has one (`CurrencyCode`), and a boolean or an integer says the text
+  // the server reads as one (pipeline/multipart.ts: `true`/`1`, `false`/`0`; digits).
   const text = (schema: Json | undefined): Json => {
     const ref = typeof schema?.$ref === 'string' ? schema.$ref : undefined;
     const target = ref ? components[ref.split('/').pop() as string] : schema;
     const values =
       Array.isArray(target?.enum) && target.enum.every((v) => typeof v === 'string') && target.enum;
     if (ref && values) return { $ref: ref };
+    const types = new Set(
+      [target?.type, ...((target?.anyOf as Json[] | undefined) ?? []).map((branch) => branch.type)].filter(
+        (type) => typeof type === 'string' && type !== 'null',
+      ),
+    );
+    const only = types.size === 1 ? [...types][0] : undefined;
+    if (only === 'boolean') return { type: 'string', enum: ['true', 'false', '1', '0'] };
+    if (only === 'integer') return { type: 'string', pattern: '^-?[0-9]+$' };
     return { type: 'string', ...(values && { enum: values }) };
   };
   for (const [name, schema] of Object.entries((payload.properties ?? {}) as Record<string, Json>)) {
@@ -266,6 +275,13 @@ function multipartOf(
         'part adds no element (alone, it is the empty list).',
       properties,
     },
+    // The image types a file part may be (its content is what the server checks).
+    encoding: Object.fromEntries(
+      spec.files.map((file) => [
+        `${spec.key}[${file}]`,
+        { contentType: 'image/png, image/jpeg, image/webp, image/gif' },
+      ]),
+    ),
   };
 }
 
