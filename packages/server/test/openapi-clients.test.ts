@@ -205,15 +205,21 @@ describe('the document as generators read it', () => {
     expect(form('/organizations/{organization_id}/collabs.json', 'post').required).toBeUndefined();
   });
 
-  it('declares X-Request-Id on every answer, and pages from 1', () => {
+  it('declares X-Request-Id on every answer, and pages from 1 in headers every list refers to (each list repeated the four)', () => {
     expect(doc.components.headers['X-Request-Id'].schema).toEqual({ type: 'string' });
     for (const e of [...publicEndpoints, ...testHelperEndpointList])
       for (const [status, answer] of Object.entries(operationOf(e).responses as Json))
         expect(answer.headers?.['X-Request-Id'], `${e.name} ${status}`).toEqual({
           $ref: '#/components/headers/X-Request-Id',
         });
-    const page = operationOf(publicEndpoints.find((x) => x.name === 'collabs.list') as NamedEndpoint)
-      .responses['200'].headers;
+    for (const e of publicEndpoints.filter((x) => x.paginated))
+      expect(operationOf(e).responses['200'].headers, e.name).toMatchObject({
+        'Current-Page': { $ref: '#/components/headers/Current-Page' },
+        'Page-Items': { $ref: '#/components/headers/Page-Items' },
+        'Total-Count': { $ref: '#/components/headers/Total-Count' },
+        'Total-Pages': { $ref: '#/components/headers/Total-Pages' },
+      });
+    const page = doc.components.headers;
     expect(page['Current-Page'].schema.minimum).toBe(1);
     expect(page['Total-Pages'].schema.minimum).toBe(1);
     expect(page['Total-Count'].schema.minimum).toBe(0);

@@ -38,6 +38,14 @@ const requestIdHeader = header(
   "The server's own id of this request, unique per request; its log lines carry it as `reqId`. Quote it when reporting a problem",
 );
 
+/** A list's page headers, components of their own (`components.headers`) that every list refers to. */
+const paginationHeaders: Record<string, Json> = {
+  [PAGINATION_HEADERS.currentPage]: integerHeader('The page returned (as asked)', 1),
+  [PAGINATION_HEADERS.pageItems]: integerHeader('Page size (always 20)'),
+  [PAGINATION_HEADERS.totalCount]: integerHeader('Items in the whole list'),
+  [PAGINATION_HEADERS.totalPages]: integerHeader('Pages in the whole list (at least 1)', 1),
+};
+
 const retryAfter = { 'Retry-After': integerHeader('Seconds to wait before retrying (always 1)') };
 const etag = { ETag: header('Weak tag of the body (`W/"…"`): send it back in `If-None-Match`') };
 /** On the success answer of an endpoint that takes `Idempotency-Key` (and on any replayed answer). */
@@ -87,12 +95,9 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
       r['200'] = {
         description: e.paginated ? 'One page of at most 20 items, in the list order' : 'The resource',
         ...(e.paginated && {
-          headers: {
-            [PAGINATION_HEADERS.currentPage]: integerHeader('The page returned (as asked)', 1),
-            [PAGINATION_HEADERS.pageItems]: integerHeader('Page size (always 20)'),
-            [PAGINATION_HEADERS.totalCount]: integerHeader('Items in the whole list'),
-            [PAGINATION_HEADERS.totalPages]: integerHeader('Pages in the whole list (at least 1)', 1),
-          },
+          headers: Object.fromEntries(
+            Object.keys(paginationHeaders).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+          ),
         }),
         ...(e.etag && { headers: etag }),
         content: json(successSchema()),
@@ -430,7 +435,7 @@ export function buildOpenapiDocument({ baseUrl, testHelpers }: OpenapiSettings):
       contact: { name: 'Creator Marketplace API maintainers' },
     },
     components: {
-      headers: { [REQUEST_ID_HEADER_NAME]: requestIdHeader },
+      headers: { [REQUEST_ID_HEADER_NAME]: requestIdHeader, ...paginationHeaders },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token (`mkt_…`)' },
         ...(testHelpers && {
