@@ -27,13 +27,18 @@ export const typeError =
 
 /**
  * An opaque identifier of one kind of resource. The brand keeps a collab id from being passed
- * where an organization id is expected; `schema.parse(raw)` turns a string into one.
+ * where an organization id is expected; `schema.parse(raw)` turns a string into one. `noun` names
+ * the resource in its description (`The organization's id`), which the OpenAPI document, the CLI's
+ * help and the MCP tools give wherever an id is a field or a path parameter.
  */
-export const idOf = <const Brand extends string>(_brand: Brand) =>
-  z
+export const idOf = <const Brand extends string>(_brand: Brand, noun: string) => {
+  const id = z
     .string({ error: typeError('must be a string') })
     .min(1, { error: BLANK })
     .brand<Brand>();
+  annotate(id, { description: `The ${noun}'s id` });
+  return id;
+};
 
 /** ISO 8601 UTC timestamp with `Z`, as every `*_at` field is on the wire. */
 export const timestamp = z.iso.datetime({ offset: false });

@@ -141,6 +141,20 @@ describe('the document as generators read it', () => {
     });
   });
 
+  it('describes every parameter, each path id by its resource (39 path parameters had no description)', () => {
+    const undescribed: string[] = [];
+    for (const e of [...publicEndpoints, ...testHelperEndpointList])
+      for (const parameter of (operationOf(e).parameters ?? []) as Json[])
+        if (typeof parameter.description !== 'string' || parameter.description === '')
+          undescribed.push(`${e.name} ${parameter.name}`);
+    expect(undescribed).toEqual([]);
+    const show = operationOf(publicEndpoints.find((x) => x.name === 'collabs.retrieve') as NamedEndpoint);
+    expect(show.parameters.slice(0, 2).map((p: Json) => [p.name, p.description])).toEqual([
+      ['organization_id', "The organization's id"],
+      ['id', "The collab's id"],
+    ]);
+  });
+
   it('leaves the long enums out of zod’s global registry, which the CLI and the MCP tools print inline', () => {
     const plain = z.toJSONSchema(CollabCreate, { io: 'input' }) as Json;
     expect(plain.properties.currency.description).toContain('ISO 4217');

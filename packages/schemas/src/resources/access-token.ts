@@ -3,7 +3,7 @@ import { component } from '../components.js';
 import * as ex from '../examples.js';
 import { idOf, text, timestamp, typeError } from '../primitives.js';
 
-export const AccessTokenId = idOf('AccessTokenId');
+export const AccessTokenId = idOf('AccessTokenId', 'access token');
 export type AccessTokenId = z.infer<typeof AccessTokenId>;
 
 export const Permission = component(

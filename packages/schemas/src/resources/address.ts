@@ -3,7 +3,7 @@ import { component } from '../components.js';
 import * as ex from '../examples.js';
 import { countryCodeInput, idOf, text, timestamp } from '../primitives.js';
 
-export const AddressId = idOf('AddressId');
+export const AddressId = idOf('AddressId', 'address');
 export type AddressId = z.infer<typeof AddressId>;
 
 export const Address = z.object({

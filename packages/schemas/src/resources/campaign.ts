@@ -5,7 +5,7 @@ import { amountInput, briefInput, idOf, text, timestamp, typeError } from '../pr
 import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 import { PlatformId } from './platform.js';
 
-export const CampaignId = idOf('CampaignId');
+export const CampaignId = idOf('CampaignId', 'campaign');
 export type CampaignId = z.infer<typeof CampaignId>;
 
 export const CampaignStatus = component(z.enum(['draft', 'active', 'paused', 'finished']), {

@@ -6,7 +6,7 @@ import { marketFields, pageFields, payloadFields, withBrief } from './organizati
 
 const { name, website, currency, countries, purge_banner_image } = payloadFields;
 
-export const CollabId = idOf('CollabId');
+export const CollabId = idOf('CollabId', 'collab');
 export type CollabId = z.infer<typeof CollabId>;
 
 export const CollabState = component(z.enum(['draft', 'submitted_for_review', 'published', 'paused']), {

@@ -4,7 +4,7 @@ import * as ex from '../examples.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
 import { User } from './user.js';
 
-export const MembershipId = idOf('MembershipId');
+export const MembershipId = idOf('MembershipId', 'membership');
 export type MembershipId = z.infer<typeof MembershipId>;
 
 export const Role = component(

@@ -3,7 +3,7 @@ import { component } from '../components.js';
 import * as ex from '../examples.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
 
-export const NotificationId = idOf('NotificationId');
+export const NotificationId = idOf('NotificationId', 'notification');
 export type NotificationId = z.infer<typeof NotificationId>;
 
 /** The one notifier kind the spec shows, sent to every admin when a join request arrives. */

@@ -12,7 +12,7 @@ import {
   websiteInput,
 } from '../primitives.js';
 
-export const OrganizationId = idOf('OrganizationId');
+export const OrganizationId = idOf('OrganizationId', 'organization');
 export type OrganizationId = z.infer<typeof OrganizationId>;
 
 export const PrivacySetting = component(

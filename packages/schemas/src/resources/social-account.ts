@@ -4,7 +4,7 @@ import * as ex from '../examples.js';
 import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
 import { accountUrlProblem, PlatformId, parseAccountUrl, URL_PLATFORMS } from './platform.js';
 
-export const SocialAccountId = idOf('SocialAccountId');
+export const SocialAccountId = idOf('SocialAccountId', 'social account');
 export type SocialAccountId = z.infer<typeof SocialAccountId>;
 
 export const SocialAccountStatus = component(z.enum(['pending', 'verified', 'failed']), {

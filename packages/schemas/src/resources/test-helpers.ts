@@ -37,7 +37,7 @@ export type TestUserCreated = z.infer<typeof TestUserCreated>;
 
 export const TestMemberCreate = z.object({ user_id: z.string().min(1), role: Role });
 
-export const JoinRequestId = idOf('JoinRequestId');
+export const JoinRequestId = idOf('JoinRequestId', 'join request');
 export const TestJoinRequestCreate = z.object({ user_id: z.string().min(1) });
 export const TestJoinRequest = component(
   z.object({ id: JoinRequestId, user_id: UserId, organization_id: OrganizationId, created_at: timestamp }),

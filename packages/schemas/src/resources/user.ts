@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idOf } from '../primitives.js';
 
-export const UserId = idOf('UserId');
+export const UserId = idOf('UserId', 'user');
 export type UserId = z.infer<typeof UserId>;
 
 /** A user as embedded in a membership and returned by the test helpers. */
