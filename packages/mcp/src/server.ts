@@ -404,19 +404,23 @@ const kindOfValue = (value: unknown): string =>
 /**
  * `tools/call` as this server takes it: `arguments` that are not an object (`null`, a string)
  * are refused as invalid params (-32602) saying so. With the SDK's own schema they were a zod
- * dump as an internal error (-32603), before any handler of this package could answer.
+ * dump as an internal error (-32603), before any handler of this package could answer. Left out
+ * (MCP makes `arguments` optional), they are `{}`: `optional()`, since a bare `z.unknown()` key
+ * in an object this transform follows is refused when missing.
  */
 const ToolCallSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown() }).transform((params) => {
-    const given = params.arguments;
-    if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
-      return { ...params, arguments: given as Record<string, unknown> | undefined };
-    // Thrown, not a zod issue: the SDK answers an McpError with its own code.
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,
-    );
-  }),
+  params: CallToolRequestSchema.shape.params
+    .extend({ arguments: z.unknown().optional() })
+    .transform((params) => {
+      const given = params.arguments;
+      if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
+        return { ...params, arguments: given as Record<string, unknown> | undefined };
+      // Thrown, not a zod issue: the SDK answers an McpError with its own code.
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,
+      );
+    }),
 });
 
 /**

@@ -274,6 +274,14 @@ describe('sessions over HTTP', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     );
 
+  test('a tools/call without `arguments` runs as `{}` over HTTP too', async () => {
+    const { http } = await start();
+    const client = await httpClient(http.url, secret);
+    const result = (await client.callTool({ name: 'organizations_list' })) as CallToolResult;
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ data: [], page: 1, total_count: 0 });
+  });
+
   test('answers do not name the framework (no X-Powered-By)', async () => {
     const { http } = await start();
     const opened = await post(http.url, headers);

@@ -288,6 +288,17 @@ describe('tools/call', () => {
     expect(received.slice(before)).toEqual(['DELETE /organizations/o1/collabs/c1.json']);
   });
 
+  test('a call without `arguments` (optional in MCP) runs as `{}`: a tool that takes none runs, a required argument is named', async () => {
+    const client = await connect({ yes: true });
+    const before = received.length;
+    const none = (await client.callTool({ name: 'me_address_delete' })) as CallToolResult;
+    expect(none.isError, JSON.stringify(none)).toBeFalsy();
+    expect(none.structuredContent).toEqual({ data: null });
+    expect(received.slice(before)).toEqual(['DELETE /me/address.json']);
+    const missing = (await client.callTool({ name: 'collabs_list' })) as CallToolResult;
+    expect(detail(missing)).toMatchObject({ status: null, errors: { organization_id: ['is required'] } });
+  });
+
   test('arguments that are not an object (null, a string, an array) are an invalid request (-32602) saying so, not an internal error', async () => {
     const client = await connect();
     for (const [args, sent] of [
