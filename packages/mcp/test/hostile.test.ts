@@ -414,20 +414,49 @@ describe('file arguments', () => {
 
     const foreign = join(outside, 'logo.png');
     writeFileSync(foreign, png(4, 4, [9, 9, 9]));
-    expect(await refused(client, foreign)).toMatch(/is outside the allowed directories/);
+    expect(await refused(client, foreign)).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
     symlinkSync(foreign, join(dir, 'link.png'));
-    expect(await refused(client, join(dir, 'link.png'))).toMatch(/is outside the allowed directories/);
-    expect(await refused(client, join(dir, '..', 'outside', 'logo.png'))).toMatch(/outside the allowed/);
+    expect(await refused(client, join(dir, 'link.png'))).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
+    expect(await refused(client, join(dir, '..', 'outside', 'logo.png'))).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
     expect(await refused(client, join(dir, 'missing.png'))).toMatch(/cannot be read/);
 
     // The working directory is the default; /dev is not allowed there.
     const byDefault = await connect({});
-    expect(await refused(byDefault, '/dev/zero')).toMatch(/is outside the allowed directories/);
+    expect(await refused(byDefault, '/dev/zero')).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
 
     const small = await connect({ allowDirs: [dir], maxFileBytes: 16 });
     const dataUrl = `data:image/png;base64,${Buffer.from(png(4, 4, [1, 1, 1])).toString('base64')}`;
     expect(await refused(small, dataUrl)).toMatch(/is larger than 16 bytes/);
 
+    await nothingSent();
+  });
+
+  test('a path outside the allowed directories has one answer whether it exists or not (no probing of the disk), naming those directories; a relative one says where it was resolved', async () => {
+    const client = await connect({ allowDirs: [dir] });
+    const there = join(outside, 'there.png');
+    writeFileSync(there, png(4, 4, [9, 9, 9]));
+    const outsideOf = (path: string) =>
+      `${path} is outside the directories file arguments may be read from (${dir}; --allow-dir): copy the file into one of them, or pass the image as a data: URL (data:image/png;base64,…)`;
+    for (const path of [
+      there,
+      join(outside, 'missing.png'),
+      '/etc/passwd',
+      '/etc/no-such-file',
+      '/no/such/dir/x.png',
+    ])
+      expect(await refused(client, path), path).toBe(outsideOf(path));
+    // Relative: against the server's working directory, not the host's.
+    expect(await refused(client, 'logo.png')).toBe(
+      `${outsideOf('logo.png')}. A relative path is resolved against the MCP server's working directory, ${process.cwd()}`,
+    );
     await nothingSent();
   });
 
