@@ -12,6 +12,7 @@ import {
   type FailedCall,
   inputJsonSchema,
   type ListResult,
+  nearNames,
   type Operation,
   operations,
 } from '@app/sdk/operations';
@@ -382,19 +383,41 @@ export function parseArguments(
 
 /**
  * The message of a call of a tool this server does not list (a protocol error, as the MCP spec
- * has it for an unknown tool): a tool that `--read-only` or `--tools` hides says so, and why.
+ * has it for an unknown tool): a tool that `--read-only` or `--tools` hides says so, and why; a
+ * mistyped one names the exposed tools it may have meant (`nearNames`, as the CLI does).
  */
 function notExposed(
   name: string,
+  exposed: readonly Operation[],
   { readOnly = false, groups }: Pick<ServerOptions, 'readOnly' | 'groups'>,
 ): string {
   const op = operations.find((o) => o.toolName === name);
-  if (!op) return `Tool ${name} not found`;
+  if (!op) {
+    // A name of any length is repeated cut short; what is suggested is what this server lists.
+    const near = nearNames(
+      name,
+      exposed.map((o) => o.toolName),
+    ).slice(0, 3);
+    return near.length > 0
+      ? `Tool ${clip(name)} not found. Did you mean ${near.join(' or ')}?`
+      : `Tool ${clip(name)} not found: tools/list gives the tools of this server.`;
+  }
   const why = [
     readOnly && !op.readOnly && '--read-only (only the read tools)',
     groups && !groups.includes(op.sdkPath[0] as string) && `--tools ${groups.join(',')} (only these groups)`,
   ].filter(Boolean);
   return `Tool ${name} is not exposed: the server runs with ${why.join(' and ')}`;
+}
+
+/**
+ * A protocol error this server answers with. The SDK sends an error's `message` as the JSON-RPC
+ * message, and `McpError` puts `MCP error <code>: ` before its own; the client's `McpError` puts it
+ * there again (`MCP error -32602: MCP error -32602: …`). So the message sent is the text alone.
+ */
+function protocolError(code: ErrorCode, message: string): McpError {
+  const error = new McpError(code, message);
+  error.message = message;
+  return error;
 }
 
 /** What a JSON value is, as a message names it. */
@@ -416,7 +439,7 @@ const ToolCallSchema = CallToolRequestSchema.extend({
       if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
         return { ...params, arguments: given as Record<string, unknown> | undefined };
       // Thrown, not a zod issue: the SDK answers an McpError with its own code.
-      throw new McpError(
+      throw protocolError(
         ErrorCode.InvalidParams,
         `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,
       );
@@ -589,7 +612,8 @@ export function createServer(options: ServerOptions): McpServer {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(ToolCallSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, notExposed(request.params.name, options));
+    if (!tool)
+      throw protocolError(ErrorCode.InvalidParams, notExposed(request.params.name, exposed, options));
     const { op, input } = tool;
     const parsed = parseArguments(input, request.params.arguments);
     if ('refused' in parsed) return parsed.refused;
@@ -674,7 +698,7 @@ const withoutTrailingSlashes = (baseUrl: string): string => baseUrl.replace(/\/+
 async function readOpenApi(url: string, cancelled: AbortSignal, budgetMs: number): Promise<string> {
   const budget = AbortSignal.timeout(budgetMs);
   const failed = (why: string) =>
-    new McpError(ErrorCode.InternalError, `The OpenAPI document could not be read from ${url}: ${why}`);
+    protocolError(ErrorCode.InternalError, `The OpenAPI document could not be read from ${url}: ${why}`);
   try {
     const response = await fetch(url, {
       headers: { Accept: 'application/json' },

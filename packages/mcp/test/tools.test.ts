@@ -312,10 +312,10 @@ describe('tools/call', () => {
       );
       await expect(call, sent).rejects.toMatchObject({
         code: -32602,
-        // The SDK puts "MCP error -32602: " before the message it sends, and the client once more.
+        // The client puts "MCP error -32602: " before the message it receives: once.
         message: expect.stringMatching(
           new RegExp(
-            `-32602: The arguments of tools/call must be a JSON object of the tool's arguments by name \\(\\{\\} for none\\), not ${sent}\\.$`,
+            `^MCP error -32602: The arguments of tools/call must be a JSON object of the tool's arguments by name \\(\\{\\} for none\\), not ${sent}\\.$`,
           ),
         ),
       });
@@ -324,23 +324,38 @@ describe('tools/call', () => {
 
   test('a tool hidden by --read-only or --tools is a protocol error too, saying it is not exposed and why', async () => {
     const readOnly = await connect({ readOnly: true });
+    // The MCP SDK's client prefixes the message it receives with "MCP error -32602: ": once.
     await expect(readOnly.callTool({ name: 'organizations_create', arguments: {} })).rejects.toThrow(
-      /-32602: Tool organizations_create is not exposed: the server runs with --read-only \(only the read tools\)$/,
+      /^MCP error -32602: Tool organizations_create is not exposed: the server runs with --read-only \(only the read tools\)$/,
     );
     const some = await connect({ groups: ['me'], readOnly: true });
     await expect(some.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(
-      /-32602: Tool collabs_create is not exposed: the server runs with --read-only \(only the read tools\) and --tools me \(only these groups\)$/,
+      /^MCP error -32602: Tool collabs_create is not exposed: the server runs with --read-only \(only the read tools\) and --tools me \(only these groups\)$/,
     );
     await expect(some.callTool({ name: 'collabs_list', arguments: {} })).rejects.toThrow(
-      /-32602: Tool collabs_list is not exposed: the server runs with --tools me \(only these groups\)$/,
+      /^MCP error -32602: Tool collabs_list is not exposed: the server runs with --tools me \(only these groups\)$/,
     );
   });
 
-  test('an unknown tool is a protocol error (the MCP spec)', async () => {
+  test('an unknown tool is a protocol error (the MCP spec), naming the tools it may have meant; the message is prefixed once, by the client', async () => {
     const client = await connect();
-    await expect(client.callTool({ name: 'collabs_explode', arguments: {} })).rejects.toThrow(
-      /Tool collabs_explode not found/,
-    );
+    await expect(client.callTool({ name: 'organizations_lsit', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool organizations_lsit not found. Did you mean organizations_list?',
+    });
+    await expect(client.callTool({ name: 'collabs_explode', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool collabs_explode not found: tools/list gives the tools of this server.',
+    });
+    // Only exposed tools are suggested.
+    const some = await connect({ groups: ['me'] });
+    await expect(some.callTool({ name: 'collabs_lst', arguments: {} })).rejects.toMatchObject({
+      message: 'MCP error -32602: Tool collabs_lst not found: tools/list gives the tools of this server.',
+    });
+    // A name of any length is cut short.
+    await expect(client.callTool({ name: 'x'.repeat(5000), arguments: {} })).rejects.toMatchObject({
+      message: `MCP error -32602: Tool ${'x'.repeat(100)}… (5000 characters) not found: tools/list gives the tools of this server.`,
+    });
   });
 });
 
