@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
-import { Marketplace, RequestValidationError, VERSION } from '@app/sdk';
+import { Marketplace, NotFoundError, RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
   describeError,
@@ -554,8 +554,9 @@ function listOf(op: Operation): Operation | undefined {
 
 /**
  * Reads what a delete or a transition acts on, for its question: through its show operation (a
- * `404` throws: it is not there), else found by id in its collection's list (an access token has no
- * show endpoint); undefined when neither can be had, and the question names ids only.
+ * `404` throws: it is not there; so does the `null` of a show whose 404 is empty, such as the
+ * shipping address of a user who has none), else found by id in its collection's list (an access
+ * token has no show endpoint); undefined when neither can be had, and the question names ids only.
  */
 async function readTarget(
   client: Marketplace,
@@ -566,11 +567,15 @@ async function readTarget(
   const idsOf = (reader: Operation) =>
     Object.fromEntries(reader.pathParams.map((name) => [name, args[name]]));
   const show = showOf(op);
-  if (show)
-    return {
-      resource: (await callOperation(client, show, idsOf(show), { signal })).data,
-      schema: show.response,
+  if (show) {
+    const { data, response } = (await callOperation(client, show, idsOf(show), { signal })) as {
+      data: unknown;
+      response: Response | undefined;
     };
+    if (data === null && show.endpoint.emptyNotFound && response?.status === 404)
+      throw new NotFoundError(404, response.headers, undefined);
+    return { resource: data, schema: show.response };
+  }
   const list = listOf(op);
   if (!list) return undefined;
   const { data } = (await callOperation(client, list, idsOf(list), {
