@@ -337,14 +337,15 @@ export function outputSchemaOf(op: Operation): z.ZodObject {
 
 /**
  * A failure as a tool result (never a protocol error): the JSON of `describeError` (status,
- * `errors` or `error`, hint), the one the CLI prints too. `settable`: the arguments of the tool.
+ * `errors` or `error`, hint), the one the CLI prints too, but with a hint that names the fields of
+ * `errors` without repeating their messages (a model reads both). `settable`: the tool's arguments.
  */
 export function errorResult(
   error: unknown,
   settable?: ReadonlySet<string>,
   call?: FailedCall,
 ): CallToolResult {
-  return failure(describeError(error, settable, call));
+  return failure(describeError(error, settable, call, { fieldNamesOnly: true }));
 }
 
 const failure = (detail: ErrorDescription): CallToolResult => ({

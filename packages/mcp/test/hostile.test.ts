@@ -391,7 +391,7 @@ describe('file arguments', () => {
     expect(result.isError, text(result)).toBe(true);
     const detail = JSON.parse(text(result)) as { status: null; errors: { logo: string[] }; hint: string };
     expect(detail.status).toBeNull();
-    expect(detail.hint).toMatch(/^Fix these fields and call again: logo /);
+    expect(detail.hint).toBe('Fix these fields and call again: logo.');
     return detail.errors.logo.join(' ');
   }
 

@@ -203,7 +203,7 @@ describe('tools/call', () => {
     expect(detail(missing)).toMatchObject({
       status: null,
       errors: { organization_id: ['is required'] },
-      hint: 'Fix these fields and call again: organization_id is required.',
+      hint: 'Fix these fields and call again: organization_id.',
     });
     const wrong = (await client.callTool({
       name: 'members_update',
@@ -231,6 +231,27 @@ describe('tools/call', () => {
     })) as CallToolResult;
     expect(detail(many).errors).toEqual({ max_items: ['must be an integer from 1 to 500'] });
     expect(received.length).toBe(before);
+  });
+
+  test('the hint does not repeat what `errors` says: it names the fields to fix', async () => {
+    const client = await connect();
+    const missing = detail(
+      (await client.callTool({ name: 'collabs_list', arguments: {} })) as CallToolResult,
+    );
+    expect(missing).toEqual({
+      status: null,
+      errors: { organization_id: ['is required'] },
+      hint: 'Fix these fields and call again: organization_id.',
+    });
+    const wrong = detail(
+      (await client.callTool({
+        name: 'members_update',
+        arguments: { organization_id: 'o1', id: 'm1', role: 'owner', rloe: 'admin' },
+      })) as CallToolResult,
+    );
+    expect(wrong.hint).toBe('Fix these fields and call again: role, rloe.');
+    for (const messages of Object.values(wrong.errors ?? {}))
+      for (const message of messages) expect(wrong.hint).not.toContain(message);
   });
 
   test('an argument given to a tool that takes none says so', async () => {
