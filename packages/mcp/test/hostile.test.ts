@@ -210,6 +210,20 @@ describe('usage errors of the command line (exit 2)', () => {
     }
   });
 
+  test('a usage error is one line and where to find help, not the whole help', async () => {
+    const unknown = await run(['--tools', 'foo']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'marketplace-mcp: unknown tool group "foo" (the groups: organizations, collabs, campaigns, members, me)\n' +
+        'Run `marketplace-mcp --help` for usage.\n',
+    );
+    const option = await run(['--frobnicate']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(
+      /^marketplace-mcp: Unknown option '--frobnicate'[^\n]*\nRun `marketplace-mcp --help` for usage\.\n$/,
+    );
+  });
+
   test('a missing variable is named alone', async () => {
     const { MARKETPLACE_TOKEN: _token, ...noToken } = env();
     const { MARKETPLACE_BASE_URL: _url, ...noUrl } = env();
