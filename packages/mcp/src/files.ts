@@ -1,7 +1,8 @@
 /**
  * File arguments (`logo`, `banner_image`): a tool reads a local path for the model, so the path is
- * checked before a byte is read. Only a regular file, at most `maxBytes` long, whose real path (every
- * symlink resolved) lies inside one of the allowed directories. A refusal is a
+ * checked before a byte is read. Only a regular file, at most `maxBytes` long, whose path as written
+ * (resolved lexically, before the disk is asked) and real path (every symlink resolved) both lie
+ * inside one of the allowed directories. A refusal is a
  * `RequestValidationError` on the field: the call fails as an `isError` result and nothing is sent.
  */
 import { constants } from 'node:fs';
@@ -61,7 +62,7 @@ const refuse = (field: string, message: string): never => {
   throw new RequestValidationError({ [field]: [message] });
 };
 
-/** `child` is `parent` or inside it (both real, absolute paths). */
+/** `child` is `parent` or inside it (both absolute, resolved paths). */
 function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
@@ -75,7 +76,8 @@ async function realDirs(dirs: readonly string[]): Promise<string[]> {
 
 /**
  * A file reader for `callOperation`: `data:` URLs up to `maxBytes`, and local files under the
- * rules above. Relative paths are relative to the working directory.
+ * rules above. Relative paths are relative to the working directory (the server's, not the host's:
+ * the refusal of one outside says so).
  */
 export function guardedFileReader({
   allowDirs,
@@ -107,11 +109,24 @@ export function guardedFileReader({
           ? `${shown} ${RAW_BASE64}`
           : `${shown} cannot be read: no directory is allowed for file arguments (the server runs in the root or the home directory); start marketplace-mcp with --allow-dir DIR, or give a data: URL`,
       );
-    const real = await realpath(value).catch(() =>
+    // The path as written is checked before the disk is asked anything about it: a path outside
+    // has one answer whether it exists or not, so a model cannot probe which files exist.
+    const given = allowDirs.map((dir) => resolve(dir));
+    const realAllowed = await realDirs(allowDirs);
+    const outside = () =>
+      refuse(
+        field,
+        looksLikeBase64(value)
+          ? `${shown} ${RAW_BASE64}`
+          : `${shown} is outside the directories file arguments may be read from (${given.join(', ')}; --allow-dir): copy the file into one of them, or pass the image as a data: URL (data:image/png;base64,…)${isAbsolute(value) ? '' : `. A relative path is resolved against the MCP server's working directory, ${process.cwd()}`}`,
+      );
+    const lexical = resolve(value);
+    if (![...given, ...realAllowed].some((dir) => isInside(dir, lexical))) outside();
+    const real = await realpath(lexical).catch(() =>
       refuse(field, `${shown} ${looksLikeBase64(value) ? RAW_BASE64 : 'cannot be read (no such file)'}`),
     );
-    if (!(await realDirs(allowDirs)).some((dir) => isInside(dir, real)))
-      refuse(field, `${shown} is outside the allowed directories (--allow-dir)`);
+    // Checked again on the real path: a symlink inside cannot lead outside.
+    if (!realAllowed.some((dir) => isInside(dir, real))) outside();
     // Checked on the path first: opening a FIFO or a device could block or never end.
     const kind = await stat(real).catch(() => refuse(field, `${shown} cannot be read`));
     if (!kind.isFile()) refuse(field, `${shown} is not a regular file`);

@@ -39,8 +39,9 @@ Environment:
   MARKETPLACE_MCP_AUTH_TOKEN  with --http: the bearer secret (--auth-token wins)
 `;
 
+/** A usage error: exit 2, the message and where to find help (as the CLI says it), not the whole help. */
 function fail(message: string): never {
-  process.stderr.write(`marketplace-mcp: ${message}\n\n${usage}`);
+  process.stderr.write(`marketplace-mcp: ${message}\nRun \`marketplace-mcp --help\` for usage.\n`);
   process.exit(2);
 }
 
@@ -83,7 +84,8 @@ const groups = values.tools
   .filter(Boolean);
 const known = new Set(operations.map((op) => op.sdkPath[0]));
 if (groups?.length === 0) fail(`--tools needs at least one group (${[...known].join(', ')})`);
-for (const group of groups ?? []) if (!known.has(group)) fail(`unknown tool group "${group}"`);
+for (const group of groups ?? [])
+  if (!known.has(group)) fail(`unknown tool group "${group}" (the groups: ${[...known].join(', ')})`);
 if (values.port !== undefined && !values.http) fail('--port needs --http');
 // Decimal digits only: `Number` would take "" as 0 and "0x1F90" as 8080.
 const port = values.port === undefined ? 3333 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : -1;

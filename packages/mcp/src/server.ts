@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
-import { Marketplace, RequestValidationError, VERSION } from '@app/sdk';
+import { Marketplace, NotFoundError, RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
   describeError,
@@ -12,6 +12,7 @@ import {
   type FailedCall,
   inputJsonSchema,
   type ListResult,
+  nearNames,
   type Operation,
   operations,
 } from '@app/sdk/operations';
@@ -336,14 +337,15 @@ export function outputSchemaOf(op: Operation): z.ZodObject {
 
 /**
  * A failure as a tool result (never a protocol error): the JSON of `describeError` (status,
- * `errors` or `error`, hint), the one the CLI prints too. `settable`: the arguments of the tool.
+ * `errors` or `error`, hint), the one the CLI prints too, but with a hint that names the fields of
+ * `errors` without repeating their messages (a model reads both). `settable`: the tool's arguments.
  */
 export function errorResult(
   error: unknown,
   settable?: ReadonlySet<string>,
   call?: FailedCall,
 ): CallToolResult {
-  return failure(describeError(error, settable, call));
+  return failure(describeError(error, settable, call, { fieldNamesOnly: true }));
 }
 
 const failure = (detail: ErrorDescription): CallToolResult => ({
@@ -382,19 +384,41 @@ export function parseArguments(
 
 /**
  * The message of a call of a tool this server does not list (a protocol error, as the MCP spec
- * has it for an unknown tool): a tool that `--read-only` or `--tools` hides says so, and why.
+ * has it for an unknown tool): a tool that `--read-only` or `--tools` hides says so, and why; a
+ * mistyped one names the exposed tools it may have meant (`nearNames`, as the CLI does).
  */
 function notExposed(
   name: string,
+  exposed: readonly Operation[],
   { readOnly = false, groups }: Pick<ServerOptions, 'readOnly' | 'groups'>,
 ): string {
   const op = operations.find((o) => o.toolName === name);
-  if (!op) return `Tool ${name} not found`;
+  if (!op) {
+    // A name of any length is repeated cut short; what is suggested is what this server lists.
+    const near = nearNames(
+      name,
+      exposed.map((o) => o.toolName),
+    ).slice(0, 3);
+    return near.length > 0
+      ? `Tool ${clip(name)} not found. Did you mean ${near.join(' or ')}?`
+      : `Tool ${clip(name)} not found: tools/list gives the tools of this server.`;
+  }
   const why = [
     readOnly && !op.readOnly && '--read-only (only the read tools)',
     groups && !groups.includes(op.sdkPath[0] as string) && `--tools ${groups.join(',')} (only these groups)`,
   ].filter(Boolean);
   return `Tool ${name} is not exposed: the server runs with ${why.join(' and ')}`;
+}
+
+/**
+ * A protocol error this server answers with. The SDK sends an error's `message` as the JSON-RPC
+ * message, and `McpError` puts `MCP error <code>: ` before its own; the client's `McpError` puts it
+ * there again (`MCP error -32602: MCP error -32602: …`). So the message sent is the text alone.
+ */
+function protocolError(code: ErrorCode, message: string): McpError {
+  const error = new McpError(code, message);
+  error.message = message;
+  return error;
 }
 
 /** What a JSON value is, as a message names it. */
@@ -404,19 +428,23 @@ const kindOfValue = (value: unknown): string =>
 /**
  * `tools/call` as this server takes it: `arguments` that are not an object (`null`, a string)
  * are refused as invalid params (-32602) saying so. With the SDK's own schema they were a zod
- * dump as an internal error (-32603), before any handler of this package could answer.
+ * dump as an internal error (-32603), before any handler of this package could answer. Left out
+ * (MCP makes `arguments` optional), they are `{}`: `optional()`, since a bare `z.unknown()` key
+ * in an object this transform follows is refused when missing.
  */
 const ToolCallSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown() }).transform((params) => {
-    const given = params.arguments;
-    if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
-      return { ...params, arguments: given as Record<string, unknown> | undefined };
-    // Thrown, not a zod issue: the SDK answers an McpError with its own code.
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,
-    );
-  }),
+  params: CallToolRequestSchema.shape.params
+    .extend({ arguments: z.unknown().optional() })
+    .transform((params) => {
+      const given = params.arguments;
+      if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
+        return { ...params, arguments: given as Record<string, unknown> | undefined };
+      // Thrown, not a zod issue: the SDK answers an McpError with its own code.
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,
+      );
+    }),
 });
 
 /**
@@ -527,8 +555,9 @@ function listOf(op: Operation): Operation | undefined {
 
 /**
  * Reads what a delete or a transition acts on, for its question: through its show operation (a
- * `404` throws: it is not there), else found by id in its collection's list (an access token has no
- * show endpoint); undefined when neither can be had, and the question names ids only.
+ * `404` throws: it is not there; so does the `null` of a show whose 404 is empty, such as the
+ * shipping address of a user who has none), else found by id in its collection's list (an access
+ * token has no show endpoint); undefined when neither can be had, and the question names ids only.
  */
 async function readTarget(
   client: Marketplace,
@@ -539,11 +568,15 @@ async function readTarget(
   const idsOf = (reader: Operation) =>
     Object.fromEntries(reader.pathParams.map((name) => [name, args[name]]));
   const show = showOf(op);
-  if (show)
-    return {
-      resource: (await callOperation(client, show, idsOf(show), { signal })).data,
-      schema: show.response,
+  if (show) {
+    const { data, response } = (await callOperation(client, show, idsOf(show), { signal })) as {
+      data: unknown;
+      response: Response | undefined;
     };
+    if (data === null && show.endpoint.emptyNotFound && response?.status === 404)
+      throw new NotFoundError(404, response.headers, undefined);
+    return { resource: data, schema: show.response };
+  }
   const list = listOf(op);
   if (!list) return undefined;
   const { data } = (await callOperation(client, list, idsOf(list), {
@@ -585,7 +618,8 @@ export function createServer(options: ServerOptions): McpServer {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(ToolCallSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, notExposed(request.params.name, options));
+    if (!tool)
+      throw protocolError(ErrorCode.InvalidParams, notExposed(request.params.name, exposed, options));
     const { op, input } = tool;
     const parsed = parseArguments(input, request.params.arguments);
     if ('refused' in parsed) return parsed.refused;
@@ -670,7 +704,7 @@ const withoutTrailingSlashes = (baseUrl: string): string => baseUrl.replace(/\/+
 async function readOpenApi(url: string, cancelled: AbortSignal, budgetMs: number): Promise<string> {
   const budget = AbortSignal.timeout(budgetMs);
   const failed = (why: string) =>
-    new McpError(ErrorCode.InternalError, `The OpenAPI document could not be read from ${url}: ${why}`);
+    protocolError(ErrorCode.InternalError, `The OpenAPI document could not be read from ${url}: ${why}`);
   try {
     const response = await fetch(url, {
       headers: { Accept: 'application/json' },

@@ -27,7 +27,10 @@ const made = {
   token: `mkt_${'A'.repeat(43)}000000`,
 };
 
-/** A stand-in API that records the requests it gets; it makes a token, and answers the rest `204`. */
+/**
+ * A stand-in API that records the requests it gets; it makes a token, has no shipping address (an
+ * empty `404`, as the API answers), and answers the rest `204`.
+ */
 let api: Server;
 let apiUrl: string;
 const received: string[] = [];
@@ -36,6 +39,7 @@ beforeAll(async () => {
     received.push(`${req.method} ${req.url}`);
     if (req.method === 'POST')
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(made));
+    else if (req.url === '/me/address.json') res.writeHead(404).end();
     else res.writeHead(204).end();
   });
   api.listen(0, '127.0.0.1');
@@ -224,6 +228,26 @@ describe('how long the user has, and what a failed question gives the model', ()
       /^Not confirmed: the host could not ask the user \(.*confirm.*\); nothing was sent\.$/,
     );
     expect(received.length).toBe(before);
+  });
+});
+
+describe('what is not there', () => {
+  test('is its 404, said without asking: deleting the shipping address of a user who has none', async () => {
+    const asked: string[] = [];
+    const client = await asking(() => {
+      asked.push('asked');
+      return { action: 'accept', content: { confirm: true } };
+    });
+    const before = received.length;
+    const result = (await client.callTool({ name: 'me_address_delete', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(detail(result)).toEqual({
+      status: 404,
+      hint: 'Nothing to delete: there is none for this user (never made, or deleted already); or the base URL does not point at the API.',
+    });
+    expect(asked).toEqual([]);
+    // Only read: no DELETE was sent.
+    expect(received.slice(before)).toEqual(['GET /me/address.json']);
   });
 });
 

@@ -210,6 +210,20 @@ describe('usage errors of the command line (exit 2)', () => {
     }
   });
 
+  test('a usage error is one line and where to find help, not the whole help', async () => {
+    const unknown = await run(['--tools', 'foo']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'marketplace-mcp: unknown tool group "foo" (the groups: organizations, collabs, campaigns, members, me)\n' +
+        'Run `marketplace-mcp --help` for usage.\n',
+    );
+    const option = await run(['--frobnicate']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(
+      /^marketplace-mcp: Unknown option '--frobnicate'[^\n]*\nRun `marketplace-mcp --help` for usage\.\n$/,
+    );
+  });
+
   test('a missing variable is named alone', async () => {
     const { MARKETPLACE_TOKEN: _token, ...noToken } = env();
     const { MARKETPLACE_BASE_URL: _url, ...noUrl } = env();
@@ -273,6 +287,14 @@ describe('sessions over HTTP', () => {
       { ...headers, 'Mcp-Session-Id': id },
       JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     );
+
+  test('a tools/call without `arguments` runs as `{}` over HTTP too', async () => {
+    const { http } = await start();
+    const client = await httpClient(http.url, secret);
+    const result = (await client.callTool({ name: 'organizations_list' })) as CallToolResult;
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ data: [], page: 1, total_count: 0 });
+  });
 
   test('answers do not name the framework (no X-Powered-By)', async () => {
     const { http } = await start();
@@ -383,7 +405,7 @@ describe('file arguments', () => {
     expect(result.isError, text(result)).toBe(true);
     const detail = JSON.parse(text(result)) as { status: null; errors: { logo: string[] }; hint: string };
     expect(detail.status).toBeNull();
-    expect(detail.hint).toMatch(/^Fix these fields and call again: logo /);
+    expect(detail.hint).toBe('Fix these fields and call again: logo.');
     return detail.errors.logo.join(' ');
   }
 
@@ -406,20 +428,49 @@ describe('file arguments', () => {
 
     const foreign = join(outside, 'logo.png');
     writeFileSync(foreign, png(4, 4, [9, 9, 9]));
-    expect(await refused(client, foreign)).toMatch(/is outside the allowed directories/);
+    expect(await refused(client, foreign)).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
     symlinkSync(foreign, join(dir, 'link.png'));
-    expect(await refused(client, join(dir, 'link.png'))).toMatch(/is outside the allowed directories/);
-    expect(await refused(client, join(dir, '..', 'outside', 'logo.png'))).toMatch(/outside the allowed/);
+    expect(await refused(client, join(dir, 'link.png'))).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
+    expect(await refused(client, join(dir, '..', 'outside', 'logo.png'))).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
     expect(await refused(client, join(dir, 'missing.png'))).toMatch(/cannot be read/);
 
     // The working directory is the default; /dev is not allowed there.
     const byDefault = await connect({});
-    expect(await refused(byDefault, '/dev/zero')).toMatch(/is outside the allowed directories/);
+    expect(await refused(byDefault, '/dev/zero')).toMatch(
+      /is outside the directories file arguments may be read from/,
+    );
 
     const small = await connect({ allowDirs: [dir], maxFileBytes: 16 });
     const dataUrl = `data:image/png;base64,${Buffer.from(png(4, 4, [1, 1, 1])).toString('base64')}`;
     expect(await refused(small, dataUrl)).toMatch(/is larger than 16 bytes/);
 
+    await nothingSent();
+  });
+
+  test('a path outside the allowed directories has one answer whether it exists or not (no probing of the disk), naming those directories; a relative one says where it was resolved', async () => {
+    const client = await connect({ allowDirs: [dir] });
+    const there = join(outside, 'there.png');
+    writeFileSync(there, png(4, 4, [9, 9, 9]));
+    const outsideOf = (path: string) =>
+      `${path} is outside the directories file arguments may be read from (${dir}; --allow-dir): copy the file into one of them, or pass the image as a data: URL (data:image/png;base64,…)`;
+    for (const path of [
+      there,
+      join(outside, 'missing.png'),
+      '/etc/passwd',
+      '/etc/no-such-file',
+      '/no/such/dir/x.png',
+    ])
+      expect(await refused(client, path), path).toBe(outsideOf(path));
+    // Relative: against the server's working directory, not the host's.
+    expect(await refused(client, 'logo.png')).toBe(
+      `${outsideOf('logo.png')}. A relative path is resolved against the MCP server's working directory, ${process.cwd()}`,
+    );
     await nothingSent();
   });
 

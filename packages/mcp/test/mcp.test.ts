@@ -325,14 +325,14 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     expect(refused.status).toBe(422);
     expect(refused.errors?.total_budget_amount).toBeDefined();
     // No tool sets the budget (funding is separate): a situation, not an argument to fix.
-    expect(refused.hint).toMatch(/^Not possible as things are: total_budget_amount /);
+    expect(refused.hint).toMatch(/^Not possible as things are \(errors: total_budget_amount\): /);
     const invalid = await failing('campaigns_update', {
       organization_id,
       id,
       min_payout_amount: 500,
       max_payout_amount: 100,
     });
-    expect(invalid.hint).toMatch(/^Fix these fields and call again: (min|max)_payout_amount /);
+    expect(invalid.hint).toMatch(/^Fix these fields and call again: (min|max)_payout_amount/);
 
     await server.admin.testHelpers.createFunding(organization_id, id as never, { amount: 10_000 });
     expect((await call<{ data: unknown[] }>('campaigns_list', { organization_id })).data).toHaveLength(1);
@@ -353,14 +353,14 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     await user.client.collabs.create(org.id, { name: 'Keeps the org' });
     const guarded = await failing('organizations_delete', { id: org.id });
     expect(guarded.status).toBe(422);
-    expect(guarded.hint).toMatch(/^Not possible as things are: /);
+    expect(guarded.hint).toMatch(/^Not possible as things are \(errors: base\): /);
     expect(guarded.errors?.base).toBeDefined();
     // A state guard on a field no tool takes (`state`) is not "fix these fields"; a 403 for a
     // state (not a role) does not blame the role.
     const draft = await user.client.collabs.create(org.id, { name: 'Still a draft' });
     const unpause = await failing('collabs_unpause', { organization_id: org.id, id: draft.id });
     expect(unpause.status).toBe(422);
-    expect(unpause.hint).toMatch(/^Not possible as things are: state /);
+    expect(unpause.hint).toMatch(/^Not possible as things are \(errors: state\): /);
     await user.client.collabs.submit(org.id, draft.id);
     const forbidden = await failing('collabs_delete', { organization_id: org.id, id: draft.id });
     expect(forbidden.status).toBe(403);
@@ -375,9 +375,11 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
       id: owner?.id,
       role: 'member',
     });
-    expect(demoted.hint).toMatch(
-      /^Not possible as things are: role cannot be changed for the organization owner/,
+    // The hint names the field; what stands in the way is said once, in `errors`.
+    expect(demoted.hint).toBe(
+      "Not possible as things are (errors: role): no value of this call's arguments changes that.",
     );
+    expect(demoted.errors?.role?.[0]).toMatch(/^cannot be changed for the organization owner/);
     // A delete repeated after it took effect: the 404 says so, not "list the collection".
     const gone = await user.client.collabs.create(org.id, { name: 'Gone' });
     await call('collabs_delete', { organization_id: org.id, id: gone.id });

@@ -203,7 +203,7 @@ describe('tools/call', () => {
     expect(detail(missing)).toMatchObject({
       status: null,
       errors: { organization_id: ['is required'] },
-      hint: 'Fix these fields and call again: organization_id is required.',
+      hint: 'Fix these fields and call again: organization_id.',
     });
     const wrong = (await client.callTool({
       name: 'members_update',
@@ -231,6 +231,27 @@ describe('tools/call', () => {
     })) as CallToolResult;
     expect(detail(many).errors).toEqual({ max_items: ['must be an integer from 1 to 500'] });
     expect(received.length).toBe(before);
+  });
+
+  test('the hint does not repeat what `errors` says: it names the fields to fix', async () => {
+    const client = await connect();
+    const missing = detail(
+      (await client.callTool({ name: 'collabs_list', arguments: {} })) as CallToolResult,
+    );
+    expect(missing).toEqual({
+      status: null,
+      errors: { organization_id: ['is required'] },
+      hint: 'Fix these fields and call again: organization_id.',
+    });
+    const wrong = detail(
+      (await client.callTool({
+        name: 'members_update',
+        arguments: { organization_id: 'o1', id: 'm1', role: 'owner', rloe: 'admin' },
+      })) as CallToolResult,
+    );
+    expect(wrong.hint).toBe('Fix these fields and call again: role, rloe.');
+    for (const messages of Object.values(wrong.errors ?? {}))
+      for (const message of messages) expect(wrong.hint).not.toContain(message);
   });
 
   test('an argument given to a tool that takes none says so', async () => {
@@ -288,6 +309,17 @@ describe('tools/call', () => {
     expect(received.slice(before)).toEqual(['DELETE /organizations/o1/collabs/c1.json']);
   });
 
+  test('a call without `arguments` (optional in MCP) runs as `{}`: a tool that takes none runs, a required argument is named', async () => {
+    const client = await connect({ yes: true });
+    const before = received.length;
+    const none = (await client.callTool({ name: 'me_address_delete' })) as CallToolResult;
+    expect(none.isError, JSON.stringify(none)).toBeFalsy();
+    expect(none.structuredContent).toEqual({ data: null });
+    expect(received.slice(before)).toEqual(['DELETE /me/address.json']);
+    const missing = (await client.callTool({ name: 'collabs_list' })) as CallToolResult;
+    expect(detail(missing)).toMatchObject({ status: null, errors: { organization_id: ['is required'] } });
+  });
+
   test('arguments that are not an object (null, a string, an array) are an invalid request (-32602) saying so, not an internal error', async () => {
     const client = await connect();
     for (const [args, sent] of [
@@ -301,10 +333,10 @@ describe('tools/call', () => {
       );
       await expect(call, sent).rejects.toMatchObject({
         code: -32602,
-        // The SDK puts "MCP error -32602: " before the message it sends, and the client once more.
+        // The client puts "MCP error -32602: " before the message it receives: once.
         message: expect.stringMatching(
           new RegExp(
-            `-32602: The arguments of tools/call must be a JSON object of the tool's arguments by name \\(\\{\\} for none\\), not ${sent}\\.$`,
+            `^MCP error -32602: The arguments of tools/call must be a JSON object of the tool's arguments by name \\(\\{\\} for none\\), not ${sent}\\.$`,
           ),
         ),
       });
@@ -313,23 +345,38 @@ describe('tools/call', () => {
 
   test('a tool hidden by --read-only or --tools is a protocol error too, saying it is not exposed and why', async () => {
     const readOnly = await connect({ readOnly: true });
+    // The MCP SDK's client prefixes the message it receives with "MCP error -32602: ": once.
     await expect(readOnly.callTool({ name: 'organizations_create', arguments: {} })).rejects.toThrow(
-      /-32602: Tool organizations_create is not exposed: the server runs with --read-only \(only the read tools\)$/,
+      /^MCP error -32602: Tool organizations_create is not exposed: the server runs with --read-only \(only the read tools\)$/,
     );
     const some = await connect({ groups: ['me'], readOnly: true });
     await expect(some.callTool({ name: 'collabs_create', arguments: {} })).rejects.toThrow(
-      /-32602: Tool collabs_create is not exposed: the server runs with --read-only \(only the read tools\) and --tools me \(only these groups\)$/,
+      /^MCP error -32602: Tool collabs_create is not exposed: the server runs with --read-only \(only the read tools\) and --tools me \(only these groups\)$/,
     );
     await expect(some.callTool({ name: 'collabs_list', arguments: {} })).rejects.toThrow(
-      /-32602: Tool collabs_list is not exposed: the server runs with --tools me \(only these groups\)$/,
+      /^MCP error -32602: Tool collabs_list is not exposed: the server runs with --tools me \(only these groups\)$/,
     );
   });
 
-  test('an unknown tool is a protocol error (the MCP spec)', async () => {
+  test('an unknown tool is a protocol error (the MCP spec), naming the tools it may have meant; the message is prefixed once, by the client', async () => {
     const client = await connect();
-    await expect(client.callTool({ name: 'collabs_explode', arguments: {} })).rejects.toThrow(
-      /Tool collabs_explode not found/,
-    );
+    await expect(client.callTool({ name: 'organizations_lsit', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool organizations_lsit not found. Did you mean organizations_list?',
+    });
+    await expect(client.callTool({ name: 'collabs_explode', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool collabs_explode not found: tools/list gives the tools of this server.',
+    });
+    // Only exposed tools are suggested.
+    const some = await connect({ groups: ['me'] });
+    await expect(some.callTool({ name: 'collabs_lst', arguments: {} })).rejects.toMatchObject({
+      message: 'MCP error -32602: Tool collabs_lst not found: tools/list gives the tools of this server.',
+    });
+    // A name of any length is cut short.
+    await expect(client.callTool({ name: 'x'.repeat(5000), arguments: {} })).rejects.toMatchObject({
+      message: `MCP error -32602: Tool ${'x'.repeat(100)}… (5000 characters) not found: tools/list gives the tools of this server.`,
+    });
   });
 });
 

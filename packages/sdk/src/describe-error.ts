@@ -30,6 +30,16 @@ export interface FailedCall {
   pathParams: readonly string[];
 }
 
+/** How `describeError` says it. */
+export interface DescribeOptions {
+  /**
+   * The hint of a `422` or of arguments refused names the fields only, not their messages again:
+   * for a reader that gets `errors` beside it (a model reading an MCP tool result, where every
+   * repeated word costs). Default false: the hint says the messages too (the CLI's hint line).
+   */
+  fieldNamesOnly?: boolean;
+}
+
 /**
  * A field's message that no value of that field can answer: a guard (decisions §2, "Membership
  * guards": `role` "cannot be changed for the organization owner"; a published campaign's fields).
@@ -48,6 +58,7 @@ function hintOf(
   settable: ReadonlySet<string> | undefined,
   call: FailedCall | undefined,
   request?: APIErrorRequest,
+  { fieldNamesOnly = false }: DescribeOptions = {},
 ): string {
   switch (status) {
     case 401:
@@ -82,14 +93,19 @@ function hintOf(
         if (guards.length > 0) situation.push([field, guards]);
       }
       const list = (items: [string, string[]][]) =>
-        items
-          .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
-          .join('; ');
+        fieldNamesOnly
+          ? items.map(([field]) => field).join(', ')
+          : items
+              .map(([field, messages]) => (field === 'base' ? '' : `${field} `) + messages.join(', '))
+              .join('; ');
       // A message may end a sentence itself (`did you mean name?`).
       const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
       const parts = [
         fields.length > 0 && sentence(`Fix these fields and call again: ${list(fields)}`),
-        situation.length > 0 && sentence(`Not possible as things are: ${list(situation)}`),
+        situation.length > 0 &&
+          (fieldNamesOnly
+            ? `Not possible as things are (errors: ${list(situation)}): no value of this call's arguments changes that.`
+            : sentence(`Not possible as things are: ${list(situation)}`)),
       ].filter(Boolean);
       return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
     }
@@ -121,12 +137,13 @@ function baseUrlOf({ url, route }: APIErrorRequest): string | undefined {
  * Describes a failed call: an `APIError` (its status and body), arguments refused before sending
  * (a `RequestValidationError`, or the `ZodError` of an operation's input), no connection, or any
  * other error (its message, no hint). `settable`: the arguments the caller can change; `call`:
- * the operation that failed (else what the error's `request` tells of it).
+ * the operation that failed (else what the error's `request` tells of it); `options`: how it is said.
  */
 export function describeError(
   error: unknown,
   settable?: ReadonlySet<string>,
   call?: FailedCall,
+  options?: DescribeOptions,
 ): ErrorDescription {
   if (error instanceof APIError) {
     const body = error.body as { errors?: Record<string, string[]>; error?: unknown } | undefined;
@@ -142,6 +159,7 @@ export function describeError(
         settable,
         call ?? (error.request && callOf(error.request)),
         error.request,
+        options,
       ),
     };
   }
@@ -150,7 +168,7 @@ export function describeError(
     // Refused before sending: every field named is an argument given (one the operation does not
     // take among them) or left out, to fix, not a situation.
     const given = settable && new Set([...settable, ...Object.keys(errors)]);
-    return { status: null, errors, hint: hintOf(null, errors, given, call) };
+    return { status: null, errors, hint: hintOf(null, errors, given, call, undefined, options) };
   }
   if (error instanceof APIConnectionError)
     return {

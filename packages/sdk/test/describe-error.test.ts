@@ -51,6 +51,21 @@ describe('describeError', () => {
     );
   });
 
+  it('with fieldNamesOnly, names the fields of `errors` without repeating their messages (an MCP result holds both)', () => {
+    const { errors, hint } = describeError(
+      apiError(422, {
+        errors: { max_payout_amount: ['must be greater than 0'], role: ['cannot be changed for the owner'] },
+      }),
+      new Set(['max_payout_amount', 'role']),
+      { kind: 'update', pathParams: ['organization_id', 'id'] },
+      { fieldNamesOnly: true },
+    );
+    expect(hint).toBe(
+      "Fix these fields and call again: max_payout_amount. Not possible as things are (errors: role): no value of this call's arguments changes that.",
+    );
+    for (const message of Object.values(errors ?? {}).flat()) expect(hint).not.toContain(message);
+  });
+
   describe('a 404 on a call that takes no id is a wrong route: the hint is about the base URL', () => {
     const wrongBase = `${BASE}/api/v1`;
     const hint = `No such route: check the base URL (MARKETPLACE_BASE_URL, here ${wrongBase}): it should be the API's origin, not a path under it.`;
