@@ -3,7 +3,13 @@
  * (no tool is written by hand), and the OpenAPI document as a resource.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { contractRegistry, IDEMPOTENCY_KEY_PATTERN, PAGE_SIZE, toFieldErrors } from '@app/schemas';
+import {
+  componentById,
+  contractRegistry,
+  IDEMPOTENCY_KEY_PATTERN,
+  PAGE_SIZE,
+  toFieldErrors,
+} from '@app/schemas';
 import { Marketplace, NotFoundError, RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
@@ -16,7 +22,7 @@ import {
   type Operation,
   operations,
 } from '@app/sdk/operations';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -81,6 +87,9 @@ export const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 /** The URI of the OpenAPI document resource. */
 export const OPENAPI_URI = 'marketplace://openapi.json';
+
+/** The URI of the JSON Schema of a resource the tools return (`Campaign`): one a few KB long. */
+export const schemaUri = (name: string): string => `marketplace://schemas/${name}`;
 
 /** The tool whose items give the `organization_id` every organization-scoped tool takes. */
 const ORGANIZATIONS_LIST = 'organizations_list';
@@ -218,15 +227,21 @@ const outputJsonSchema = (schema: z.ZodType): JsonSchema => {
 const componentOf = (schema: z.ZodType | undefined) =>
   (schema && contractRegistry.get(schema)?.id) ?? undefined;
 
+/** The names of the resource schemas the tools return (`Campaign`, `CollabSummary`, …), sorted. */
+export function returnedSchemas(ops: readonly Operation[]): string[] {
+  const names = ops.flatMap((op) => [componentOf(op.item), componentOf(op.response)]);
+  return [...new Set(names.filter((name): name is string => name !== undefined))].sort();
+}
+
 /**
- * The tool's output schema, compact: `data` names the resource's schema in the OpenAPI document
- * (the `marketplace://openapi.json` resource) instead of repeating it — two thirds of the tool
- * list were these schemas. `full`: the whole schema of the resource, as `outputSchemaOf` says.
+ * The tool's output schema, compact: `data` names the resource's schema, which the resource
+ * `marketplace://schemas/<name>` gives whole (a few KB; also in the OpenAPI document, 240 KB),
+ * instead of repeating it — two thirds of the tool list were these schemas. `full`: the whole
+ * schema of the resource, as `outputSchemaOf` says.
  */
 export function outputJsonSchemaOf(op: Operation, mode: 'compact' | 'full' = 'compact'): JsonSchema {
   if (mode === 'full') return outputJsonSchema(outputSchemaOf(op));
-  const see = (id: string | undefined) =>
-    id ? ` (schema \`${id}\` of the OpenAPI document, resource ${OPENAPI_URI})` : '';
+  const see = (id: string | undefined) => (id ? ` (schema \`${id}\`: resource ${schemaUri(id)})` : '');
   const int = { type: 'integer' };
   if (op.kind === 'list')
     return {
@@ -676,6 +691,47 @@ export function createServer(options: ServerOptions): McpServer {
         },
       ],
     }),
+  );
+  // Each resource schema the exposed tools return, as the JSON Schema a tool's `full` output
+  // schema holds: what `data` is, without reading the whole OpenAPI document.
+  const returned = returnedSchemas(exposed);
+  server.registerResource(
+    'schema',
+    new ResourceTemplate(schemaUri('{name}'), {
+      list: () => ({
+        resources: returned.map((name) => ({
+          uri: schemaUri(name),
+          name: `schema ${name}`,
+          title: `${name} (JSON Schema)`,
+          mimeType: 'application/schema+json',
+        })),
+      }),
+      complete: { name: (value) => returned.filter((name) => name.startsWith(value)) },
+    }),
+    {
+      title: 'Resource schemas',
+      description:
+        'The JSON Schema of a resource the tools return as `data` (`Campaign`, `CollabSummary`, …)',
+      mimeType: 'application/schema+json',
+    },
+    async (uri, variables) => {
+      const name = String(variables.name);
+      const found = returned.includes(name) ? componentById(name) : undefined;
+      if (!found)
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          `No schema ${clip(name)}: resources/list gives the schemas (${returned.join(', ')}).`,
+        );
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'application/schema+json',
+            text: JSON.stringify({ title: name, ...outputJsonSchema(found.schema) }),
+          },
+        ],
+      };
+    },
   );
   // `registerResource` advertises `listChanged: true`; this list is made once and never changes.
   server.server.registerCapabilities({ resources: { listChanged: false } });

@@ -74,6 +74,31 @@ describe('tools/list', () => {
     });
   });
 
+  test('each resource schema an output schema names is a resource of its own, a few KB (it sent the model to the 240 KB OpenAPI document)', async () => {
+    const client = await connect();
+    const named = new Set<string>();
+    for (const tool of listed.tools)
+      for (const match of JSON.stringify(tool.outputSchema).matchAll(
+        /resource (marketplace:\/\/schemas\/\w+)/g,
+      ))
+        named.add(match[1] as string);
+    expect(named).toContain('marketplace://schemas/Campaign');
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(['marketplace://openapi.json', ...named]),
+    );
+    const read = await client.readResource({ uri: 'marketplace://schemas/Campaign' });
+    const text = (read.contents[0] as { text: string }).text;
+    expect(Buffer.byteLength(text)).toBeLessThan(8 * 1024);
+    const schema = JSON.parse(text);
+    expect(schema).toMatchObject({ title: 'Campaign', type: 'object' });
+    expect(schema.properties.status.enum).toEqual(['draft', 'active', 'paused', 'finished']);
+    // A name that is not one is refused, saying which are.
+    await expect(client.readResource({ uri: 'marketplace://schemas/Nope' })).rejects.toThrow(
+      /^MCP error -32602: No schema Nope: resources\/list gives the schemas \(AccessToken, /,
+    );
+  });
+
   test("descriptions say what the tool does (the title's sentence first: some hosts pass a model only name and description), then the table's prose", () => {
     for (const [i, e] of publicEndpoints.entries()) {
       const tool = listed.tools[i];
