@@ -523,6 +523,23 @@ describe('output, errors and exit codes', () => {
     }
   });
 
+  test('publishing a campaign without a budget: the hint and the help say the budget is funded outside the API', async () => {
+    const org = await user.client.organizations.create({ name: 'Unfunded publisher' });
+    const campaign = await user.client.campaigns.create(org.id, { name: 'No budget' });
+    const refused = await run(['campaigns', 'publish', org.id, campaign.id, '--yes']);
+    expect([refused.code, refused.stderr.split('\n').slice(0, 2)]).toEqual([
+      1,
+      [
+        'marketplace: 422 total_budget_amount must be greater than 0 to publish',
+        'marketplace: hint: Not possible as things are: total_budget_amount must be greater than 0 to publish. The budget is funded outside the API: no call or argument of it sets total_budget_amount, so publish once the campaign is funded.',
+      ],
+    ]);
+    const help = await run(['campaigns', 'publish', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '`422` too when `total_budget_amount` is 0: the budget is funded outside the API (no call of the API sets it).',
+    );
+  });
+
   test('me address retrieve with no address says so on stderr; stdout is null (JSON), exit 0', async () => {
     const fresh = await server.newUser('No Address Yet');
     const none = await run(['me', 'address', 'retrieve'], { MARKETPLACE_TOKEN: fresh.token });

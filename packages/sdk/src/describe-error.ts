@@ -37,6 +37,16 @@ export interface FailedCall {
 const GUARD = /^cannot be changed\b/;
 
 /**
+ * Fields a situation may name that no call of the API sets, and what sets them: the caller waits
+ * on it rather than look for an argument (decisions: a campaign's budget is read-only; the spec:
+ * "funding happens separately").
+ */
+const SET_OUTSIDE_THE_API: Readonly<Record<string, string>> = {
+  total_budget_amount:
+    'The budget is funded outside the API: no call or argument of it sets total_budget_amount, so publish once the campaign is funded.',
+};
+
+/**
  * The hint of a status. `settable`: the arguments of the operation that failed; a `422` on
  * anything else (`base`, or a guard on a field no argument sets, such as a collab's `state`), or
  * a guard on an argument (no value of it helps), is a situation to change first, not an argument
@@ -90,6 +100,7 @@ function hintOf(
       const parts = [
         fields.length > 0 && sentence(`Fix these fields and call again: ${list(fields)}`),
         situation.length > 0 && sentence(`Not possible as things are: ${list(situation)}`),
+        ...situation.map(([field]) => SET_OUTSIDE_THE_API[field]),
       ].filter(Boolean);
       return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
     }

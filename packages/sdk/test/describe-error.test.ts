@@ -51,6 +51,17 @@ describe('describeError', () => {
     );
   });
 
+  it('says of a campaign without a budget that the budget is funded outside the API, not by an argument', () => {
+    const { hint } = describeError(
+      apiError(422, { errors: { total_budget_amount: ['must be greater than 0 to publish'] } }),
+      new Set(['organization_id', 'id']),
+      { kind: 'transition', pathParams: ['organization_id', 'id'] },
+    );
+    expect(hint).toBe(
+      'Not possible as things are: total_budget_amount must be greater than 0 to publish. The budget is funded outside the API: no call or argument of it sets total_budget_amount, so publish once the campaign is funded.',
+    );
+  });
+
   describe('a 404 on a call that takes no id is a wrong route: the hint is about the base URL', () => {
     const wrongBase = `${BASE}/api/v1`;
     const hint = `No such route: check the base URL (MARKETPLACE_BASE_URL, here ${wrongBase}): it should be the API's origin, not a path under it.`;
