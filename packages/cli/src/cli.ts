@@ -251,7 +251,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   if (typeof idempotencyKey === 'string' && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
     throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters');
 
-  const { client, baseUrlFrom, waited } = await clientOf(values, io);
+  const { client, from, waited } = await clientOf(values, io);
   if (!(await confirmed(op, positionals, yes, io))) {
     io.stderr('marketplace: not confirmed; nothing was sent\n');
     return EXIT_NOT_CONFIRMED;
@@ -295,7 +295,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     return reportError(error, io, Boolean(values.include), {
       settable: new Set(Object.keys(op.input.shape)),
       call: op,
-      baseUrlFrom,
+      from,
       waited: waited(),
       rename: flagOfField(op, new Set(Object.keys(args))),
     });

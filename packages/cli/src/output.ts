@@ -10,7 +10,13 @@ import {
   RequestValidationError,
   ValidationError,
 } from '@app/sdk';
-import { describeError, type FailedCall, type ListResult, type Operation } from '@app/sdk/operations';
+import {
+  describeError,
+  type FailedCall,
+  type ListResult,
+  type Operation,
+  type SettingSources,
+} from '@app/sdk/operations';
 import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
 import { escapeControls } from './table.js';
 
@@ -162,7 +168,7 @@ export function reportError(
   {
     settable,
     call,
-    baseUrlFrom,
+    from = {},
     answeredByEveryApi,
     waited,
     rename,
@@ -171,8 +177,11 @@ export function reportError(
     settable?: ReadonlySet<string>;
     /** The operation that failed. */
     call?: FailedCall;
-    /** Where the base URL came from (`--base-url`, `MARKETPLACE_BASE_URL`, the config file). */
-    baseUrlFrom?: string;
+    /**
+     * Where the token and the base URL came from (`--base-url`, `MARKETPLACE_TOKEN`, the stored
+     * login): the hints name it.
+     */
+    from?: SettingSources;
     /**
      * The call is one every API answers (`auth login`'s check): a 404 means the base URL is not
      * the API, and the hint says so rather than speak of an id.
@@ -190,14 +199,12 @@ export function reportError(
     error,
     settable && rename ? new Set([...settable].map(rename)) : settable,
     call,
+    from,
   );
-  // The API did not answer: the base URL to check is the one this call used, wherever it came from.
   const hint =
-    error instanceof APIConnectionError && baseUrlFrom
-      ? `Check the base URL (from ${baseUrlFrom}): the API did not answer.`
-      : error instanceof APIError && error.status === 404 && answeredByEveryApi && baseUrlFrom
-        ? `Check the base URL (from ${baseUrlFrom}): it answered 404, so it does not point at the API.`
-        : described.hint;
+    error instanceof APIError && error.status === 404 && answeredByEveryApi && from.baseUrl
+      ? `Check the base URL (from ${from.baseUrl}): it answered 404, so it does not point at the API.`
+      : described.hint;
   const slow =
     error instanceof APIConnectionTimeoutError
       ? ' --timeout SECONDS and --max-retries N (MARKETPLACE_TIMEOUT, MARKETPLACE_MAX_RETRIES) say how long to wait.'

@@ -877,6 +877,37 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
     return { home, env, file: join(home, 'marketplace', 'config.json') };
   }
 
+  test('the hints name where the token and the base URL came from: a revoked stored login, --base-url with a wrong path', async () => {
+    // A token stored by `auth login`, revoked since.
+    const stored = await user.client.me.accessTokens.create({
+      description: 'soon revoked',
+      permission: 'write',
+    });
+    const home = join(scratch, 'revoked-login');
+    const env = { XDG_CONFIG_HOME: home, MARKETPLACE_TOKEN: undefined, MARKETPLACE_BASE_URL: undefined };
+    const login = await run(['auth', 'login', '--base-url', server.url], env, `${stored.token}\n`);
+    expect(login.code).toBe(0);
+    await user.client.me.accessTokens.delete(stored.id);
+    const revoked = await run(['organizations', 'list'], env);
+    expect([revoked.code, revoked.stderr.split('\n')[1]]).toEqual([
+      1,
+      `marketplace: hint: The token is missing, revoked or read-only: use a valid token in place of the one from \`marketplace auth login\` (${join(home, 'marketplace', 'config.json')}) (a write token for changes).`,
+    ]);
+    // --base-url with a path the API does not have: a call without ids, then one with an id.
+    const wrong = `${server.url}/api`;
+    const noIds = await run(['organizations', 'list', '--base-url', wrong]);
+    expect([noIds.code, noIds.stderr.split('\n')[1]]).toEqual([
+      1,
+      `marketplace: hint: No such route: check the base URL (from --base-url, here ${wrong}): it should be the API's origin, not a path under it.`,
+    ]);
+    const org = await user.client.organizations.create({ name: 'Wrong path' });
+    const withId = await run(['collabs', 'list', org.id, '--base-url', wrong]);
+    expect([withId.code, withId.stderr.split('\n')[1]]).toEqual([
+      1,
+      `marketplace: hint: Check the base URL (from --base-url, here ${wrong}): an unknown route answers the same 404 as an unknown id, and its path /api may be one the API does not have. If the base URL is right, the id is unknown or not visible to this user: list the collection to find a valid id.`,
+    ]);
+  });
+
   test('the stored token is not sent to another base URL (flag or environment): a usage error naming both, nothing sent', async () => {
     const { env } = await loggedIn('bound');
     const other = await recorder();

@@ -31,6 +31,18 @@ export interface FailedCall {
 }
 
 /**
+ * Where the caller's token and base URL came from, for the hints that say what to change: a flag
+ * (`--base-url`), a variable (`MARKETPLACE_TOKEN`), a stored login. Without it a hint names the
+ * SDK's variables (`MARKETPLACE_TOKEN`, `MARKETPLACE_BASE_URL`).
+ */
+export interface SettingSources {
+  /** Where the token sent came from, in words: `--token`, `` `marketplace auth login` (…/config.json) ``. */
+  token?: string;
+  /** Where the base URL came from, in words: `--base-url`, `MARKETPLACE_BASE_URL`. */
+  baseUrl?: string;
+}
+
+/**
  * A field's message that no value of that field can answer: a guard (decisions §2, "Membership
  * guards": `role` "cannot be changed for the organization owner"; a published campaign's fields).
  */
@@ -57,25 +69,41 @@ function hintOf(
   errors: Record<string, string[]> | undefined,
   settable: ReadonlySet<string> | undefined,
   call: FailedCall | undefined,
-  request?: APIErrorRequest,
+  request: APIErrorRequest | undefined,
+  from: SettingSources,
 ): string {
+  const base = request && baseUrlOf(request);
+  // `(from --base-url, here http://…/api)`; not told: the SDK's variable.
+  const baseUrlSaid = `${from.baseUrl ? `from ${from.baseUrl}` : 'MARKETPLACE_BASE_URL'}${base ? `, here ${base}` : ''}`;
+  // A base URL with a path: a 404 may be its route, not the id (an unknown route answers the same
+  // `{"error": "Not found"}`, decisions.md), so the hint says to check it first.
+  const path = base ? pathOf(base) : '';
+  const checkBaseFirst = path
+    ? `Check the base URL (${baseUrlSaid}): an unknown route answers the same 404 as an unknown id, and its path ${path} may be one the API does not have. If the base URL is right, `
+    : '';
+  const unlessBase = (hint: string) =>
+    checkBaseFirst ? `${checkBaseFirst}${hint[0]?.toLowerCase()}${hint.slice(1)}` : hint;
   switch (status) {
     case 401:
-      return 'The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).';
+      return from.token
+        ? `The token is missing, revoked or read-only: use a valid token in place of the one from ${from.token} (a write token for changes).`
+        : 'The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).';
     case 403:
       return "Not allowed: this user's role (an admin or the owner may be needed) or the state of the resource (e.g. a collab that is no longer a draft cannot be deleted) does not permit it.";
     case 404:
       if (call?.kind === 'delete' && call.pathParams.length === 0)
         return 'Nothing to delete: there is none for this user (never made, or deleted already); or the base URL does not point at the API.';
       if (call?.kind === 'delete')
-        return 'Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.';
+        return unlessBase(
+          'Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.',
+        );
       // A call without an id answers 404 only at a wrong route (`GET /me/address.json` without an
       // address answers an empty 404, which the SDK reads as `null`).
-      if (call && call.pathParams.length === 0) {
-        const base = request && baseUrlOf(request);
-        return `No such route: check the base URL (MARKETPLACE_BASE_URL${base ? `, here ${base}` : ''}): it should be the API's origin, not a path under it.`;
-      }
-      return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
+      if (call && call.pathParams.length === 0)
+        return `No such route: check the base URL (${baseUrlSaid}): it should be the API's origin, not a path under it.`;
+      return unlessBase(
+        'The id is unknown or not visible to this user: list the collection to find a valid id.',
+      );
     case 422:
     case null: {
       // The key, not the situation, is what to change (`idempotency_key`, `--idempotency-key`).
@@ -128,16 +156,27 @@ function baseUrlOf({ url, route }: APIErrorRequest): string | undefined {
   return new RegExp(`^(.*?)${path}$`).exec(url.replace(/[?#].*$/s, ''))?.[1];
 }
 
+/** The path of a base URL (`/api`), '' when it is the origin. */
+function pathOf(base: string): string {
+  try {
+    return new URL(base).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Describes a failed call: an `APIError` (its status and body), arguments refused before sending
  * (a `RequestValidationError`, or the `ZodError` of an operation's input), no connection, or any
  * other error (its message, no hint). `settable`: the arguments the caller can change; `call`:
- * the operation that failed (else what the error's `request` tells of it).
+ * the operation that failed (else what the error's `request` tells of it); `from`: where the
+ * token and the base URL came from, which the hints then name.
  */
 export function describeError(
   error: unknown,
   settable?: ReadonlySet<string>,
   call?: FailedCall,
+  from: SettingSources = {},
 ): ErrorDescription {
   if (error instanceof APIError) {
     const body = error.body as { errors?: Record<string, string[]>; error?: unknown } | undefined;
@@ -153,6 +192,7 @@ export function describeError(
         settable,
         call ?? (error.request && callOf(error.request)),
         error.request,
+        from,
       ),
     };
   }
@@ -161,13 +201,15 @@ export function describeError(
     // Refused before sending: every field named is an argument given (one the operation does not
     // take among them) or left out, to fix, not a situation.
     const given = settable && new Set([...settable, ...Object.keys(errors)]);
-    return { status: null, errors, hint: hintOf(null, errors, given, call) };
+    return { status: null, errors, hint: hintOf(null, errors, given, call, undefined, from) };
   }
   if (error instanceof APIConnectionError)
     return {
       status: null,
       error: error.message,
-      hint: 'Check MARKETPLACE_BASE_URL: the API did not answer.',
+      hint: from.baseUrl
+        ? `Check the base URL (from ${from.baseUrl}): the API did not answer.`
+        : 'Check MARKETPLACE_BASE_URL: the API did not answer.',
     };
   if (error instanceof MarketplaceError) return { status: null, error: error.message };
   return { status: null, error: error instanceof Error ? error.message : String(error) };
