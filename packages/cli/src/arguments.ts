@@ -109,27 +109,45 @@ export const typesOf = (field: FieldInfo): ReadonlySet<string> =>
   );
 
 /**
+ * A field whose values are `"1"` and `"0"` (`purge_logo`; the wire format stays those strings): a
+ * switch on the command line, as a boolean is.
+ */
+export const isOneOrZero = (field: FieldInfo): boolean => {
+  const values = field.schema.enum;
+  return Array.isArray(values) && values.length === 2 && values.includes('0') && values.includes('1');
+};
+
+/**
  * A boolean field's flag alone (`--push-notifications-enabled`, then another option or nothing)
  * means `true`, and `--no-<flag>` means `false`, as in most CLIs; `--flag true|false` and
- * `--flag=…` are as they were. Words after `--` are left alone.
+ * `--flag=…` are as they were. A `"1"`/`"0"` field's (`--purge-logo`) alike: alone `1`,
+ * `--no-<flag>` `0`. Words after `--` are left alone.
  */
 export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo[]): string[] {
-  const booleans = fields.filter((f) => {
+  const on = new Map<string, [string, string]>();
+  for (const f of fields) {
     const types = typesOf(f);
-    return types.has('boolean') && [...types].every((t) => t === 'boolean' || t === 'null');
-  });
-  const names = new Set(booleans.flatMap((f) => [flag(f.name), `--${f.name}`]));
+    const values: [string, string] | undefined =
+      types.has('boolean') && [...types].every((t) => t === 'boolean' || t === 'null')
+        ? ['true', 'false']
+        : isOneOrZero(f)
+          ? ['1', '0']
+          : undefined;
+    if (values) for (const name of [flag(f.name), `--${f.name}`]) on.set(name, values);
+  }
   const out: string[] = [];
   for (const [i, arg] of argv.entries()) {
     if (arg === '--') return [...out, ...argv.slice(i)];
     const negated = /^--no-(.+)$/s.exec(arg)?.[1];
-    if (negated !== undefined && names.has(`--${negated}`)) {
-      out.push(`--${negated}=false`);
+    const off = negated === undefined ? undefined : on.get(`--${negated}`)?.[1];
+    if (off !== undefined) {
+      out.push(`--${negated}=${off}`);
       continue;
     }
     out.push(arg);
     const next = argv[i + 1];
-    if (names.has(arg) && (next === undefined || next.startsWith('-'))) out.push('true');
+    const alone = on.get(arg)?.[0];
+    if (alone !== undefined && (next === undefined || next.startsWith('-'))) out.push(alone);
   }
   return out;
 }
@@ -142,6 +160,8 @@ export function coerce(field: FieldInfo, values: string[]): unknown {
     if ((types.has('integer') || types.has('number')) && value.trim() !== '' && !Number.isNaN(Number(value)))
       return Number(value);
     if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+    // `--purge-logo true|false`: the CLI's words for the wire's "1" and "0".
+    if (isOneOrZero(field) && (value === 'true' || value === 'false')) return value === 'true' ? '1' : '0';
     if (types.has('object')) {
       try {
         return JSON.parse(value);

@@ -28,6 +28,7 @@ import {
   globalOptions,
   hoistGlobalOptions,
   Interrupted,
+  isOneOrZero,
   isOption,
   optionError,
   readBody,
@@ -148,6 +149,7 @@ function operationHelp(op: Operation): string {
       [
         f.required ? '(required)' : '',
         op.fileFields.includes(f.name) ? 'a file path, or a data: URL' : (f.description ?? ''),
+        isOneOrZero(f) ? `(alone: 1; ${flag(`no_${f.name}`)}: 0)` : '',
       ]
         .filter(Boolean)
         .join(' '),
@@ -234,6 +236,15 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
         `${op.command.join(' ')}: ${flag(f.name)} is given more than once (${given.join(', ')}); give it once`,
       );
     if (given.length > 0) args[f.name] = coerce(f, given);
+  }
+  // A purge and a new file of the same field (`--purge-logo 1 --logo FILE`): the server keeps the
+  // new file and says nothing of the purge, so the two are not sent together.
+  for (const file of op.fileFields) {
+    const purge = `purge_${file}`;
+    if (args[purge] === '1' && args[file] !== undefined)
+      throw new UsageError(
+        `${op.command.join(' ')}: ${flag(purge)} 1 removes the ${file.replaceAll('_', ' ')} and ${flag(file)} gives a new one: give one of them (with both, the server keeps the new file)`,
+      );
   }
   let maxItems: number | undefined;
   if (values.all && values['max-items'] !== undefined)

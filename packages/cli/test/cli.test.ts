@@ -197,6 +197,55 @@ describe('help and usage', () => {
     expect(collab.countries).toEqual(['NO', 'SE']);
   });
 
+  test('--purge-logo alone is "1", --no-purge-logo "0"; a purge with a new file of the same field is a usage error', async () => {
+    writeFileSync(join(scratch, 'purge.png'), png(2, 2, [200, 0, 0]));
+    const org = await json<{ id: string; logo_url?: string }>([
+      'organizations',
+      'create',
+      '--name',
+      'Purged',
+      '--logo',
+      join(scratch, 'purge.png'),
+    ]);
+    expect(org.logo_url).toBeDefined();
+    const kept = await run(['organizations', 'update', org.id, '--no-purge-logo']);
+    expect([kept.code, kept.stderr]).toEqual([0, '']);
+    expect(JSON.parse(kept.stdout).logo_url).toBeDefined();
+    const purged = await run(['organizations', 'update', org.id, '--purge-logo']);
+    expect([purged.code, purged.stderr]).toEqual([0, '']);
+    expect(JSON.parse(purged.stdout).logo_url).toBeUndefined();
+    const spelled = await run(['organizations', 'update', org.id, '--purge-logo', 'true', '--name', 'P2']);
+    expect([spelled.code, spelled.stderr]).toEqual([0, '']);
+    for (const purge of [['--purge-logo'], ['--purge-logo', '1'], ['--body', '{"purge_logo":"1"}']]) {
+      const both = await run([
+        'organizations',
+        'update',
+        org.id,
+        ...purge,
+        '--logo',
+        join(scratch, 'purge.png'),
+      ]);
+      expect([both.code, both.stdout, both.stderr.split('\n')[0]], purge.join(' ')).toEqual([
+        2,
+        '',
+        'marketplace: organizations update: --purge-logo 1 removes the logo and --logo gives a new one: give one of them (with both, the server keeps the new file)',
+      ]);
+    }
+    const banner = await run([
+      'collabs',
+      'update',
+      org.id,
+      'AAAAAAAAAAAAAAAA',
+      '--purge-banner-image',
+      '--banner-image',
+      join(scratch, 'purge.png'),
+    ]);
+    expect([banner.code, banner.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: collabs update: --purge-banner-image 1 removes the banner image and --banner-image gives a new one: give one of them (with both, the server keeps the new file)',
+    ]);
+  });
+
   test("the README's examples work as written; a file flag's help says a data: URL works too", async () => {
     const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
     const fresh = await server.newUser('Address From The README');
