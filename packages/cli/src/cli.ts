@@ -40,7 +40,16 @@ import { builtins, groupHelp, type Node, tree, unknownCommand } from './commands
 import { completion, completions } from './completion.js';
 import { configPath } from './config.js';
 import { canAsk, confirmed } from './confirm.js';
-import { formatHead, type IO, outputOf, pageNotice, reportError, styleOf, widthOf } from './output.js';
+import {
+  formatHead,
+  type IO,
+  outputOf,
+  pageNotice,
+  pastLastPage,
+  reportError,
+  styleOf,
+  widthOf,
+} from './output.js';
 import { escapeControls, formatTable, wrap } from './table.js';
 
 /** Runs the CLI; resolves to the exit code. */
@@ -155,7 +164,10 @@ function operationHelp(op: Operation): string {
         .join(' '),
     ]);
     if (op.kind === 'list')
-      rows.push(['--all', 'every page'], ['--max-items <n>', 'the pages from --page on, up to n items']);
+      rows.push(
+        ['--all', 'every page (from --page on, when given)'],
+        ['--max-items <n>', 'the pages from --page on, up to n items'],
+      );
     if (op.endpoint.body)
       rows.push(['--body <json|@file|@->', 'the fields as a JSON object (@-: stdin; the flags win over it)']);
     if (op.endpoint.idempotent)
@@ -297,8 +309,10 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
           : formatTable(data, { width, style }),
       );
     // More pages than printed: the table says so under it, JSON output (which stays parseable) on stderr.
-    const more =
-      op.kind === 'list' ? pageNotice(op, result as ListResult, maxItems === undefined) : undefined;
+    const more = op.kind === 'list' ? pageNotice(op, result as ListResult, maxItems) : undefined;
+    // Past the last page: the output stays the empty list; the word why goes to stderr.
+    const past = op.kind === 'list' ? pastLastPage(result as ListResult) : undefined;
+    if (past) io.stderr(`marketplace: ${past}\n`);
     if (more && output === 'table') io.stdout(wrap(more, width, style.dim));
     else if (more) io.stderr(`marketplace: ${more}\n`);
     return EXIT_OK;
