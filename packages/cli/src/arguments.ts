@@ -19,7 +19,7 @@ export class Interrupted extends Error {}
 
 /** Options every command takes, before or after the command words. */
 export const globalOptions = {
-  output: { type: 'string' },
+  output: { type: 'string', short: 'o' },
   include: { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
   'no-color': { type: 'boolean' },
@@ -33,25 +33,25 @@ export const globalOptions = {
 } as const;
 
 export const globalHelp = `Global options:
-  --output json|table   output format (default: table in a terminal, JSON otherwise)
-  --include             print the HTTP status and headers before the body
-  -y, --yes             do not ask before a delete or a transition (needed without a terminal)
-  --no-color            no colour (also NO_COLOR=1; FORCE_COLOR=1 colours without a terminal)
-  --token-stdin         read the access token from stdin (a hidden prompt in a terminal)
-                        (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
-  --token T             the same, but visible to every user in the process list: avoid
-  --base-url URL        the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
-  --timeout SECONDS     wait this long for each answer (default: MARKETPLACE_TIMEOUT, else 30)
-  --max-retries N       try again this often after no answer or a 5xx (default: MARKETPLACE_MAX_RETRIES, else 3)
-  -h, --help            help for any command
-  -v, --version         the version`;
+  -o, --output json|table  output format (default: table in a terminal, JSON otherwise)
+  --include                print the HTTP status and headers before the body
+  -y, --yes                do not ask before a delete or a transition (needed without a terminal)
+  --no-color               no colour (also NO_COLOR=1; FORCE_COLOR=1 colours without a terminal)
+  --token-stdin            read the access token from stdin (a hidden prompt in a terminal)
+                           (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
+  --token T                the same, but visible to every user in the process list: avoid
+  --base-url URL           the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
+  --timeout SECONDS        wait this long for each answer (default: MARKETPLACE_TIMEOUT, else 30)
+  --max-retries N          try again this often after no answer or a 5xx (default: MARKETPLACE_MAX_RETRIES, else 3)
+  -h, --help               help for any command
+  -v, --version            the version`;
 
 /** The short options, as words on the command line. */
-const SHORT: Record<string, string> = { '-h': 'help', '-v': 'version', '-y': 'yes' };
+const SHORT: Record<string, string> = { '-h': 'help', '-o': 'output', '-v': 'version', '-y': 'yes' };
 
 export const flag = (field: string) => `--${field.replaceAll('_', '-')}`;
 
-/** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-v`, `-y`). */
+/** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-o`, `-v`, `-y`). */
 export const isOption = (arg: string) =>
   /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || Object.hasOwn(SHORT, arg);
 

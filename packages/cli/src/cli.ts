@@ -75,6 +75,8 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
     return EXIT_OK;
   }
   argv = hoistGlobalOptions(argv);
+  // `marketplace help [words…]` is `marketplace [words…] --help`.
+  if (argv[0] === 'help' && !tree.children.has('help')) argv = [...argv.slice(1), '--help'];
   // Walk the command words down the tree; the rest are ids and options.
   let node = tree;
   const words: string[] = [];
@@ -232,7 +234,13 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
         '--body @- and --token-stdin both read stdin: give the body from a file or the token another way',
       );
     for (const [name, value] of Object.entries(await readBody(values.body, () => bodyFromStdin(io)))) {
-      if (!fields.some((f) => f.name === name)) throw new UsageError(`--body: unknown field "${name}"`);
+      if (!fields.some((f) => f.name === name))
+        throw new UsageError(
+          `--body: unknown field "${name}".${didYouMean(
+            name,
+            fields.map((f) => f.name),
+          )}`,
+        );
       args[name] = value;
     }
   }
@@ -400,6 +408,8 @@ const EXIT_NOT_CONFIRMED = 1;
 
 /** A file field's path that cannot be read is a usage error on that flag (exit 2). */
 const readFileField: FileReader = async (value, field) => {
+  // Not a file named "" that is missing: no value (`--logo ""`, an unset variable in `--logo "$F"`).
+  if (value === '') throw new UsageError(`${flag(field)} is empty: give a file path or a data: URL`);
   try {
     return await readFileValue(value, field);
   } catch (error) {

@@ -134,6 +134,55 @@ describe('help and usage', () => {
     ]);
   });
 
+  test('-o is --output, before or after the command', async () => {
+    const after = await run(['me', 'notification-settings', 'retrieve', '-o', 'table']);
+    expect([after.code, after.stderr]).toEqual([0, '']);
+    expect(after.stdout).toMatch(/^push_notifications_enabled +(true|false)$/m);
+    const before = await run(['-o', 'table', 'me', 'notification-settings', 'retrieve']);
+    expect([before.code, before.stdout]).toEqual([0, after.stdout]);
+    expect((await run(['--help'])).stdout).toContain('-o, --output json|table');
+  });
+
+  test('marketplace help [words…] is marketplace [words…] --help', async () => {
+    for (const words of [[], ['collabs'], ['collabs', 'list'], ['auth'], ['completion']]) {
+      const help = await run(['help', ...words]);
+      const asked = await run([...words, '--help']);
+      expect([help.code, help.stdout, help.stderr], words.join(' ')).toEqual([0, asked.stdout, '']);
+    }
+    const unknown = await run(['help', 'colabs']);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: unknown command "colabs". Did you mean "collabs"?',
+    ]);
+  });
+
+  test('completion with a word after the shell is a usage error', async () => {
+    const extra = await run(['completion', 'bash', 'extra']);
+    expect([extra.code, extra.stdout, extra.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: completion bash: unexpected "extra"',
+    ]);
+  });
+
+  test('--body with a mistyped field suggests the field, as a mistyped flag does', async () => {
+    const typo = await run(['organizations', 'create', '--body', '{"nmae":"x"}']);
+    expect([typo.code, typo.stdout, typo.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: --body: unknown field "nmae". Did you mean "name"?',
+    ]);
+  });
+
+  test('an empty file flag says the value is empty, not that a file named "" is missing', async () => {
+    const empty = await run(['organizations', 'create', '--name', 'X', '--logo', '']);
+    expect([empty.code, empty.stdout, empty.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: --logo is empty: give a file path or a data: URL',
+    ]);
+  });
+
   test('--body @- reads stdin; JSON it cannot parse says where; a UTF-8 BOM is skipped', async () => {
     const piped = await run(['organizations', 'create', '--body', '@-'], {}, '{"name":"From stdin"}');
     expect([piped.code, piped.stderr]).toEqual([0, '']);
