@@ -498,7 +498,7 @@ describe('errors', () => {
     expect(denied.code).toBe(1);
     expect(denied.stderr).toBe(
       'marketplace: 401 HTTP Token: Access denied.\n' +
-        'marketplace: hint: The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).\n',
+        'marketplace: hint: The token is missing, revoked or read-only: use a valid token in place of the one from MARKETPLACE_TOKEN (a write token for changes).\n',
     );
   });
 });
