@@ -19,7 +19,7 @@ export class Interrupted extends Error {}
 
 /** Options every command takes, before or after the command words. */
 export const globalOptions = {
-  output: { type: 'string' },
+  output: { type: 'string', short: 'o' },
   include: { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
   'no-color': { type: 'boolean' },
@@ -33,25 +33,25 @@ export const globalOptions = {
 } as const;
 
 export const globalHelp = `Global options:
-  --output json|table   output format (default: table in a terminal, JSON otherwise)
-  --include             print the HTTP status and headers before the body
-  -y, --yes             do not ask before a delete or a transition (needed without a terminal)
-  --no-color            no colour (also NO_COLOR=1; FORCE_COLOR=1 colours without a terminal)
-  --token-stdin         read the access token from stdin (a hidden prompt in a terminal)
-                        (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
-  --token T             the same, but visible to every user in the process list: avoid
-  --base-url URL        the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
-  --timeout SECONDS     wait this long for each answer (default: MARKETPLACE_TIMEOUT, else 30)
-  --max-retries N       try again this often after no answer or a 5xx (default: MARKETPLACE_MAX_RETRIES, else 3)
-  -h, --help            help for any command
-  -v, --version         the version`;
+  -o, --output json|table  output format (default: table in a terminal, JSON otherwise)
+  --include                print the HTTP status and headers before the body
+  -y, --yes                do not ask before a delete or a transition (needed without a terminal)
+  --no-color               no colour (also NO_COLOR=1; FORCE_COLOR=1 colours without a terminal)
+  --token-stdin            read the access token from stdin (a hidden prompt in a terminal)
+                           (default: MARKETPLACE_TOKEN, then the stored login, for its base URL only)
+  --token T                the same, but visible to every user in the process list: avoid
+  --base-url URL           the API's address (default: MARKETPLACE_BASE_URL, then the stored login)
+  --timeout SECONDS        wait this long for each answer (default: MARKETPLACE_TIMEOUT, else 30)
+  --max-retries N          try again this often after no answer or a 5xx (default: MARKETPLACE_MAX_RETRIES, else 3)
+  -h, --help               help for any command
+  -v, --version            the version`;
 
 /** The short options, as words on the command line. */
-const SHORT: Record<string, string> = { '-h': 'help', '-v': 'version', '-y': 'yes' };
+const SHORT: Record<string, string> = { '-h': 'help', '-o': 'output', '-v': 'version', '-y': 'yes' };
 
 export const flag = (field: string) => `--${field.replaceAll('_', '-')}`;
 
-/** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-v`, `-y`). */
+/** A long option (`--all`, `--city=Oslo`), `--`, or one of the short ones (`-h`, `-o`, `-v`, `-y`). */
 export const isOption = (arg: string) =>
   /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || Object.hasOwn(SHORT, arg);
 
@@ -109,27 +109,45 @@ export const typesOf = (field: FieldInfo): ReadonlySet<string> =>
   );
 
 /**
+ * A field whose values are `"1"` and `"0"` (`purge_logo`; the wire format stays those strings): a
+ * switch on the command line, as a boolean is.
+ */
+export const isOneOrZero = (field: FieldInfo): boolean => {
+  const values = field.schema.enum;
+  return Array.isArray(values) && values.length === 2 && values.includes('0') && values.includes('1');
+};
+
+/**
  * A boolean field's flag alone (`--push-notifications-enabled`, then another option or nothing)
  * means `true`, and `--no-<flag>` means `false`, as in most CLIs; `--flag true|false` and
- * `--flag=…` are as they were. Words after `--` are left alone.
+ * `--flag=…` are as they were. A `"1"`/`"0"` field's (`--purge-logo`) alike: alone `1`,
+ * `--no-<flag>` `0`. Words after `--` are left alone.
  */
 export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo[]): string[] {
-  const booleans = fields.filter((f) => {
+  const on = new Map<string, [string, string]>();
+  for (const f of fields) {
     const types = typesOf(f);
-    return types.has('boolean') && [...types].every((t) => t === 'boolean' || t === 'null');
-  });
-  const names = new Set(booleans.flatMap((f) => [flag(f.name), `--${f.name}`]));
+    const values: [string, string] | undefined =
+      types.has('boolean') && [...types].every((t) => t === 'boolean' || t === 'null')
+        ? ['true', 'false']
+        : isOneOrZero(f)
+          ? ['1', '0']
+          : undefined;
+    if (values) for (const name of [flag(f.name), `--${f.name}`]) on.set(name, values);
+  }
   const out: string[] = [];
   for (const [i, arg] of argv.entries()) {
     if (arg === '--') return [...out, ...argv.slice(i)];
     const negated = /^--no-(.+)$/s.exec(arg)?.[1];
-    if (negated !== undefined && names.has(`--${negated}`)) {
-      out.push(`--${negated}=false`);
+    const off = negated === undefined ? undefined : on.get(`--${negated}`)?.[1];
+    if (off !== undefined) {
+      out.push(`--${negated}=${off}`);
       continue;
     }
     out.push(arg);
     const next = argv[i + 1];
-    if (names.has(arg) && (next === undefined || next.startsWith('-'))) out.push('true');
+    const alone = on.get(arg)?.[0];
+    if (alone !== undefined && (next === undefined || next.startsWith('-'))) out.push(alone);
   }
   return out;
 }
@@ -142,6 +160,8 @@ export function coerce(field: FieldInfo, values: string[]): unknown {
     if ((types.has('integer') || types.has('number')) && value.trim() !== '' && !Number.isNaN(Number(value)))
       return Number(value);
     if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+    // `--purge-logo true|false`: the CLI's words for the wire's "1" and "0".
+    if (isOneOrZero(field) && (value === 'true' || value === 'false')) return value === 'true' ? '1' : '0';
     if (types.has('object')) {
       try {
         return JSON.parse(value);

@@ -1,6 +1,7 @@
 /** Tokens and base URLs: where they come from, the stored login, and `marketplace auth`. */
 import { parseArgs } from 'node:util';
 import { ClientOptionError, type Fetch, Marketplace } from '@app/sdk';
+import type { SettingSources } from '@app/sdk/operations';
 import {
   didYouMean,
   EXIT_API,
@@ -227,16 +228,28 @@ async function storedLogin(io: IO): Promise<Config> {
   }
 }
 
-/** The client of this call, and where its base URL came from (a connection failure names it). */
+/**
+ * Where the token and the base URL of a call came from, as the hints of its errors say it: the
+ * flag or variable, or, for the stored token, the command that stored it and the file.
+ */
+function sourcesOf(token: Given, baseUrl: Given, io: IO): SettingSources {
+  const path = configPath(io.env);
+  return {
+    token: token.source === path ? `\`marketplace auth login\` (${path})` : token.source,
+    baseUrl: baseUrl.source,
+  };
+}
+
+/** The client of this call, and where its token and base URL came from (the hints name them). */
 export async function clientOf(
   values: Record<string, unknown>,
   io: IO,
-): Promise<Client & { baseUrlFrom: string }> {
+): Promise<Client & { from: SettingSources }> {
   const patience = patienceOf(values, io);
   const { token, baseUrl } = await credentials(values, io);
   if (!token) throw new UsageError('no token: run `marketplace auth login`, or set MARKETPLACE_TOKEN');
   if (!baseUrl) throw new UsageError('no base URL: pass --base-url, or set MARKETPLACE_BASE_URL');
-  return { ...clientFor(token, baseUrl, patience), baseUrlFrom: baseUrl.source };
+  return { ...clientFor(token, baseUrl, patience), from: sourcesOf(token, baseUrl, io) };
 }
 
 const AUTH_ACTIONS = ['login', 'status', 'logout'];
@@ -288,7 +301,7 @@ export async function auth(argv: string[], io: IO): Promise<number> {
       );
     if (!baseUrl) throw new UsageError('auth login: give --base-url, or set MARKETPLACE_BASE_URL');
     const client = clientFor({ value: token, source: tokenSource }, baseUrl, patienceOf(values, io));
-    const code = await check(client, io, baseUrl.source);
+    const code = await check(client, io, { token: tokenSource, baseUrl: baseUrl.source });
     if (code !== EXIT_OK) return code;
     const config: Config = { token, base_url: baseUrl.value };
     await writeConfig(path, config);
@@ -303,7 +316,7 @@ export async function auth(argv: string[], io: IO): Promise<number> {
     }
     const client = clientFor(token, baseUrl, patienceOf(values, io));
     io.stdout(`${baseUrl.value}: token ${token.value.slice(0, 8)}… from ${token.source}\n`);
-    const code = await check(client, io, baseUrl.source);
+    const code = await check(client, io, sourcesOf(token, baseUrl, io));
     if (code === EXIT_OK) io.stdout('The token works.\n');
     return code;
   }
@@ -322,11 +335,11 @@ export async function auth(argv: string[], io: IO): Promise<number> {
 }
 
 /** A read any token may make: does the token work? */
-async function check({ client, waited }: Client, io: IO, baseUrlFrom: string): Promise<number> {
+async function check({ client, waited }: Client, io: IO, from: SettingSources): Promise<number> {
   try {
     await client.me.notificationSettings.retrieve({ cache: false });
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, false, { baseUrlFrom, answeredByEveryApi: true, waited: waited() });
+    return reportError(error, io, false, { from, answeredByEveryApi: true, waited: waited() });
   }
 }

@@ -28,6 +28,7 @@ import {
   globalOptions,
   hoistGlobalOptions,
   Interrupted,
+  isOneOrZero,
   isOption,
   optionError,
   readBody,
@@ -39,7 +40,16 @@ import { builtins, groupHelp, type Node, tree, unknownCommand } from './commands
 import { completion, completions } from './completion.js';
 import { configPath } from './config.js';
 import { canAsk, confirmed } from './confirm.js';
-import { formatHead, type IO, outputOf, pageNotice, reportError, styleOf, widthOf } from './output.js';
+import {
+  formatHead,
+  type IO,
+  outputOf,
+  pageNotice,
+  pastLastPage,
+  reportError,
+  styleOf,
+  widthOf,
+} from './output.js';
 import { escapeControls, formatTable, wrap } from './table.js';
 
 /** Runs the CLI; resolves to the exit code. */
@@ -65,6 +75,8 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
     return EXIT_OK;
   }
   argv = hoistGlobalOptions(argv);
+  // `marketplace help [words…]` is `marketplace [words…] --help`.
+  if (argv[0] === 'help' && !tree.children.has('help')) argv = [...argv.slice(1), '--help'];
   // Walk the command words down the tree; the rest are ids and options.
   let node = tree;
   const words: string[] = [];
@@ -148,12 +160,16 @@ function operationHelp(op: Operation): string {
       [
         f.required ? '(required)' : '',
         op.fileFields.includes(f.name) ? 'a file path, or a data: URL' : (f.description ?? ''),
+        isOneOrZero(f) ? `(alone: 1; ${flag(`no_${f.name}`)}: 0)` : '',
       ]
         .filter(Boolean)
         .join(' '),
     ]);
     if (op.kind === 'list')
-      rows.push(['--all', 'every page'], ['--max-items <n>', 'the pages from --page on, up to n items']);
+      rows.push(
+        ['--all', 'every page (from --page on, when given)'],
+        ['--max-items <n>', 'the pages from --page on, up to n items'],
+      );
     if (op.endpoint.body)
       rows.push(['--body <json|@file|@->', 'the fields as a JSON object (@-: stdin; the flags win over it)']);
     if (op.endpoint.idempotent)
@@ -218,7 +234,13 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
         '--body @- and --token-stdin both read stdin: give the body from a file or the token another way',
       );
     for (const [name, value] of Object.entries(await readBody(values.body, () => bodyFromStdin(io)))) {
-      if (!fields.some((f) => f.name === name)) throw new UsageError(`--body: unknown field "${name}"`);
+      if (!fields.some((f) => f.name === name))
+        throw new UsageError(
+          `--body: unknown field "${name}".${didYouMean(
+            name,
+            fields.map((f) => f.name),
+          )}`,
+        );
       args[name] = value;
     }
   }
@@ -234,6 +256,15 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
         `${op.command.join(' ')}: ${flag(f.name)} is given more than once (${given.join(', ')}); give it once`,
       );
     if (given.length > 0) args[f.name] = coerce(f, given);
+  }
+  // A purge and a new file of the same field (`--purge-logo 1 --logo FILE`): the server keeps the
+  // new file and says nothing of the purge, so the two are not sent together.
+  for (const file of op.fileFields) {
+    const purge = `purge_${file}`;
+    if (args[purge] === '1' && args[file] !== undefined)
+      throw new UsageError(
+        `${op.command.join(' ')}: ${flag(purge)} 1 removes the ${file.replaceAll('_', ' ')} and ${flag(file)} gives a new one: give one of them (with both, the server keeps the new file)`,
+      );
   }
   let maxItems: number | undefined;
   if (values.all && values['max-items'] !== undefined)
@@ -251,7 +282,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   if (typeof idempotencyKey === 'string' && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
     throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters');
 
-  const { client, baseUrlFrom, waited } = await clientOf(values, io);
+  const { client, from, waited } = await clientOf(values, io);
   if (!(await confirmed(op, positionals, yes, io))) {
     io.stderr('marketplace: not confirmed; nothing was sent\n');
     return EXIT_NOT_CONFIRMED;
@@ -286,8 +317,10 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
           : formatTable(data, { width, style }),
       );
     // More pages than printed: the table says so under it, JSON output (which stays parseable) on stderr.
-    const more =
-      op.kind === 'list' ? pageNotice(op, result as ListResult, maxItems === undefined) : undefined;
+    const more = op.kind === 'list' ? pageNotice(op, result as ListResult, maxItems) : undefined;
+    // Past the last page: the output stays the empty list; the word why goes to stderr.
+    const past = op.kind === 'list' ? pastLastPage(result as ListResult) : undefined;
+    if (past) io.stderr(`marketplace: ${past}\n`);
     if (more && output === 'table') io.stdout(wrap(more, width, style.dim));
     else if (more) io.stderr(`marketplace: ${more}\n`);
     return EXIT_OK;
@@ -295,7 +328,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     return reportError(error, io, Boolean(values.include), {
       settable: new Set(Object.keys(op.input.shape)),
       call: op,
-      baseUrlFrom,
+      from,
       waited: waited(),
       rename: flagOfField(op, new Set(Object.keys(args))),
     });
@@ -375,6 +408,8 @@ const EXIT_NOT_CONFIRMED = 1;
 
 /** A file field's path that cannot be read is a usage error on that flag (exit 2). */
 const readFileField: FileReader = async (value, field) => {
+  // Not a file named "" that is missing: no value (`--logo ""`, an unset variable in `--logo "$F"`).
+  if (value === '') throw new UsageError(`${flag(field)} is empty: give a file path or a data: URL`);
   try {
     return await readFileValue(value, field);
   } catch (error) {

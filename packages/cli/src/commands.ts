@@ -29,6 +29,7 @@ for (const op of operations) {
 export const builtins: Record<string, string> = {
   auth: 'Log in (store a token), show the login status, log out',
   completion: 'Print the bash or zsh completion script',
+  help: 'Help for the words after it (`marketplace help collabs list` is `… collabs list --help`)',
 };
 
 export function groupHelp(words: string[], node: Node): string {

@@ -123,6 +123,7 @@ export function completion(argv: string[], io: IO): number {
     return EXIT_OK;
   }
   if (shell !== 'bash' && shell !== 'zsh') throw new UsageError('completion: say bash or zsh');
+  if (argv.length > 1) throw new UsageError(`completion ${shell}: unexpected "${argv.slice(1).join(' ')}"`);
   io.stdout(completionScript(shell));
   return EXIT_OK;
 }

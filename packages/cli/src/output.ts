@@ -1,6 +1,7 @@
 /** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
 
 import { STATUS_CODES } from 'node:http';
+import { PAGINATION_HEADERS } from '@app/schemas';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -10,7 +11,13 @@ import {
   RequestValidationError,
   ValidationError,
 } from '@app/sdk';
-import { describeError, type FailedCall, type ListResult, type Operation } from '@app/sdk/operations';
+import {
+  describeError,
+  type FailedCall,
+  type ListResult,
+  type Operation,
+  type SettingSources,
+} from '@app/sdk/operations';
 import { EXIT_API, EXIT_USAGE, UsageError } from './arguments.js';
 import { escapeControls } from './table.js';
 
@@ -91,16 +98,43 @@ export function formatHead(response: Response, style: Style = plain): string {
 }
 
 /**
- * A list that has more pages than it printed: how many (and which page, when it printed one), and
- * how to get the rest (`--page N` when the next page starts after what was printed, `--all`
- * always). Undefined when nothing is left.
+ * A list that has more pages than it printed: how many (which items, when they do not start at
+ * the first; which page, when it printed one), and how to get the rest (`--page N` when the next
+ * page starts after what was printed; `--all`, without `--page` when one was given, since `--all`
+ * walks from the page given). `--all` from a later page says so too. Undefined when nothing is left.
+ * `maxItems`: the items asked for (undefined: one page; infinite: `--all`).
  */
-export function pageNotice(op: Operation, result: ListResult, onePage: boolean): string | undefined {
-  if (result.next_page === null) return undefined;
+export function pageNotice(
+  op: Operation,
+  result: ListResult,
+  maxItems: number | undefined,
+): string | undefined {
   const what = op.command[op.command.length - 2] ?? 'items';
-  const where = onePage ? ` (page ${result.page} of ${result.total_pages})` : '';
+  // The first item's number: the pages before it are full (`Page-Items` each).
+  const size = Number(result.response?.headers.get(PAGINATION_HEADERS.pageItems));
+  const from = Number.isInteger(size) && size > 0 ? (result.page - 1) * size + 1 : 1;
+  const later = from > 1 && result.data.length > 0;
+  const shown = later
+    ? `items ${from}–${from + result.data.length - 1} of ${result.total_count} ${what} shown`
+    : `${result.data.length} of ${result.total_count} ${what} shown`;
+  const every = later ? '--all without --page for every page' : '--all for every page';
+  if (result.next_page === null)
+    return later && maxItems === Number.POSITIVE_INFINITY
+      ? `${shown} (from page ${result.page} on); ${every}`
+      : undefined;
+  const where = maxItems === undefined ? ` (page ${result.page} of ${result.total_pages})` : '';
   const next = result.next_skip === 0 ? `--page ${result.next_page} for the next page, ` : '';
-  return `${result.data.length} of ${result.total_count} ${what} shown${where}; ${next}--all for every page`;
+  return `${shown}${where}; ${next}${every}`;
+}
+
+/**
+ * A page past the last was asked for (`--page 99`): the API answers it with no items, as any page
+ * with none; this says why. Undefined otherwise.
+ */
+export function pastLastPage(result: ListResult): string | undefined {
+  return result.data.length === 0 && result.page > result.total_pages
+    ? `page ${result.page} is past the last page (${result.total_pages})`
+    : undefined;
 }
 
 /** How long each attempt of the failed request waited for an answer, and how many there were. */
@@ -162,7 +196,7 @@ export function reportError(
   {
     settable,
     call,
-    baseUrlFrom,
+    from = {},
     answeredByEveryApi,
     waited,
     rename,
@@ -171,8 +205,11 @@ export function reportError(
     settable?: ReadonlySet<string>;
     /** The operation that failed. */
     call?: FailedCall;
-    /** Where the base URL came from (`--base-url`, `MARKETPLACE_BASE_URL`, the config file). */
-    baseUrlFrom?: string;
+    /**
+     * Where the token and the base URL came from (`--base-url`, `MARKETPLACE_TOKEN`, the stored
+     * login): the hints name it.
+     */
+    from?: SettingSources;
     /**
      * The call is one every API answers (`auth login`'s check): a 404 means the base URL is not
      * the API, and the hint says so rather than speak of an id.
@@ -190,14 +227,12 @@ export function reportError(
     error,
     settable && rename ? new Set([...settable].map(rename)) : settable,
     call,
+    { from },
   );
-  // The API did not answer: the base URL to check is the one this call used, wherever it came from.
   const hint =
-    error instanceof APIConnectionError && baseUrlFrom
-      ? `Check the base URL (from ${baseUrlFrom}): the API did not answer.`
-      : error instanceof APIError && error.status === 404 && answeredByEveryApi && baseUrlFrom
-        ? `Check the base URL (from ${baseUrlFrom}): it answered 404, so it does not point at the API.`
-        : described.hint;
+    error instanceof APIError && error.status === 404 && answeredByEveryApi && from.baseUrl
+      ? `Check the base URL (from ${from.baseUrl}): it answered 404, so it does not point at the API.`
+      : described.hint;
   const slow =
     error instanceof APIConnectionTimeoutError
       ? ' --timeout SECONDS and --max-retries N (MARKETPLACE_TIMEOUT, MARKETPLACE_MAX_RETRIES) say how long to wait.'

@@ -134,6 +134,55 @@ describe('help and usage', () => {
     ]);
   });
 
+  test('-o is --output, before or after the command', async () => {
+    const after = await run(['me', 'notification-settings', 'retrieve', '-o', 'table']);
+    expect([after.code, after.stderr]).toEqual([0, '']);
+    expect(after.stdout).toMatch(/^push_notifications_enabled +(true|false)$/m);
+    const before = await run(['-o', 'table', 'me', 'notification-settings', 'retrieve']);
+    expect([before.code, before.stdout]).toEqual([0, after.stdout]);
+    expect((await run(['--help'])).stdout).toContain('-o, --output json|table');
+  });
+
+  test('marketplace help [words…] is marketplace [words…] --help', async () => {
+    for (const words of [[], ['collabs'], ['collabs', 'list'], ['auth'], ['completion']]) {
+      const help = await run(['help', ...words]);
+      const asked = await run([...words, '--help']);
+      expect([help.code, help.stdout, help.stderr], words.join(' ')).toEqual([0, asked.stdout, '']);
+    }
+    const unknown = await run(['help', 'colabs']);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: unknown command "colabs". Did you mean "collabs"?',
+    ]);
+  });
+
+  test('completion with a word after the shell is a usage error', async () => {
+    const extra = await run(['completion', 'bash', 'extra']);
+    expect([extra.code, extra.stdout, extra.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: completion bash: unexpected "extra"',
+    ]);
+  });
+
+  test('--body with a mistyped field suggests the field, as a mistyped flag does', async () => {
+    const typo = await run(['organizations', 'create', '--body', '{"nmae":"x"}']);
+    expect([typo.code, typo.stdout, typo.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: --body: unknown field "nmae". Did you mean "name"?',
+    ]);
+  });
+
+  test('an empty file flag says the value is empty, not that a file named "" is missing', async () => {
+    const empty = await run(['organizations', 'create', '--name', 'X', '--logo', '']);
+    expect([empty.code, empty.stdout, empty.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      'marketplace: --logo is empty: give a file path or a data: URL',
+    ]);
+  });
+
   test('--body @- reads stdin; JSON it cannot parse says where; a UTF-8 BOM is skipped', async () => {
     const piped = await run(['organizations', 'create', '--body', '@-'], {}, '{"name":"From stdin"}');
     expect([piped.code, piped.stderr]).toEqual([0, '']);
@@ -195,6 +244,55 @@ describe('help and usage', () => {
       'SE',
     ]);
     expect(collab.countries).toEqual(['NO', 'SE']);
+  });
+
+  test('--purge-logo alone is "1", --no-purge-logo "0"; a purge with a new file of the same field is a usage error', async () => {
+    writeFileSync(join(scratch, 'purge.png'), png(2, 2, [200, 0, 0]));
+    const org = await json<{ id: string; logo_url?: string }>([
+      'organizations',
+      'create',
+      '--name',
+      'Purged',
+      '--logo',
+      join(scratch, 'purge.png'),
+    ]);
+    expect(org.logo_url).toBeDefined();
+    const kept = await run(['organizations', 'update', org.id, '--no-purge-logo']);
+    expect([kept.code, kept.stderr]).toEqual([0, '']);
+    expect(JSON.parse(kept.stdout).logo_url).toBeDefined();
+    const purged = await run(['organizations', 'update', org.id, '--purge-logo']);
+    expect([purged.code, purged.stderr]).toEqual([0, '']);
+    expect(JSON.parse(purged.stdout).logo_url).toBeUndefined();
+    const spelled = await run(['organizations', 'update', org.id, '--purge-logo', 'true', '--name', 'P2']);
+    expect([spelled.code, spelled.stderr]).toEqual([0, '']);
+    for (const purge of [['--purge-logo'], ['--purge-logo', '1'], ['--body', '{"purge_logo":"1"}']]) {
+      const both = await run([
+        'organizations',
+        'update',
+        org.id,
+        ...purge,
+        '--logo',
+        join(scratch, 'purge.png'),
+      ]);
+      expect([both.code, both.stdout, both.stderr.split('\n')[0]], purge.join(' ')).toEqual([
+        2,
+        '',
+        'marketplace: organizations update: --purge-logo 1 removes the logo and --logo gives a new one: give one of them (with both, the server keeps the new file)',
+      ]);
+    }
+    const banner = await run([
+      'collabs',
+      'update',
+      org.id,
+      'AAAAAAAAAAAAAAAA',
+      '--purge-banner-image',
+      '--banner-image',
+      join(scratch, 'purge.png'),
+    ]);
+    expect([banner.code, banner.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: collabs update: --purge-banner-image 1 removes the banner image and --banner-image gives a new one: give one of them (with both, the server keeps the new file)',
+    ]);
   });
 
   test("the README's examples work as written; a file flag's help says a data: URL works too", async () => {
@@ -521,6 +619,23 @@ describe('output, errors and exit codes', () => {
     } finally {
       await api.close();
     }
+  });
+
+  test('publishing a campaign without a budget: the hint and the help say the budget is funded outside the API', async () => {
+    const org = await user.client.organizations.create({ name: 'Unfunded publisher' });
+    const campaign = await user.client.campaigns.create(org.id, { name: 'No budget' });
+    const refused = await run(['campaigns', 'publish', org.id, campaign.id, '--yes']);
+    expect([refused.code, refused.stderr.split('\n').slice(0, 2)]).toEqual([
+      1,
+      [
+        'marketplace: 422 total_budget_amount must be greater than 0 to publish',
+        'marketplace: hint: Not possible as things are: total_budget_amount must be greater than 0 to publish. The budget is funded outside the API: no call or argument of it sets total_budget_amount, so publish once the campaign is funded.',
+      ],
+    ]);
+    const help = await run(['campaigns', 'publish', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '`422` too when `total_budget_amount` is 0: the budget is funded outside the API (no call of the API sets it).',
+    );
   });
 
   test('me address retrieve with no address says so on stderr; stdout is null (JSON), exit 0', async () => {
@@ -859,6 +974,37 @@ describe('tokens and what reaches the terminal (#25 item 7)', () => {
     expect([login.code, login.stderr]).toEqual([0, '']);
     return { home, env, file: join(home, 'marketplace', 'config.json') };
   }
+
+  test('the hints name where the token and the base URL came from: a revoked stored login, --base-url with a wrong path', async () => {
+    // A token stored by `auth login`, revoked since.
+    const stored = await user.client.me.accessTokens.create({
+      description: 'soon revoked',
+      permission: 'write',
+    });
+    const home = join(scratch, 'revoked-login');
+    const env = { XDG_CONFIG_HOME: home, MARKETPLACE_TOKEN: undefined, MARKETPLACE_BASE_URL: undefined };
+    const login = await run(['auth', 'login', '--base-url', server.url], env, `${stored.token}\n`);
+    expect(login.code).toBe(0);
+    await user.client.me.accessTokens.delete(stored.id);
+    const revoked = await run(['organizations', 'list'], env);
+    expect([revoked.code, revoked.stderr.split('\n')[1]]).toEqual([
+      1,
+      `marketplace: hint: The token is missing, revoked or read-only: use a valid token in place of the one from \`marketplace auth login\` (${join(home, 'marketplace', 'config.json')}) (a write token for changes).`,
+    ]);
+    // --base-url with a path the API does not have: a call without ids, then one with an id.
+    const wrong = `${server.url}/api`;
+    const noIds = await run(['organizations', 'list', '--base-url', wrong]);
+    expect([noIds.code, noIds.stderr.split('\n')[1]]).toEqual([
+      1,
+      `marketplace: hint: No such route: check the base URL (from --base-url, here ${wrong}): it should be the API's origin, not a path under it.`,
+    ]);
+    const org = await user.client.organizations.create({ name: 'Wrong path' });
+    const withId = await run(['collabs', 'list', org.id, '--base-url', wrong]);
+    expect([withId.code, withId.stderr.split('\n')[1]]).toEqual([
+      1,
+      `marketplace: hint: Check the base URL (from --base-url, here ${wrong}): an unknown route answers the same 404 as an unknown id, and its path /api may be one the API does not have. If the base URL is right, the id is unknown or not visible to this user: list the collection to find a valid id.`,
+    ]);
+  });
 
   test('the stored token is not sent to another base URL (flag or environment): a usage error naming both, nothing sent', async () => {
     const { env } = await loggedIn('bound');

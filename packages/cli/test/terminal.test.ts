@@ -121,6 +121,32 @@ describe('a list that has more pages says so', () => {
     expect(some.stderr).toBe('marketplace: 21 of 26 organizations shown; --all for every page\n');
   });
 
+  test('from a later page the notice says which items are shown; a page past the last says so, exit 0', async () => {
+    const later = await run(['organizations', 'list', '--page', '2', '--max-items', '3']);
+    expect(JSON.parse(later.stdout).map((o: { id: string }) => o.id)).toEqual(ids.slice(20, 23));
+    expect(later.stderr).toBe(
+      'marketplace: items 21–23 of 26 organizations shown; --all without --page for every page\n',
+    );
+    // --all from page 2 walks from there: what it printed is not every item.
+    const rest = await run(['organizations', 'list', '--page', '2', '--all']);
+    expect(JSON.parse(rest.stdout)).toHaveLength(6);
+    expect(rest.stderr).toBe(
+      'marketplace: items 21–26 of 26 organizations shown (from page 2 on); --all without --page for every page\n',
+    );
+    const past = await run(['organizations', 'list', '--page', '99']);
+    expect(past).toEqual({
+      code: 0,
+      stdout: '[]\n',
+      stderr: 'marketplace: page 99 is past the last page (2)\n',
+    });
+    const table = await run(['organizations', 'list', '--page', '99', '--output', 'table']);
+    expect(table).toEqual({
+      code: 0,
+      stdout: '(no items)\n',
+      stderr: 'marketplace: page 99 is past the last page (2)\n',
+    });
+  });
+
   test('a table: the notice is its footer (stdout), not repeated on stderr', async () => {
     const table = await run(['organizations', 'list', '--output', 'table'], { COLUMNS: '100' });
     expect([table.code, table.stderr]).toEqual([0, '']);
@@ -472,7 +498,7 @@ describe('errors', () => {
     expect(denied.code).toBe(1);
     expect(denied.stderr).toBe(
       'marketplace: 401 HTTP Token: Access denied.\n' +
-        'marketplace: hint: The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).\n',
+        'marketplace: hint: The token is missing, revoked or read-only: use a valid token in place of the one from MARKETPLACE_TOKEN (a write token for changes).\n',
     );
   });
 });

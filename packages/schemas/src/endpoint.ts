@@ -75,6 +75,11 @@ export interface Endpoint<
    * …" (`the collab is no longer a draft`); undefined when only the role decides.
    */
   readonly forbiddenWhen: string | undefined;
+  /**
+   * A `422` no argument of the call can avoid, in words that finish "`422` too when …"
+   * (`total_budget_amount` is 0: …); undefined when there is none.
+   */
+  readonly unprocessableWhen: string | undefined;
   readonly summary: string;
 }
 
@@ -99,6 +104,7 @@ interface Common<Params extends z.ZodObject> {
   access: Access;
   summary: string;
   forbiddenWhen?: string;
+  unprocessableWhen?: string;
 }
 
 /** A request body wrapped in `key` (or flat when `key` is null). */
@@ -130,6 +136,7 @@ const defaults = {
   show: undefined,
   idempotent: false,
   forbiddenWhen: undefined,
+  unprocessableWhen: undefined,
 } as const;
 
 /** The organization a path acts in: declared once here, read by the server's tenancy check. */
@@ -148,6 +155,7 @@ const common = <Params extends z.ZodObject>(o: Common<Params>) => ({
   access: o.access,
   summary: o.summary,
   forbiddenWhen: o.forbiddenWhen,
+  unprocessableWhen: o.unprocessableWhen,
 });
 
 export function list<Item extends z.ZodType, Params extends z.ZodObject = typeof noParams>(
@@ -321,6 +329,7 @@ export function endpointDescription(e: Endpoint, audience: 'http' | 'call' = 'ht
           ]
         : ['A transition not allowed from the current state is `422`.']),
     );
+  if (e.unprocessableWhen) parts.push(`\`422\` too when ${e.unprocessableWhen}.`);
   if (e.status === 204)
     parts.push(
       http ? 'Answers `204` with no body; deleting it again is `404`.' : 'Deleting it again is `404`.',

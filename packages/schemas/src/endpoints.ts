@@ -95,8 +95,11 @@ function draftResource<
   create: Create;
   createQuery?: Query;
   update: Update;
-  /** Each transition's action (the last segment of its path) and summary. */
-  transitions: Record<Action, string>;
+  /**
+   * Each transition's action (the last segment of its path) and summary, or its summary and when
+   * it is `422` whatever the call says (`unprocessableWhen`).
+   */
+  transitions: Record<Action, string | { summary: string; unprocessableWhen: string }>;
 }) {
   const path = `/organizations/:organization_id/${o.noun}s`;
   const params = z.object({ organization_id: OrganizationId, id: o.id });
@@ -108,10 +111,18 @@ function draftResource<
     summary: `Show a ${o.noun} with its brief`,
   });
   const transitions = Object.fromEntries(
-    Object.entries<string>(o.transitions).map(([action, summary]) => [
-      action,
-      transition({ path: `${path}/:id/${action}`, params, access: 'admin', summary, show: retrieve }),
-    ]),
+    Object.entries<string | { summary: string; unprocessableWhen: string }>(o.transitions).map(
+      ([action, entry]) => [
+        action,
+        transition({
+          path: `${path}/:id/${action}`,
+          params,
+          access: 'admin',
+          ...(typeof entry === 'string' ? { summary: entry } : entry),
+          show: retrieve,
+        }),
+      ],
+    ),
   ) as Record<Action, TransitionEndpoint<typeof params, typeof retrieve>>;
   return {
     list: list({
@@ -217,7 +228,13 @@ export const endpoints = {
     create: body('campaign', CampaignCreate, { files: ['banner_image'] }),
     update: body('campaign', CampaignUpdate, { files: ['banner_image'] }),
     transitions: {
-      publish: 'Publish a draft campaign',
+      // Spec: budget totals are 0 on create, funding happens separately (decisions: publish needs
+      // `total_budget_amount > 0`, which is read-only; only the test helpers' fundings add to it).
+      publish: {
+        summary: 'Publish a draft campaign',
+        unprocessableWhen:
+          '`total_budget_amount` is 0: the budget is funded outside the API (no call of the API sets it)',
+      },
       pause: 'Pause an active campaign',
       resume: 'Resume a paused campaign',
     },

@@ -38,6 +38,20 @@ export interface DescribeOptions {
    * repeated word costs). Default false: the hint says the messages too (the CLI's hint line).
    */
   fieldNamesOnly?: boolean;
+  /** Where the caller's token and base URL came from, which the hints then name. */
+  from?: SettingSources;
+}
+
+/**
+ * Where the caller's token and base URL came from, for the hints that say what to change: a flag
+ * (`--base-url`), a variable (`MARKETPLACE_TOKEN`), a stored login. Without it a hint names the
+ * SDK's variables (`MARKETPLACE_TOKEN`, `MARKETPLACE_BASE_URL`).
+ */
+export interface SettingSources {
+  /** Where the token sent came from, in words: `--token`, `` `marketplace auth login` (…/config.json) ``. */
+  token?: string;
+  /** Where the base URL came from, in words: `--base-url`, `MARKETPLACE_BASE_URL`. */
+  baseUrl?: string;
 }
 
 /**
@@ -45,6 +59,16 @@ export interface DescribeOptions {
  * guards": `role` "cannot be changed for the organization owner"; a published campaign's fields).
  */
 const GUARD = /^cannot be changed\b/;
+
+/**
+ * Fields a situation may name that no call of the API sets, and what sets them: the caller waits
+ * on it rather than look for an argument (decisions: a campaign's budget is read-only; the spec:
+ * "funding happens separately").
+ */
+const SET_OUTSIDE_THE_API: Readonly<Record<string, string>> = {
+  total_budget_amount:
+    'The budget is funded outside the API: no call or argument of it sets total_budget_amount, so publish once the campaign is funded.',
+};
 
 /**
  * The hint of a status. `settable`: the arguments of the operation that failed; a `422` on
@@ -57,26 +81,41 @@ function hintOf(
   errors: Record<string, string[]> | undefined,
   settable: ReadonlySet<string> | undefined,
   call: FailedCall | undefined,
-  request?: APIErrorRequest,
-  { fieldNamesOnly = false }: DescribeOptions = {},
+  request: APIErrorRequest | undefined,
+  { fieldNamesOnly = false, from = {} }: DescribeOptions = {},
 ): string {
+  const base = request && baseUrlOf(request);
+  // `(from --base-url, here http://…/api)`; not told: the SDK's variable.
+  const baseUrlSaid = `${from.baseUrl ? `from ${from.baseUrl}` : 'MARKETPLACE_BASE_URL'}${base ? `, here ${base}` : ''}`;
+  // A base URL with a path: a 404 may be its route, not the id (an unknown route answers the same
+  // `{"error": "Not found"}`, decisions.md), so the hint says to check it first.
+  const path = base ? pathOf(base) : '';
+  const checkBaseFirst = path
+    ? `Check the base URL (${baseUrlSaid}): an unknown route answers the same 404 as an unknown id, and its path ${path} may be one the API does not have. If the base URL is right, `
+    : '';
+  const unlessBase = (hint: string) =>
+    checkBaseFirst ? `${checkBaseFirst}${hint[0]?.toLowerCase()}${hint.slice(1)}` : hint;
   switch (status) {
     case 401:
-      return 'The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).';
+      return from.token
+        ? `The token is missing, revoked or read-only: use a valid token in place of the one from ${from.token} (a write token for changes).`
+        : 'The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).';
     case 403:
       return "Not allowed: this user's role (an admin or the owner may be needed) or the state of the resource (e.g. a collab that is no longer a draft cannot be deleted) does not permit it.";
     case 404:
       if (call?.kind === 'delete' && call.pathParams.length === 0)
         return 'Nothing to delete: there is none for this user (never made, or deleted already); or the base URL does not point at the API.';
       if (call?.kind === 'delete')
-        return 'Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.';
+        return unlessBase(
+          'Nothing to delete: it is gone already (a delete repeated after it took effect answers 404), or the id is unknown or not visible to this user.',
+        );
       // A call without an id answers 404 only at a wrong route (`GET /me/address.json` without an
       // address answers an empty 404, which the SDK reads as `null`).
-      if (call && call.pathParams.length === 0) {
-        const base = request && baseUrlOf(request);
-        return `No such route: check the base URL (MARKETPLACE_BASE_URL${base ? `, here ${base}` : ''}): it should be the API's origin, not a path under it.`;
-      }
-      return 'The id is unknown or not visible to this user: list the collection to find a valid id.';
+      if (call && call.pathParams.length === 0)
+        return `No such route: check the base URL (${baseUrlSaid}): it should be the API's origin, not a path under it.`;
+      return unlessBase(
+        'The id is unknown or not visible to this user: list the collection to find a valid id.',
+      );
     case 422:
     case null: {
       // The key, not the situation, is what to change (`idempotency_key`, `--idempotency-key`).
@@ -106,6 +145,7 @@ function hintOf(
           (fieldNamesOnly
             ? `Not possible as things are (errors: ${list(situation)}): no value of this call's arguments changes that.`
             : sentence(`Not possible as things are: ${list(situation)}`)),
+        ...situation.map(([field]) => SET_OUTSIDE_THE_API[field]),
       ].filter(Boolean);
       return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
     }
@@ -133,17 +173,27 @@ function baseUrlOf({ url, route }: APIErrorRequest): string | undefined {
   return new RegExp(`^(.*?)${path}$`).exec(url.replace(/[?#].*$/s, ''))?.[1];
 }
 
+/** The path of a base URL (`/api`), '' when it is the origin. */
+function pathOf(base: string): string {
+  try {
+    return new URL(base).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Describes a failed call: an `APIError` (its status and body), arguments refused before sending
  * (a `RequestValidationError`, or the `ZodError` of an operation's input), no connection, or any
  * other error (its message, no hint). `settable`: the arguments the caller can change; `call`:
- * the operation that failed (else what the error's `request` tells of it); `options`: how it is said.
+ * the operation that failed (else what the error's `request` tells of it); `options`: how it is
+ * said, and where the token and the base URL came from, which the hints then name.
  */
 export function describeError(
   error: unknown,
   settable?: ReadonlySet<string>,
   call?: FailedCall,
-  options?: DescribeOptions,
+  options: DescribeOptions = {},
 ): ErrorDescription {
   if (error instanceof APIError) {
     const body = error.body as { errors?: Record<string, string[]>; error?: unknown } | undefined;
@@ -174,7 +224,9 @@ export function describeError(
     return {
       status: null,
       error: error.message,
-      hint: 'Check MARKETPLACE_BASE_URL: the API did not answer.',
+      hint: options.from?.baseUrl
+        ? `Check the base URL (from ${options.from?.baseUrl}): the API did not answer.`
+        : 'Check MARKETPLACE_BASE_URL: the API did not answer.',
     };
   if (error instanceof MarketplaceError) return { status: null, error: error.message };
   return { status: null, error: error instanceof Error ? error.message : String(error) };

@@ -28,6 +28,7 @@ export {
   describeError,
   type ErrorDescription,
   type FailedCall,
+  type SettingSources,
 } from './describe-error.js';
 export { nearNames } from './internal/near-names.js';
 

@@ -2,7 +2,7 @@
 import { IDEMPOTENCY_KEY_REUSED_MESSAGE } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { makeAPIError, RequestValidationError } from '../src/core/error.js';
+import { APIConnectionError, makeAPIError, RequestValidationError } from '../src/core/error.js';
 import { describeError } from '../src/describe-error.js';
 import { callOperation, type Operation, operations } from '../src/operations.js';
 import { BASE, client, mockServer } from './fixtures.js';
@@ -66,6 +66,17 @@ describe('describeError', () => {
     for (const message of Object.values(errors ?? {}).flat()) expect(hint).not.toContain(message);
   });
 
+  it('says of a campaign without a budget that the budget is funded outside the API, not by an argument', () => {
+    const { hint } = describeError(
+      apiError(422, { errors: { total_budget_amount: ['must be greater than 0 to publish'] } }),
+      new Set(['organization_id', 'id']),
+      { kind: 'transition', pathParams: ['organization_id', 'id'] },
+    );
+    expect(hint).toBe(
+      'Not possible as things are: total_budget_amount must be greater than 0 to publish. The budget is funded outside the API: no call or argument of it sets total_budget_amount, so publish once the campaign is funded.',
+    );
+  });
+
   describe('a 404 on a call that takes no id is a wrong route: the hint is about the base URL', () => {
     const wrongBase = `${BASE}/api/v1`;
     const hint = `No such route: check the base URL (MARKETPLACE_BASE_URL, here ${wrongBase}): it should be the API's origin, not a path under it.`;
@@ -115,5 +126,68 @@ describe('describeError', () => {
         'The id is unknown or not visible to this user: list the collection to find a valid id.',
       );
     });
+  });
+
+  describe('told where the token and the base URL came from, the hints name that place', () => {
+    const from = {
+      token: '`marketplace auth login` (/home/u/.config/marketplace/config.json)',
+      baseUrl: '--base-url',
+    };
+    const request = (url: string, route: string) => ({ method: 'GET', url, route });
+
+    it('a 401 names where the token came from (not MARKETPLACE_TOKEN, which was not used)', () => {
+      const error = makeAPIError(401, new Headers(), 'HTTP Token: Access denied.');
+      expect(describeError(error, undefined, undefined, { from }).hint).toBe(
+        'The token is missing, revoked or read-only: use a valid token in place of the one from `marketplace auth login` (/home/u/.config/marketplace/config.json) (a write token for changes).',
+      );
+      // Not told: as before.
+      expect(describeError(error).hint).toBe(
+        'The token is missing, revoked or read-only: use a valid token (MARKETPLACE_TOKEN; a write token for changes).',
+      );
+    });
+
+    it('a 404 at a wrong route names where the base URL came from', () => {
+      const error = makeAPIError(
+        404,
+        new Headers(),
+        { error: 'Not found' },
+        request(`${BASE}/api/organizations.json`, '/organizations.json'),
+      );
+      expect(describeError(error, undefined, undefined, { from }).hint).toBe(
+        `No such route: check the base URL (from --base-url, here ${BASE}/api): it should be the API's origin, not a path under it.`,
+      );
+    });
+
+    it('no answer names where the base URL came from', () => {
+      const error = new APIConnectionError('Connection refused: GET http://127.0.0.1:1/organizations.json');
+      expect(describeError(error, undefined, undefined, { from }).hint).toBe(
+        'Check the base URL (from --base-url): the API did not answer.',
+      );
+      expect(describeError(error).hint).toBe('Check MARKETPLACE_BASE_URL: the API did not answer.');
+    });
+  });
+
+  it('a 404 on a call with ids under a base URL with a path says to check the base URL first (an unknown route answers the same 404)', () => {
+    const route = '/organizations/:organization_id/collabs.json';
+    const at = (base: string) =>
+      makeAPIError(
+        404,
+        new Headers(),
+        { error: 'Not found' },
+        {
+          method: 'GET',
+          url: `${base}/organizations/Org0000000001/collabs.json?page=1`,
+          route,
+        },
+      );
+    expect(
+      describeError(at(`${BASE}/api`), undefined, undefined, { from: { baseUrl: '--base-url' } }).hint,
+    ).toBe(
+      `Check the base URL (from --base-url, here ${BASE}/api): an unknown route answers the same 404 as an unknown id, and its path /api may be one the API does not have. If the base URL is right, the id is unknown or not visible to this user: list the collection to find a valid id.`,
+    );
+    // At the origin, the id is what to check.
+    expect(describeError(at(BASE)).hint).toBe(
+      'The id is unknown or not visible to this user: list the collection to find a valid id.',
+    );
   });
 });
