@@ -172,6 +172,8 @@ describe('the document as generators read it', () => {
       expect(op.description, e.name).not.toContain('Do not follow');
       const shown = e.show?.response && contractRegistry.get(e.show.response)?.id;
       expect(shown, e.name).toMatch(/^(Collab|Campaign)$/);
+      // The show it reads sends its ETag (it was not declared there).
+      expect(Object.keys(op.responses['200'].headers), e.name).toEqual(['ETag', 'X-Request-Id']);
       expect(op.responses['200'].content['application/json'].schema, e.name).toEqual({
         $ref: `#/components/schemas/${shown}`,
       });

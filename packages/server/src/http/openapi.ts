@@ -126,6 +126,7 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
           description:
             'What a client that follows the `303` gets from `Location` with `Accept: application/json`: ' +
             'the resource after the change (without that header, `406`). This request itself answers `303`',
+          ...(e.show?.etag && { headers: etag }),
           content: json(ref(shown)),
         };
       break;
