@@ -303,6 +303,8 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     });
     const data = op.kind === 'list' ? (result as ListResult).data : result.data;
     if (op.endpoint.emptyNotFound && data === null) io.stderr(`marketplace: ${noneSet(op)}\n`);
+    const unread = prefillNotice(op, args, data);
+    if (unread) io.stderr(`marketplace: ${unread}\n`);
     if (values.include && result.response) io.stdout(formatHead(result.response, style));
     const width = widthOf(io);
     if (op.kind === 'delete') {
@@ -352,6 +354,20 @@ function jsonArrayWriter(write: (text: string) => void) {
     },
     end: () => write(count === 0 ? '[]\n' : '\n]\n'),
   };
+}
+
+/**
+ * A collab create's `--query-website` whose page could not be read: the API still creates the
+ * draft, from the defaults (decisions.md: any failure of the prefill), and its answer alone looks
+ * like a success, so the CLI says why the draft is not prefilled. A prefilled draft has the
+ * page's URL as `website`; one from the defaults has none.
+ */
+function prefillNotice(op: Operation, args: Record<string, unknown>, data: unknown): string | undefined {
+  const name = Object.entries(op.queryNames).find(([, wire]) => wire === 'website')?.[0];
+  const page = name === undefined ? undefined : args[name];
+  if (typeof page !== 'string' || typeof data !== 'object' || data === null) return undefined;
+  if ((data as { website?: unknown }).website !== null) return undefined;
+  return `${flag(name as string)} ${page}: the page could not be read for the prefill (refused as a private or local address, no answer within 3 s, not an HTML page, or one without a title or Open Graph tags), so the draft has the defaults; set its fields with \`collabs update\``;
 }
 
 /**

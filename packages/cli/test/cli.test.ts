@@ -490,6 +490,21 @@ describe('every group', () => {
   });
 });
 
+describe('collabs create --query-website', () => {
+  test('a page that cannot be read for the prefill is said on stderr: the API still creates the draft, from the defaults', async () => {
+    const org = await user.client.organizations.create({ name: 'Prefill' });
+    // The test server refuses private addresses for the prefill (as a production one does).
+    const refused = await run(['collabs', 'create', org.id, '--query-website', 'http://127.0.0.1:9/product']);
+    expect(refused.code).toBe(0);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ name: 'Untitled collab', website: null });
+    expect(refused.stderr).toBe(
+      'marketplace: --query-website http://127.0.0.1:9/product: the page could not be read for the prefill (refused as a private or local address, no answer within 3 s, not an HTML page, or one without a title or Open Graph tags), so the draft has the defaults; set its fields with `collabs update`\n',
+    );
+    // Without it, or with the fields given, nothing more is said.
+    expect((await run(['collabs', 'create', org.id, '--name', 'Plain'])).stderr).toBe('');
+  });
+});
+
 describe('output, errors and exit codes', () => {
   test('--output table prints rows; --include prints the status and headers', async () => {
     const org = await user.client.organizations.create({ name: 'Tabular' });
