@@ -1,9 +1,12 @@
 /** What the server's log says about a request: never a secret from its URL or headers. */
+import { once } from 'node:events';
+import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { logFormatFor, loggerOptions, redactUrl } from '../src/http/logging.js';
 import { useTestServer } from './harness.js';
+import { requiredAnswerOn } from './raw-http.js';
 
 const server = useTestServer();
 const lines: string[] = [];
@@ -136,6 +139,39 @@ describe('one line per request', () => {
         { method: 'GET', url: `/organizations/${id}.json` },
         { method: 'GET', url: '/no/such/path.json' },
       ]);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it("names the client's address and port when the connection closes before the answer's 'finish' (behind HAProxy, 2 lines of 11 had neither)", async () => {
+    const { app: logged, records } = await appLoggingAt('info');
+    try {
+      // What HAProxy did: its end of the connection, read before the write of the answer was done.
+      logged.addHook('onSend', async (request, reply) => {
+        reply.raw.prependOnceListener('finish', () => request.raw.socket?.destroy());
+      });
+      await logged.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = logged.server.address() as AddressInfo;
+      const { token } = await server.createUser();
+      const ask = async () => {
+        const socket = connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        const local = socket.localPort;
+        socket.write(
+          `GET /organizations.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+        );
+        expect((await requiredAnswerOn(socket)).status).toBe(200);
+        socket.destroy();
+        return local;
+      };
+      // The first request of a token counts against its address (which reads it); the next do not.
+      const ports = [await ask(), await ask()];
+      expect(records.filter((r) => r.req !== undefined).map((r) => r.req)).toEqual(
+        ports.map((remotePort) =>
+          expect.objectContaining({ url: '/organizations.json', remoteAddress: '127.0.0.1', remotePort }),
+        ),
+      );
     } finally {
       await logged.close();
     }

@@ -81,6 +81,13 @@ export function logFormatFor(setting: LogFormat, output: { isTTY?: boolean }): '
 }
 
 /**
+ * A request's client, read when it arrives ({@link RequestLog.incomingRequest}): by the time its
+ * line is written, the connection may be gone (a proxy's end of it read before the write of the
+ * answer completed), and a destroyed socket has no address or port.
+ */
+const clients = new WeakMap<FastifyRequest, { address: string | undefined; port: number | undefined }>();
+
+/**
  * The pino settings of the server's log: the level, the format, and requests logged without
  * secrets (the `Authorization` and `Cookie` headers, and secret query parameters in the URL).
  */
@@ -89,13 +96,16 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     serializers: {
-      req: (request: FastifyRequest) => ({
-        method: request.method,
-        url: redactUrl(request.originalUrl),
-        host: request.host,
-        remoteAddress: request.ip,
-        remotePort: request.socket?.remotePort,
-      }),
+      req: (request: FastifyRequest) => {
+        const client = clients.get(request);
+        return {
+          method: request.method,
+          url: redactUrl(request.originalUrl),
+          host: request.host,
+          remoteAddress: client ? client.address : request.ip,
+          remotePort: client ? client.port : request.socket?.remotePort,
+        };
+      },
     },
     // In-process (no transport worker): the lines come out in order with the process's own output.
     ...(format === 'pretty' && {
@@ -123,6 +133,7 @@ const PROBE_ROUTES = new Set(['/health', '/ready', '/metrics']);
 export class RequestLog extends LogController {
   /** At `debug` only: the line that says a request has arrived, before it is answered. */
   override incomingRequest(request: FastifyRequest): void {
+    clients.set(request, { address: request.ip, port: request.socket?.remotePort });
     request.log.debug({ req: request }, 'incoming request');
   }
 
