@@ -131,12 +131,29 @@ async function openTestDatabase(
  * PostgreSQL database when TEST_DATABASE_URL is set. For the tests of migrations themselves;
  * `close` closes the ORM and drops the database.
  */
-export async function openEmptyDatabase(): Promise<{ orm: Orm; close: () => Promise<void> }> {
+export async function openEmptyDatabase(): Promise<{
+  orm: Orm;
+  /**
+   * Another ORM on the same database, as a second process has (closed by `close`): on PostgreSQL
+   * a pool of its own; embedded PGlite has one process, so it is `orm` again.
+   */
+  another: () => Promise<Orm>;
+  close: () => Promise<void>;
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-empty-'));
   const { orm, drop } = await openTestDatabase(dataDir, undefined, { empty: true });
+  const others: Orm[] = [];
+  const url = orm.config.get('clientUrl');
   return {
     orm,
+    another: async () => {
+      if (inject('database').kind === 'pglite' || !url) return orm;
+      const other = await openDatabase({ url, dataDir });
+      others.push(other);
+      return other;
+    },
     close: async () => {
+      for (const other of others) await other.close(true);
       await orm.close(true);
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

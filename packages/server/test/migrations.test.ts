@@ -16,6 +16,24 @@ describe('committed migrations', () => {
   });
 });
 
+describe('migrating from two processes at once (two replicas starting on a new database)', () => {
+  it('applies each migration once: one applies them, the other finds none pending, neither fails', async () => {
+    const { orm, another, close } = await openEmptyDatabase();
+    try {
+      const second = await another();
+      // Both at once from the start: the migrations table itself is made by one of them.
+      const applied = await Promise.all([migrate(orm), migrate(second)]);
+      const executed = (await orm.migrator.getExecuted()).map((m) => m.name);
+      expect(executed.length).toBeGreaterThan(0);
+      expect(applied.flat().sort()).toEqual([...executed].sort());
+      expect(applied.map((names) => names.length).sort((a, b) => a - b)).toEqual([0, executed.length]);
+      expect((await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).toBe('');
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('the social-account URL migration', () => {
   it('normalises stored URLs, keeps the oldest of one account, marks the others failed', async () => {
     const { orm, close } = await openEmptyDatabase();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { LogContext, Logger, MikroORM, Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { PgliteDriver, MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 import type { ClientBase, PoolConfig } from 'pg';
@@ -152,8 +152,24 @@ export async function checkDatabase(orm: Orm, url: string | undefined): Promise<
   throw new ConfigError(`cannot use the database of DATABASE_URL (${host}/${database}): ${why}`);
 }
 
-/** Applies pending migrations; returns the names of those applied. */
+/**
+ * Applies pending migrations; returns the names of those applied. They run in one transaction
+ * that first takes a transaction-level advisory lock, so that processes migrating one database at
+ * once (replicas starting on a new release, a `migrate` job beside them) run one after the other:
+ * the first applies them, the next find none pending. Before, two at once failed, one with
+ * `duplicate key value violates unique constraint "pg_type_typname_nsp_index"`. A transaction's
+ * lock, not a session's: it holds behind a pooler in transaction mode too. PostgreSQL only.
+ */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((m) => m.name);
+  // Embedded PGlite has one process (its data directory is locked) and one connection, which the
+  // transaction below would hold while the migrator waits for it: no lock there.
+  if (orm.em.getDriver() instanceof PgliteDriver) return names(await orm.migrator.up());
+  const applied = await orm.em.fork().transactional(async (em) => {
+    await em.execute(`select pg_advisory_xact_lock(hashtextextended('marketplace-server migrations', 0))`);
+    // The migrations table is read and made in this transaction too (its first creation raced).
+    return orm.migrator.up({ transaction: em.getTransactionContext() });
+  });
+  return names(applied);
 }
+
+const names = (migrations: readonly { name: string }[]) => migrations.map((m) => m.name);
