@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -338,6 +338,30 @@ const Env = z.object({
 });
 
 export class ConfigError extends Error {}
+
+/**
+ * Makes `dir` (inside `MARKETPLACE_DATA_DIR`, `dataDir`) when it is missing and checks that this
+ * process may write there, at start: else a {@link ConfigError} that names the setting. A
+ * directory that could not be made was a stack trace (embedded PGlite), or a server that
+ * started and answered every upload `503` as if it were a passing fault.
+ */
+export function ensureWritableDir(dataDir: string, dir: string, holds: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOTDIR' || code === 'EEXIST'
+        ? 'a file is in the way'
+        : code === 'EACCES' || code === 'EPERM'
+          ? "permission denied (in a container, a bind mount must be writable by the image's user, uid 1000)"
+          : code === 'EROFS'
+            ? 'a read-only file system'
+            : (code ?? String(error));
+    throw new ConfigError(`MARKETPLACE_DATA_DIR (${dataDir}) cannot hold ${holds}: ${dir}: ${why}`);
+  }
+}
 
 const S3_PARAMETERS = new Set(['endpoint', 'region', 'force_path_style']);
 

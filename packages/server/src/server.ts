@@ -2,7 +2,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { type Config, ConfigError, configWarnings } from './config.js';
+import { type Config, ConfigError, configWarnings, ensureWritableDir } from './config.js';
 import { checkDatabase, migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
 import { renderStoredBriefs } from './modules/briefs/brief.js';
@@ -67,6 +67,8 @@ export async function startServer(
   // A port in use (or a host that is not there) is found before the database is opened and
   // migrated: a replica started with a wrong PORT must not apply a release's migrations first.
   await checkListenable(config);
+  if (config.storage.driver === 'directory')
+    ensureWritableDir(config.dataDir, config.storage.dir, 'the uploads');
   // PostgreSQL's statements are traced by the pg instrumentation; PGlite's from MikroORM's reports.
   const pglite = !config.databaseUrl?.startsWith('postgres');
   const orm = await openDatabase({

@@ -298,6 +298,29 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
     );
   });
 
+  it('a MARKETPLACE_DATA_DIR that cannot hold the embedded database or the uploads: names it (a stack trace, or a server whose every upload was 503)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-cli-datadir-'));
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    try {
+      // Embedded PGlite on disk, and uploads in the directory beside a database elsewhere.
+      const setUps: Record<string, string>[] = [{}, { DATABASE_URL: 'pglite://memory' }];
+      for (const env of setUps) {
+        for (const command of [['serve'], ['migrate']]) {
+          if (command[0] === 'migrate' && 'DATABASE_URL' in env) continue;
+          expectOneLine(
+            await run(command, { ...env, MARKETPLACE_DATA_DIR: file, PORT: '0' }),
+            new RegExp(
+              `^MARKETPLACE_DATA_DIR \\(${file.replaceAll('.', '\\.')}\\) cannot hold (the embedded database|the uploads): .*a file is in the way`,
+            ),
+          );
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a port in use: names it and PORT, before the database is opened (nothing migrated)', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

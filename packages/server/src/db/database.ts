@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { LogContext, Logger, MikroORM, Options } from '@mikro-orm/core';
@@ -7,7 +6,7 @@ import { PgliteDriver, MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 import type { ClientBase, PoolConfig } from 'pg';
-import { ConfigError, describePostgresUrl } from '../config.js';
+import { ConfigError, describePostgresUrl, ensureWritableDir } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { causeChain } from './driver-errors.js';
 import { entities } from './entities.js';
@@ -118,7 +117,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
     return (await PgliteORM.init({ ...common } as Options)) as unknown as Orm;
   }
   const dir = join(options.dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
+  ensureWritableDir(options.dataDir, dir, 'the embedded database');
   lockDataDir(options.dataDir);
   return (await PgliteORM.init({ ...common, dbName: dir } as Options)) as unknown as Orm;
 }
