@@ -264,7 +264,15 @@ const Env = z.object({
   MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
   MARKETPLACE_STORAGE_URL: z.string().optional(),
-  MARKETPLACE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // A path prefix is kept (`https://example.com/api`); a query or a fragment would land in the
+  // middle of every `url` field (`…/?x=1/organizations/….json`).
+  MARKETPLACE_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (url) => !/[?#]/.test(url),
+      'must have no query (?…) or fragment (#…): an origin, with a path prefix at most',
+    )
+    .optional(),
   MARKETPLACE_TEST_HELPERS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MARKETPLACE_CHAOS_503_RATE: z.coerce.number().min(0).max(1).default(0),
   MARKETPLACE_MAX_UPLOAD_BYTES: z.coerce
@@ -521,6 +529,14 @@ export function configWarnings(config: Config): string[] {
   if (limit !== undefined && config.maxConnections < 4 * MIN_MAX_CONNECTIONS)
     warnings.push(
       `the open-file limit of this process (${limit}) leaves room for ${config.maxConnections} connections: raise it (ulimit -n, LimitNOFILE=) or set MARKETPLACE_MAX_CONNECTIONS`,
+    );
+  // A body larger than the whole budget is refused `413`, one that does not fit now `503`.
+  const uploads = Math.floor(config.bodyBudgetBytes / config.maxUploadBytes);
+  if (uploads < 4)
+    warnings.push(
+      uploads === 0
+        ? `MARKETPLACE_MAX_UPLOAD_BYTES (${config.maxUploadBytes}) is above MARKETPLACE_BODY_BUDGET_BYTES (${config.bodyBudgetBytes}): an upload larger than the budget is refused 413 whatever its limit; raise the budget well above the upload limit`
+        : `MARKETPLACE_BODY_BUDGET_BYTES (${config.bodyBudgetBytes}) holds ${uploads} upload${uploads === 1 ? '' : 's'} of MARKETPLACE_MAX_UPLOAD_BYTES (${config.maxUploadBytes}) at once; the next is 503 until one is done: raise the budget well above the upload limit`,
     );
   const { hostname } = new URL(config.baseUrl);
   if (hostname === '0.0.0.0' || hostname === '[::]')

@@ -179,6 +179,21 @@ Max locked memory         8388608              8388608              bytes`;
       );
   });
 
+  it('MARKETPLACE_BASE_URL: an http(s) origin with a path prefix at most; a query or a fragment is refused (it landed inside every url field)', () => {
+    expect(loadConfig({ MARKETPLACE_BASE_URL: 'https://api.example.com/v1/' }).baseUrl).toBe(
+      'https://api.example.com/v1',
+    );
+    for (const bad of [
+      'https://api.example.com/?x=1',
+      'https://api.example.com/#top',
+      'ftp://api.example.com',
+    ])
+      expect(() => loadConfig({ MARKETPLACE_BASE_URL: bad }), bad).toThrow('MARKETPLACE_BASE_URL');
+    expect(() => loadConfig({ MARKETPLACE_BASE_URL: 'https://api.example.com/?x=1' })).toThrow(
+      'must have no query (?…) or fragment (#…)',
+    );
+  });
+
   it('names every bad setting in one message, the storage URL among them', () => {
     const bad = { PORT: 'eighty', LOG_FORMAT: 'xml', MARKETPLACE_STORAGE_URL: 'https://bucket.example/' };
     expect(() => loadConfig(bad)).toThrow(
@@ -193,6 +208,18 @@ describe('configWarnings: what a server logs at warn once it listens', () => {
     expect(configWarnings(config)).toEqual([]);
     expect(configWarnings({ ...config, openFileLimit: 256 })).toEqual([
       'the open-file limit of this process (256) leaves room for 16 connections: raise it (ulimit -n, LimitNOFILE=) or set MARKETPLACE_MAX_CONNECTIONS',
+    ]);
+  });
+
+  it('an upload limit the body budget holds fewer than four of at once, or none (it was taken silently)', () => {
+    expect(configWarnings(loadConfig({ MARKETPLACE_MAX_UPLOAD_BYTES: String(32 * 1024 * 1024) }))).toEqual(
+      [],
+    );
+    expect(configWarnings(loadConfig({ MARKETPLACE_MAX_UPLOAD_BYTES: '200000000' }))).toEqual([
+      'MARKETPLACE_MAX_UPLOAD_BYTES (200000000) is above MARKETPLACE_BODY_BUDGET_BYTES (134217728): an upload larger than the budget is refused 413 whatever its limit; raise the budget well above the upload limit',
+    ]);
+    expect(configWarnings(loadConfig({ MARKETPLACE_MAX_UPLOAD_BYTES: '50000000' }))).toEqual([
+      'MARKETPLACE_BODY_BUDGET_BYTES (134217728) holds 2 uploads of MARKETPLACE_MAX_UPLOAD_BYTES (50000000) at once; the next is 503 until one is done: raise the budget well above the upload limit',
     ]);
   });
 
