@@ -54,8 +54,12 @@ const COMMAND_USAGE = {
 
 /** A command line the CLI cannot run: said in one line with the command's usage, exit 2. */
 class UsageError extends Error {
-  constructor(command: keyof typeof COMMAND_USAGE, problem: string) {
-    super(`marketplace-server ${command}: ${problem} (usage: marketplace-server ${COMMAND_USAGE[command]})`);
+  constructor(command: keyof typeof COMMAND_USAGE | undefined, problem: string) {
+    super(
+      command === undefined
+        ? `marketplace-server: ${problem} (commands: ${Object.keys(COMMAND_USAGE).join(', ')}; marketplace-server --help for their usage)`
+        : `marketplace-server ${command}: ${problem} (usage: marketplace-server ${COMMAND_USAGE[command]})`,
+    );
   }
 }
 
@@ -105,6 +109,13 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  // A command line that names no command is refused before any setting is read.
+  if (command === undefined) throw new UsageError(undefined, 'a command is needed');
+  if (!Object.hasOwn(COMMAND_USAGE, command)) throw new UsageError(undefined, `unknown command "${command}"`);
   const config = loadConfig();
   switch (command) {
     case 'serve': {
@@ -141,16 +152,12 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       if (missing.length > 0)
         throw new UsageError('users', `create needs ${missing.map((option) => `--${option}`).join(' and ')}`);
       const permission = Permission.safeParse(values.permission);
-      if (!permission.success) {
-        process.stderr.write('--permission must be read or write\n');
-        return 2;
-      }
+      if (!permission.success) throw new UsageError('users', '--permission must be read or write');
       // The checks of the test helpers' `POST /test_helpers/users.json`.
       const checked = TestUserCreate.shape.user.safeParse({ name: values.name, email: values.email });
       if (!checked.success) {
         const [issue] = checked.error.issues;
-        process.stderr.write(`--${String(issue?.path[0] ?? 'name')} ${issue?.message}\n`);
-        return 2;
+        throw new UsageError('users', `--${String(issue?.path[0] ?? 'name')} ${issue?.message}`);
       }
       const user = checked.data;
       const [{ prepareDatabase }, { createUserWithToken }] = await Promise.all([
@@ -173,10 +180,7 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       subcommand('storage', positionals, 'copy');
       if (!values.to) throw new UsageError('storage', 'copy needs --to');
       const target = parseStorageUrl(values.to);
-      if (typeof target === 'string') {
-        process.stderr.write(`--to ${target}\n`);
-        return 2;
-      }
+      if (typeof target === 'string') throw new UsageError('storage', `--to ${target}`);
       const { copyUploads, createUploadStore } = await import('./modules/uploads/stores.js');
       const log = { warn: (_details: object, message: string) => void process.stderr.write(`${message}\n`) };
       const from = await createUploadStore(
@@ -190,15 +194,21 @@ async function main(argv: string[], tracing: Tracing | undefined): Promise<numbe
       );
       return 0;
     }
-    case undefined:
-    case '--help':
-    case '-h':
-    case 'help':
-      process.stdout.write(`${USAGE}\n`);
-      return command === undefined ? 2 : 0;
   }
-  process.stderr.write(`${USAGE}\n`);
   return 2;
+}
+
+/**
+ * What the API's rules refused, in one line: each field by its option (`users create` with an
+ * e-mail address in use: `--email has already been taken`), else the error's message.
+ */
+function refusal(error: HttpError): string {
+  const body = error.body as { errors?: Record<string, string[]>; error?: unknown } | undefined;
+  if (body?.errors)
+    return `marketplace-server: ${Object.entries(body.errors)
+      .map(([field, messages]) => `--${field.replaceAll('_', '-')} ${messages.join(', ')}`)
+      .join('; ')}`;
+  return `marketplace-server: ${typeof body?.error === 'string' ? body.error : error.message}`;
 }
 
 /** Runs a `marketplace-server` command; the process exit code is set when it ends. */
@@ -217,7 +227,7 @@ export function run(argv: string[], tracing: Tracing | undefined): Promise<void>
       else if (error instanceof DependencyUnavailableError) {
         const cause = error.cause instanceof Error ? `: ${error.cause.message || error.cause.name}` : '';
         process.stderr.write(`${error.message}${cause}\n`);
-      } else if (error instanceof HttpError) process.stderr.write(`${JSON.stringify(error.body)}\n`);
+      } else if (error instanceof HttpError) process.stderr.write(`${refusal(error)}\n`);
       else
         process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exitCode = 1;

@@ -100,7 +100,23 @@ describe('marketplace-server users create', childProcesses, () => {
         ['users', 'create', '--name', 'A', '--email', 'a@b.co', '--bogus'],
         'marketplace-server users: unknown option --bogus (usage: marketplace-server users create --name N --email E [--permission read|write])',
       ],
-      [['users', 'create', '--name', 'A', '--email', 'bad'], '--email is not an e-mail address'],
+      [
+        ['users', 'create', '--name', 'A', '--email', 'bad'],
+        'marketplace-server users: --email is not an e-mail address (usage: marketplace-server users create --name N --email E [--permission read|write])',
+      ],
+      [
+        ['users', 'create', '--name', 'A', '--email', 'a@b.co', '--permission', 'admin'],
+        'marketplace-server users: --permission must be read or write (usage: marketplace-server users create --name N --email E [--permission read|write])',
+      ],
+      // A word that is no command, or none: one line, not the whole usage (on stdout, for none).
+      [
+        ['frobnicate'],
+        'marketplace-server: unknown command "frobnicate" (commands: serve, migrate, users, storage; marketplace-server --help for their usage)',
+      ],
+      [
+        [],
+        'marketplace-server: a command is needed (commands: serve, migrate, users, storage; marketplace-server --help for their usage)',
+      ],
       [
         ['storage', 'copy', '--bogus'],
         'marketplace-server storage: unknown option --bogus (usage: marketplace-server storage copy --to s3://bucket[/prefix]?…)',
@@ -140,19 +156,20 @@ describe('marketplace-server users create', childProcesses, () => {
     );
   });
 
-  it('refuses a bad permission with a message and exit code 2', async () => {
-    const { code, stderr } = await run([
-      'users',
-      'create',
-      '--name',
-      'A',
-      '--email',
-      'a@b.c',
-      '--permission',
-      'admin',
-    ]);
-    expect(code).toBe(2);
-    expect(stderr).toContain('--permission must be read or write');
+  it('an e-mail address already in use: one line naming --email, exit 1 (it was the JSON of the API)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-cli-email-'));
+    try {
+      const env = { MARKETPLACE_DATA_DIR: dir };
+      const args = ['users', 'create', '--name', 'Ada', '--email', 'ada@example.com'];
+      expect((await run(args, env)).code).toBe(0);
+      expect(await run(args, env)).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'marketplace-server: --email has already been taken\n',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
