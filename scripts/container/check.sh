@@ -28,6 +28,11 @@ cp Containerfile "$ctx/"
 printf 'registry=%s\n' "$(npm config get registry)" >"$ctx/npmrc"
 mounts=(--volume "$ctx/npmrc:/usr/local/etc/npmrc:ro")
 cafile=$(npm config get cafile 2>/dev/null || true)
+# A host that trusts its network's CA through Node alone (npm's cafile unset): npm inside the
+# build trusts the same file, else its fetches fail certificate checks and retry for minutes.
+if { [ -z "$cafile" ] || [ "$cafile" = null ]; } && [ -f "${NODE_EXTRA_CA_CERTS:-}" ]; then
+  cafile=$NODE_EXTRA_CA_CERTS
+fi
 if [ -n "$cafile" ] && [ "$cafile" != null ] && [ -f "$cafile" ]; then
   printf 'cafile=%s\n' "$cafile" >>"$ctx/npmrc"
   mounts+=(--volume "$(dirname "$cafile"):$(dirname "$cafile"):ro")
