@@ -351,16 +351,28 @@ export function outputSchemaOf(op: Operation): z.ZodObject {
 }
 
 /**
+ * What a write tool's `401` adds: the API tells a read token from another only by that answer, and
+ * the server cannot ask which one it was given, so the user is told how to list only the tools the
+ * token can use.
+ */
+const READ_TOKEN_HINT =
+  " If this server's token is a read token, the user can restart the MCP server with --read-only, so that only the tools it can use are listed.";
+
+/**
  * A failure as a tool result (never a protocol error): the JSON of `describeError` (status,
  * `errors` or `error`, hint), the one the CLI prints too, but with a hint that names the fields of
- * `errors` without repeating their messages (a model reads both). `settable`: the tool's arguments.
+ * `errors` without repeating their messages (a model reads both). `settable`: the tool's arguments;
+ * `call`: the tool's operation (a write's `401` says what a read token needs).
  */
 export function errorResult(
   error: unknown,
   settable?: ReadonlySet<string>,
-  call?: FailedCall,
+  call?: FailedCall & { readOnly?: boolean },
 ): CallToolResult {
-  return failure(describeError(error, settable, call, { fieldNamesOnly: true }));
+  const detail = describeError(error, settable, call, { fieldNamesOnly: true });
+  if (detail.status === 401 && call?.readOnly === false && detail.hint !== undefined)
+    return failure({ ...detail, hint: `${detail.hint}${READ_TOKEN_HINT}` });
+  return failure(detail);
 }
 
 const failure = (detail: ErrorDescription): CallToolResult => ({

@@ -519,6 +519,31 @@ describe('--read-only and --tools', () => {
       status: 401,
       hint: expect.stringMatching(/missing, revoked/),
     });
+    // A read tool's 401 is not the token's permission: no word of --read-only.
+    expect(JSON.parse(text(result)).hint).not.toContain('--read-only');
+    await client.close();
+  });
+
+  test("a write tool's 401 says that a read token goes with --read-only (the model was offered tools it could not use)", async () => {
+    const reader = await server.newUser('Reader');
+    const read = await reader.client.me.accessTokens.create({ description: 'agent', permission: 'read' });
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await createServer({ token: read.token, baseUrl: server.url }).connect(a);
+    await client.connect(b);
+    const listed = (await client.callTool({ name: 'organizations_list', arguments: {} })) as CallToolResult;
+    expect(listed.isError).toBeFalsy();
+    const result = (await client.callTool({
+      name: 'organizations_create',
+      arguments: { name: 'Not with a read token' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const { status, hint } = JSON.parse(text(result));
+    expect(status).toBe(401);
+    expect(hint).toMatch(/read-only: use a valid token/);
+    expect(hint).toMatch(
+      /If this server's token is a read token, the user can restart the MCP server with --read-only, so that only the tools it can use are listed\.$/,
+    );
     await client.close();
   });
 });
