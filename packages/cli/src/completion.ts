@@ -57,6 +57,11 @@ export function completions(tree: Node, builtins: Record<string, string>, words:
   if (words[words.length - 2] === '=') words = [...words.slice(0, -2), words[words.length - 1] ?? ''];
   const done = words.slice(0, -1);
   const partial = words[words.length - 1] ?? '';
+  // `help collabs l…`: the command words of what it helps with, as at the top; not their flags.
+  if (done[0] === 'help') {
+    const { help: _help, ...others } = builtins;
+    return completions(tree, others, words.slice(1)).filter((word) => !word.startsWith('-'));
+  }
   let node = tree;
   const previous = done[done.length - 1];
   if (previous === '--output') return filter(['json', 'table'], partial);

@@ -794,6 +794,10 @@ describe('auth and completion', () => {
     expect(await complete('organizations', 'create', '--privacy-setting=pu')).toEqual([
       '--privacy-setting=public',
     ]);
+    // `help` takes the command words of what it helps with (not their flags).
+    expect(await complete('help', 'co')).toEqual(['collabs', 'completion']);
+    expect(await complete('help', 'collabs', 'l')).toEqual(['list']);
+    expect(await complete('help', 'collabs', 'list', '--')).toEqual(['']);
   });
 });
 
