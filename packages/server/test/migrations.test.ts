@@ -21,8 +21,12 @@ describe('migrating from two processes at once (two replicas starting on a new d
     const { orm, another, close } = await openEmptyDatabase();
     try {
       const second = await another();
-      // Both at once from the start: the migrations table itself is made by one of them.
-      const applied = await Promise.all([migrate(orm), migrate(second)]);
+      // Both at once from the start: the migrations table itself is made by one of them. Embedded
+      // PGlite is one process (its data directory is locked): there, one after the other.
+      const applied =
+        second === orm
+          ? [await migrate(orm), await migrate(orm)]
+          : await Promise.all([migrate(orm), migrate(second)]);
       const executed = (await orm.migrator.getExecuted()).map((m) => m.name);
       expect(executed.length).toBeGreaterThan(0);
       expect(applied.flat().sort()).toEqual([...executed].sort());
