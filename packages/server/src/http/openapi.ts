@@ -22,6 +22,7 @@ import {
 } from '@app/schemas';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { IMAGE_TYPES } from '../modules/uploads/uploads.js';
 import { bodySchemaOf } from './body-schema.js';
 
 type Json = Record<string, unknown>;
@@ -283,10 +284,7 @@ function multipartOf(
     },
     // The image types a file part may be (its content is what the server checks).
     encoding: Object.fromEntries(
-      spec.files.map((file) => [
-        `${spec.key}[${file}]`,
-        { contentType: 'image/png, image/jpeg, image/webp, image/gif' },
-      ]),
+      spec.files.map((file) => [`${spec.key}[${file}]`, { contentType: IMAGE_TYPES }]),
     ),
   };
 }

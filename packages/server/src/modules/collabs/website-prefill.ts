@@ -1,7 +1,7 @@
 import { COLLAB_DEFAULTS, isCountryCode } from '@app/schemas';
 import { Parser } from 'htmlparser2';
 import type { UploadedFile } from '../uploads/uploads.js';
-import { sniffImage } from '../uploads/uploads.js';
+import { IMAGE_TYPES, sniffImage } from '../uploads/uploads.js';
 import { type GuardedFetchOptions, guardedFetch } from './guarded-fetch.js';
 
 /*
@@ -115,7 +115,7 @@ async function downloadImage(source: string, page: URL, options: PrefillOptions)
     const url = new URL(source, page);
     const image = await prefillFetch(url, options, {
       maxBytes: options.maxImageBytes,
-      accept: 'image/png, image/jpeg, image/webp, image/gif',
+      accept: IMAGE_TYPES,
     });
     // Checked by content like any upload; too large or not an accepted image: no banner.
     const kind = image.complete ? sniffImage(image.data) : null;

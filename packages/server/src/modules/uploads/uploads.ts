@@ -13,14 +13,17 @@ const SIGNATURES: Array<{ ext: string; type: string; test: (b: Buffer) => boolea
     type: 'image/jpeg',
     test: (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   },
-  { ext: 'gif', type: 'image/gif', test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
   {
     ext: 'webp',
     type: 'image/webp',
     test: (b) =>
       b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
   },
+  { ext: 'gif', type: 'image/gif', test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
 ];
+
+/** The media types of {@link SIGNATURES}, as a list (`image/png, image/jpeg, …`). */
+export const IMAGE_TYPES = SIGNATURES.map((s) => s.type).join(', ');
 
 const NAME = /^[A-Za-z0-9_-]{32}\.(png|jpg|gif|webp)$/;
 
