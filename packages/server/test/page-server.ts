@@ -20,6 +20,10 @@ export interface PageServer {
   abandoned: string[];
   /** Resolves with the path of the next request the client abandons (call it before the request). */
   nextAbandoned(): Promise<string>;
+  /** Resolves when the next request for `path` arrives (call it before the request). */
+  nextRequest(path: string): Promise<void>;
+  /** Answers the requests `/held` is holding with the product page (it holds each until then). */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -76,6 +80,9 @@ const ROUTES: Record<string, Route> = {
   '/hang': () => {},
 };
 
+/** `/held`'s requests, answered with the product page when the test releases them. */
+const held: Array<() => void> = [];
+
 /** `/redirect/<n>` redirects n times before landing on /product; `/to?url=…` redirects to any URL. */
 function route(path: string, query: URLSearchParams): Route | undefined {
   const redirect = /^\/redirect\/(\d+)$/.exec(path);
@@ -86,6 +93,7 @@ function route(path: string, query: URLSearchParams): Route | undefined {
       res.end();
     };
   }
+  if (path === '/held') return (_req, res, origin) => void held.push(() => html(res, productPage(origin)));
   if (path === '/to') {
     return (_req, res) => {
       res.writeHead(302, { location: query.get('url') ?? '/' });
@@ -105,6 +113,7 @@ export async function startPageServer(): Promise<PageServer> {
     const url = new URL(req.url ?? '/', origin);
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     hosts.push(req.headers.host ?? '');
+    events.emit(`request ${url.pathname}`);
     res.on('close', () => {
       if (res.writableFinished) return;
       abandoned.push(url.pathname);
@@ -125,6 +134,10 @@ export async function startPageServer(): Promise<PageServer> {
     hosts,
     abandoned,
     nextAbandoned: async () => ((await once(events, 'abandoned')) as [string])[0],
+    nextRequest: async (path) => void (await once(events, `request ${path}`)),
+    release: () => {
+      for (const answer of held.splice(0)) answer();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

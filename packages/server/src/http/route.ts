@@ -57,7 +57,35 @@ export interface Context<E extends Endpoint, C> {
   page: PageWindow;
   /** What the route's read selected with the caller (nothing when it declares none). */
   read: ReadResult;
+  /**
+   * Takes the request's `Idempotency-Key` now, in a handler marked {@link takingKeyItself}; a no-op
+   * without a key, or once taken. A key whose answer is stored already ends the handler here: the
+   * stored answer is sent (the promise rejects with {@link AnsweredFromKey}, which the pipeline
+   * expects).
+   */
+  takeIdempotencyKey(): Promise<void>;
 }
+
+/** Ends a handler whose `Idempotency-Key` was answered from its stored answer (already sent). */
+export class AnsweredFromKey extends Error {
+  constructor() {
+    super('answered from the stored answer of the Idempotency-Key');
+  }
+}
+
+/**
+ * Marks a handler that takes its request's `Idempotency-Key` itself (`takeIdempotencyKey()`),
+ * after its slow work (an outbound fetch, a render) and before its first statement. The key's
+ * transaction, which holds every write of the request (and on PGlite the whole database), is then
+ * not held during that work. Every other handler of an endpoint with a key has it taken before it
+ * runs. A key already answered is still answered before the handler starts.
+ */
+export function takingKeyItself<H extends object>(handler: H): H & { readonly takesKeyItself: true } {
+  return Object.assign(handler, { takesKeyItself: true as const });
+}
+
+/** Whether a handler is marked {@link takingKeyItself}. */
+export const takesKeyItself = (handler: object): boolean => 'takesKeyItself' in handler;
 
 /** A handler; those of 204 and 303 endpoints resolve to nothing in particular. */
 export type Handler<E extends Endpoint, C = Caller> = (

@@ -24,8 +24,8 @@ import {
   unsupportedMediaType,
 } from '../http/errors.js';
 import { operationIdOf } from '../http/openapi.js';
-import type { Context, Route } from '../http/route.js';
-import { idempotencyHooks } from '../modules/idempotency/idempotency.service.js';
+import { AnsweredFromKey, type Context, type Route, takesKeyItself } from '../http/route.js';
+import { idempotencyHooks, takeIdempotencyKey } from '../modules/idempotency/idempotency.service.js';
 import type { UploadStore } from '../modules/uploads/uploads.js';
 import { authorize, type CallerRead } from './auth.js';
 import type { Callers } from './callers.js';
@@ -60,7 +60,7 @@ class HandlerContext<E extends Endpoint, C> implements Context<E, C> {
   readonly page: Context<E, C>['page'];
   readonly read: ReadResult;
 
-  constructor(fields: Omit<Context<E, C>, 'em'>) {
+  constructor(fields: Omit<Context<E, C>, 'em' | 'takeIdempotencyKey'>) {
     this.request = fields.request;
     this.reply = fields.reply;
     this.config = fields.config;
@@ -76,6 +76,10 @@ class HandlerContext<E extends Endpoint, C> implements Context<E, C> {
 
   get em(): Em {
     return this.request.em;
+  }
+
+  async takeIdempotencyKey(): Promise<void> {
+    if (await takeIdempotencyKey(this.request, this.reply)) throw new AnsweredFromKey();
   }
 }
 
@@ -314,7 +318,10 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
   const isTestHelper = endpoint.access === 'test-helpers';
   const body = endpoint.body as BodySpec | undefined;
   const isGet = endpoint.method === 'GET' && !body;
-  const idempotency = endpoint.idempotent ? idempotencyHooks(config.idempotencyKeysPerUser) : undefined;
+  const lateKey = takesKeyItself(handler);
+  const idempotency = endpoint.idempotent
+    ? idempotencyHooks(config.idempotencyKeysPerUser, lateKey)
+    : undefined;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.route({
@@ -382,21 +389,27 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
         setPageHeaders(reply, pageNumber, kept.total);
         return reply.code(200).type(JSON_TYPE).send(kept.body);
       }
-      const result = await handler(
-        new HandlerContext({
-          request,
-          reply,
-          config,
-          caller: isTestHelper ? null : request.caller,
-          params: request.params as never,
-          query: request.query as never,
-          body: (body && body.key !== null ? raw?.[body.key] : raw) as never,
-          files: request.uploads ?? {},
-          uploads: options.uploads,
-          page: pageWindow(pageNumber),
-          read: input?.read ?? NOTHING_READ,
-        }),
-      );
+      const context = new HandlerContext({
+        request,
+        reply,
+        config,
+        caller: isTestHelper ? null : request.caller,
+        params: request.params as never,
+        query: request.query as never,
+        body: (body && body.key !== null ? raw?.[body.key] : raw) as never,
+        files: request.uploads ?? {},
+        uploads: options.uploads,
+        page: pageWindow(pageNumber),
+        read: input?.read ?? NOTHING_READ,
+      });
+      let result: unknown;
+      try {
+        result = await handler(context);
+      } catch (error) {
+        // The key's stored answer was sent instead (a handler that takes its key itself).
+        if (lateKey && error instanceof AnsweredFromKey) return reply;
+        throw error;
+      }
       if (endpoint.show) {
         const page = buildPath(endpoint.show.path, request.params as Record<string, string>);
         return reply

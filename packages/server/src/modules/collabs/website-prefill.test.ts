@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   fileOf,
   GIF,
@@ -164,6 +164,46 @@ describe('POST …/collabs.json?website=URL', () => {
   ])('creates the draft from the defaults for %s', async (_label, path) => {
     expectDefaults(await createFrom(`${page.origin}${path}`));
     expect(await server.sql('select name from collabs')).toEqual([{ name: 'Untitled collab' }]);
+  });
+
+  // The key's transaction used to open before the handler and so held the database while the page
+  // was fetched (up to 3 s twice): on PGlite every other request waited, on PostgreSQL one of the
+  // pool's connections stayed taken, and a few such requests made others' 503s. Now the page is
+  // fetched first and the key taken after (organization-resource.ts, create).
+  it('a create with an Idempotency-Key holds no transaction while the page is fetched: another read is answered meanwhile', async () => {
+    const requested = page.nextRequest('/held');
+    const creating = server.post(
+      `/organizations/${org.id}/collabs.json?website=${encodeURIComponent(`${page.origin}/held`)}`,
+      { token: org.admin.token, headers: { 'idempotency-key': 'held-page-1' } },
+    );
+    await requested;
+    const read = await server.get(`/organizations/${org.id}/collabs.json`, { token: org.member.token });
+    expect(read.statusCode).toBe(200);
+    if (inject('database').kind === 'postgres') {
+      const [open] = await server.sql<{ count: string }>(
+        `select count(*) from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+      );
+      expect(Number(open?.count)).toBe(0);
+    }
+    // The page is still being fetched (on PGlite the read above waited until it was given up).
+    expect(page.abandoned).toEqual([]);
+    page.release();
+    const created = await creating;
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ name: 'Trail & Run Shoes' });
+    const again = await server.post(
+      `/organizations/${org.id}/collabs.json?website=${encodeURIComponent(`${page.origin}/held`)}`,
+      { token: org.admin.token, headers: { 'idempotency-key': 'held-page-1' } },
+    );
+    // The replay: the same collab, not a second one, and the page not fetched again.
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(page.hits.get('/held')).toBe(1);
+    expect(again.json()).toEqual(created.json());
+    const [rows] = await server.sql<{ count: string }>(
+      'select count(*) from collabs where organization_id = ?',
+      [org.id],
+    );
+    expect(Number(rows?.count)).toBe(1);
   });
 
   it('creates the draft from the defaults when nothing listens', async () => {

@@ -27,6 +27,12 @@ import { badRequest, HttpError, unprocessable } from '../../http/errors.js';
  *   `409` with `Retry-After: 1`.
  * - With the lock held, the stored answer is looked up: another fingerprint is `422`; the same
  *   one is sent again with `Idempotent-Replayed: true`, and nothing else is done.
+ * - A handler with slow work before its first statement (a collab's website prefill, two fetches
+ *   of up to 3 s; a brief's render, up to 1 s) takes the key itself after that work
+ *   (`takingKeyItself`, http/route.ts): an open transaction holds a pool connection, and on
+ *   PGlite the whole database, so one user's creates stalled every other request. For it, the
+ *   stored answer is first looked for without a lock, so that a retry of an answered request is
+ *   answered at once, its page not fetched again.
  * - When the answer is written (`onSend`), a status below 500 is stored with its `Location`,
  *   `ETag` and body in that same transaction, which then commits: the write and its stored answer
  *   are one commit. A 5xx rolls the transaction back (nothing stored, nothing written), so that
@@ -118,15 +124,19 @@ export function openBody(stored: string, userId: string, key: string): string {
 /** The answer's headers that are stored and replayed. */
 const STORED_HEADERS = ['location', 'etag', 'content-type'] as const;
 
-/** A key a request holds: its transaction (the write's), until the answer is stored. */
-interface Claim {
-  em: Em;
-  transaction: Transaction;
+/** A request's key, checked and fingerprinted, until it is taken (`takeIdempotencyKey`). */
+interface NotedKey {
   userId: string;
   key: string;
   /** The row's `key` (`storedKeyOf`), hashed once for the lookup and the store. */
   storedKey: string;
   fingerprint: string;
+}
+
+/** A key a request holds: its transaction (the write's), until the answer is stored. */
+interface Claim extends NotedKey {
+  em: Em;
+  transaction: Transaction;
 }
 
 type Row = Record<string, unknown>;
@@ -182,29 +192,65 @@ export function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+const noted = new WeakMap<FastifyRequest, NotedKey>();
+
 /**
  * `preHandler` hook of an idempotent endpoint, once the payload is valid: opens the request's
  * transaction and takes the key in it, or answers from the stored answer (`422` for another
- * request, `409` while in progress).
+ * request, `409` while in progress). With `late` (a handler that takes the key itself, after its
+ * slow work: `takingKeyItself`), only a stored answer is looked for now, without a lock, and sent;
+ * otherwise the key waits for the handler's `takeIdempotencyKey`.
  */
 export async function claimIdempotencyKey(
   request: FastifyRequest,
   reply: FastifyReply,
+  late = false,
 ): Promise<FastifyReply | undefined> {
   const key = idempotencyKeyOf(request);
   if (key === undefined) return;
-  const userId = request.caller.user.id;
-  const fingerprint = fingerprintOf(request);
+  const note: NotedKey = {
+    userId: request.caller.user.id,
+    key,
+    storedKey: storedKeyOf(key),
+    fingerprint: fingerprintOf(request),
+  };
+  if (!late) return take(request, reply, note);
+  // A retry of a request that was answered is answered at once, its slow work not done again.
+  const [row] = await request.em.execute<Row[]>(LOOKUP, [note.userId, note.storedKey]);
+  if (row) return answerFrom(reply, row, note);
+  noted.set(request, note);
+}
+
+/**
+ * Takes the key noted by `claimIdempotencyKey` for a handler that takes it itself: undefined once
+ * taken (or when there is none), the reply when the stored answer was sent instead.
+ */
+export async function takeIdempotencyKey(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const note = noted.get(request);
+  if (note === undefined) return;
+  noted.delete(request);
+  return take(request, reply, note);
+}
+
+/** Opens the request's transaction and takes the key in it, or answers as `claimIdempotencyKey` says. */
+async function take(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  note: NotedKey,
+): Promise<FastifyReply | undefined> {
   const em = request.em;
   const transaction = await em.getConnection('write').begin();
   em.setTransactionContext(transaction);
-  const claim: Claim = { em, transaction, userId, key, storedKey: storedKeyOf(key), fingerprint };
+  const claim: Claim = { em, transaction, ...note };
   let row: Row | undefined;
   try {
-    const [lock] = await em.execute<Row[]>(LOCK, [userId, key]);
+    const [lock] = await em.execute<Row[]>(LOCK, [note.userId, note.key]);
     // Another request with the key is running, on this replica or another.
     if (lock?.taken !== true) throw inProgress();
-    [row] = await em.execute<Row[]>(LOOKUP, [userId, claim.storedKey]);
+    [row] = await em.execute<Row[]>(LOOKUP, [note.userId, note.storedKey]);
   } catch (error) {
     await end(claim, 'rollback');
     throw error;
@@ -214,8 +260,13 @@ export async function claimIdempotencyKey(
     return;
   }
   await end(claim, 'rollback');
-  if (row.fingerprint !== fingerprint) throw unprocessable({ base: [IDEMPOTENCY_KEY_REUSED_MESSAGE] });
-  return replay(reply, row, userId, key);
+  return answerFrom(reply, row, note);
+}
+
+/** The stored answer of the same request, or `422` for another request with the key. */
+function answerFrom(reply: FastifyReply, row: Row, note: NotedKey): FastifyReply {
+  if (row.fingerprint !== note.fingerprint) throw unprocessable({ base: [IDEMPOTENCY_KEY_REUSED_MESSAGE] });
+  return replay(reply, row, note.userId, note.key);
 }
 
 /** Answers with the stored answer (an async hook that answers returns the reply). */
@@ -283,10 +334,10 @@ export async function storeIdempotentAnswer(
  * multipart files included), and the answer stored after the route's own `onSend`, with the
  * user's keys past the newest `keysPerUser` forgotten.
  */
-export function idempotencyHooks(keysPerUser: number) {
+export function idempotencyHooks(keysPerUser: number, late: boolean) {
   return {
     preParsing: async (request: FastifyRequest) => void idempotencyKeyOf(request),
-    preHandler: claimIdempotencyKey,
+    preHandler: (request: FastifyRequest, reply: FastifyReply) => claimIdempotencyKey(request, reply, late),
     onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
       storeIdempotentAnswer(request, reply, payload, keysPerUser),
   };

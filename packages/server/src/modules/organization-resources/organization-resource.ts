@@ -6,7 +6,7 @@ import type { Em } from '../../db/database.js';
 import type { DeclaredEntity, ReadResult } from '../../db/reads.js';
 import { forbidden, notFound, throwIfInvalid, unprocessable } from '../../http/errors.js';
 import { iso, resourceUrl } from '../../http/present.js';
-import type { Caller } from '../../http/route.js';
+import { type Caller, takingKeyItself } from '../../http/route.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
 import { checkBriefBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';
@@ -93,6 +93,8 @@ export interface ResourceRequest<Params> {
   caller: Caller;
   /** Its response: once closed, the client has gone away (common/request-ended.ts). */
   reply: { raw: ServerResponse };
+  /** Takes the request's `Idempotency-Key` (http/route.ts, `takingKeyItself`). */
+  takeIdempotencyKey(): Promise<void>;
 }
 export type InOrganization = { organization_id: string };
 export type OneInOrganization = { organization_id: string; id: string };
@@ -163,8 +165,11 @@ export function organizationResource<
     checkImage('banner_image', files.banner_image, errors);
     throwIfInvalid(errors);
 
+    // The slow steps first (the website's page, the brief's render), then the key: its transaction
+    // holds the request's writes, and on PGlite the whole database (takingKeyItself).
     const draft = await resource.draft(body, { config, query });
     const briefHtml = await renderBrief(draft.brief, config.briefRenderBudgetMs, ownerOf(request));
+    await request.takeIdempotencyKey();
     return createWithAttachment(uploads, files.banner_image ?? draft.banner, async (bannerImage) => {
       const row = em.create(entity, {
         ...draft.row,
@@ -273,7 +278,7 @@ export function organizationResource<
         reads.presentList(read, config.baseUrl),
       retrieve: ({ read, config }: { read: ReadResult; config: Config }) =>
         reads.presentShow(read, config.baseUrl),
-      create,
+      create: takingKeyItself(create),
       update,
       delete: remove,
       ...transitionHandlers,
