@@ -8,6 +8,7 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PNG_UPLOAD_URL, useTestServer } from './harness.js';
 import { sample } from './metrics-text.js';
+import { startPageServer } from './page-server.js';
 import { answerOn, requiredAnswerOn, writeBody } from './raw-http.js';
 
 const KIB = 1024;
@@ -15,7 +16,11 @@ const BUDGET = 1024 * KIB;
 const LOGO = 450 * KIB;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-const server = useTestServer({ bodyBudgetBytes: BUDGET, maxUploadBytes: 512 * KIB }, {}, { keepData: true });
+const server = useTestServer(
+  { bodyBudgetBytes: BUDGET, maxUploadBytes: 512 * KIB, prefillAllowPrivate: true },
+  {},
+  { keepData: true },
+);
 const sockets = new Set<Socket>();
 let port: number;
 let token: string;
@@ -169,5 +174,57 @@ describe('a body that can never fit in the budget', () => {
       socket.once('data', (chunk: Buffer) => resolve(Number(chunk.toString('latin1').slice(9, 12))));
     });
     expect(status).toBe(413);
+  });
+});
+
+// A security review found the prefill outside the budget: 30 body-less creates of one user, each
+// pulling a 1 MiB page and a 5 MiB image, took the server's memory up 360 MB.
+describe('the downloads of a collab prefill (its page and image)', () => {
+  it('count against the budget: with it full, the create is 503 and makes nothing; with room, it prefills', async () => {
+    const page = await startPageServer();
+    try {
+      const org = await server.post('/organizations.json', {
+        token,
+        body: { organization: { name: 'Shop' } },
+      });
+      const create = () =>
+        server.post(
+          `/organizations/${org.json().id}/collabs.json?website=${encodeURIComponent(`${page.origin}/big-image`)}`,
+          { token },
+        );
+      const held = [upload({ holdBack: 64 }), upload({ holdBack: 64 })];
+      await vi.waitFor(
+        async () => expect(await bytesInFlight()).toBeGreaterThanOrEqual(2 * (LOGO - 8 * KIB)),
+        { timeout: 20_000, interval: 20 },
+      );
+
+      // The page fits in what is left; its image (read up to the 512 KiB upload limit) does not.
+      const refused = await create();
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(page.hits.get('/huge.png')).toBe(1);
+      expect(await server.sql('select id from collabs')).toEqual([]);
+
+      for (const { socket } of held) socket.destroy();
+      await vi.waitFor(async () => expect(await bytesInFlight()).toBe(0), { timeout: 20_000, interval: 20 });
+      const created = await create();
+      expect(created.statusCode).toBe(201);
+      // Prefilled from the page; the image, larger than an upload may be, is no banner.
+      expect(created.json()).toMatchObject({ name: 'Trail & Run Shoes', banner_image_url: null });
+      // What the prefill held is given back with its answer.
+      expect(await bytesInFlight()).toBe(0);
+
+      // A page that alone would take more than the whole budget (its first MiB is read) is no
+      // prefill, not a 503 that no retry could pass: the draft takes the defaults.
+      const large = await server.post(
+        `/organizations/${org.json().id}/collabs.json?website=${encodeURIComponent(`${page.origin}/large-page`)}`,
+        { token },
+      );
+      expect(large.statusCode).toBe(201);
+      expect(large.json()).toMatchObject({ name: 'Untitled collab', website: null });
+      expect(await bytesInFlight()).toBe(0);
+    } finally {
+      await page.close();
+    }
   });
 });

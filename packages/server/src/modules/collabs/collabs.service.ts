@@ -5,7 +5,11 @@ import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { iso, isoOrNull } from '../../http/present.js';
 import type { FieldMap } from '../common/assign.js';
-import { organizationResource, presentPageFields } from '../organization-resources/organization-resource.js';
+import {
+  type DraftRequest,
+  organizationResource,
+  presentPageFields,
+} from '../organization-resources/organization-resource.js';
 import { Collab } from './collab.entity.js';
 import { Submission } from './submission.entity.js';
 import { prefillFromWebsite } from './website-prefill.js';
@@ -67,12 +71,13 @@ export const collabs = organizationResource({
   fields: COLLAB_FIELDS,
   async draft(
     input: CollabInput | undefined,
-    { config, query }: { config: Config; query: { website?: string | undefined } },
+    { config, query, holdBodyBytes }: DraftRequest<{ website?: string | undefined }>,
   ) {
     const prefill = query.website
       ? await prefillFromWebsite(query.website, {
           allowPrivate: config.prefillAllowPrivate,
           maxImageBytes: config.maxUploadBytes,
+          hold: holdBodyBytes,
         })
       : null;
     return {

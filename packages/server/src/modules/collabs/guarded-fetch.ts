@@ -20,6 +20,11 @@ export interface GuardedFetchOptions {
   dnsTimeoutMs?: number;
   /** Resolves and checks a host; injectable so that tests can make a loopback host look public. */
   resolve?: (hostname: string, allowPrivate: boolean) => Promise<ResolvedAddress[]>;
+  /**
+   * Counts each chunk of body kept, before it is kept (the server's budget of bodies in memory);
+   * what it throws ends the fetch.
+   */
+  hold?: (bytes: number) => void;
 }
 
 export interface FetchedBody {
@@ -46,11 +51,16 @@ function racingAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-async function readCapped(body: AsyncIterable<Uint8Array> | null, maxBytes: number) {
+async function readCapped(
+  body: AsyncIterable<Uint8Array> | null,
+  maxBytes: number,
+  hold: ((bytes: number) => void) | undefined,
+) {
   const chunks: Buffer[] = [];
   let size = 0;
   if (body) {
     for await (const chunk of body) {
+      hold?.(chunk.byteLength);
       chunks.push(Buffer.from(chunk));
       size += chunk.byteLength;
       // Leaving the loop cancels the stream: the rest is never downloaded.
@@ -117,7 +127,7 @@ export async function guardedFetch(input: string | URL, options: GuardedFetchOpt
         await response.body?.cancel();
         throw new Error(`status ${response.status}`);
       }
-      const body = await readCapped(response.body, options.maxBytes);
+      const body = await readCapped(response.body, options.maxBytes, options.hold);
       return { url, contentType: response.headers.get('content-type') ?? '', ...body };
     }
   } finally {

@@ -1,5 +1,6 @@
 import { COLLAB_DEFAULTS, isCountryCode } from '@app/schemas';
 import { Parser } from 'htmlparser2';
+import { HttpError } from '../../http/errors.js';
 import type { UploadedFile } from '../uploads/uploads.js';
 import { IMAGE_TYPES, sniffImage } from '../uploads/uploads.js';
 import { type GuardedFetchOptions, guardedFetch } from './guarded-fetch.js';
@@ -8,7 +9,8 @@ import { type GuardedFetchOptions, guardedFetch } from './guarded-fetch.js';
  * `POST …/collabs.json?website=URL` (spec, collab rule 3): a draft prefilled from a product page.
  * The page is fetched with the SSRF protections of guardedFetch and its Open Graph tags read.
  * Whatever goes wrong (refused address, timeout, not HTML, no tags), the caller gets `null` and
- * creates the draft from the defaults alone.
+ * creates the draft from the defaults alone; but a full budget of bodies in memory is the
+ * create's `503` (PrefillOptions.hold).
  */
 
 export const PREFILL_LIMITS = {
@@ -32,6 +34,13 @@ export interface PrefillOptions {
   maxImageBytes: number;
   timeoutMs?: number;
   resolve?: GuardedFetchOptions['resolve'];
+  /**
+   * Counts what is downloaded against the server's budget of bodies in memory (the request's
+   * `holdBodyBytes`): a page and its image are up to 1 MiB and `maxImageBytes` a request, which
+   * its caller sends no byte of. Full now: the create is `503` (a retry may find room); a budget
+   * smaller than what it downloads: no prefill.
+   */
+  hold?: (bytes: number) => void;
 }
 
 interface PageTags {
@@ -108,7 +117,13 @@ const prefillFetch = (
     maxRedirects: PREFILL_LIMITS.maxRedirects,
     ...request,
     ...(options.resolve && { resolve: options.resolve }),
+    ...(options.hold && { hold: options.hold }),
   });
+
+/** A failure the prefill gives up on (the draft from the defaults), unless it is a `503`: passed on. */
+function unlessUnavailable(error: unknown): void {
+  if (error instanceof HttpError && error.statusCode === 503) throw error;
+}
 
 async function downloadImage(source: string, page: URL, options: PrefillOptions) {
   try {
@@ -120,7 +135,8 @@ async function downloadImage(source: string, page: URL, options: PrefillOptions)
     // Checked by content like any upload; too large or not an accepted image: no banner.
     const kind = image.complete ? sniffImage(image.data) : null;
     return kind ? { data: image.data, filename: `og-image.${kind.ext}`, mimetype: kind.type } : undefined;
-  } catch {
+  } catch (error) {
+    unlessUnavailable(error);
     return undefined;
   }
 }
@@ -141,7 +157,8 @@ export async function prefillFromWebsite(
     // A page cut at the cap is still read: the tags are in its head.
     html = new TextDecoder().decode(page.data);
     pageUrl = page.url;
-  } catch {
+  } catch (error) {
+    unlessUnavailable(error);
     return null;
   }
   const tags = readPageTags(html);

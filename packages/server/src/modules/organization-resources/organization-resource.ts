@@ -93,10 +93,20 @@ export interface ResourceRequest<Params> {
   caller: Caller;
   /** Its response: once closed, the client has gone away (common/request-ended.ts). */
   reply: { raw: ServerResponse };
+  /** The request: its share of the budget of bodies in memory (plugins/request-lifecycle.ts). */
+  request: { holdBodyBytes(bytes: number): void };
   /** Takes the request's `Idempotency-Key` (http/route.ts, `takingKeyItself`). */
   takeIdempotencyKey(): Promise<void>;
 }
 export type InOrganization = { organization_id: string };
+
+/** What a resource's `draft` is given of the create's request. */
+export interface DraftRequest<Query> {
+  config: Config;
+  query: Query;
+  /** Counts bytes the draft downloads against the budget of bodies in memory (website-prefill.ts). */
+  holdBodyBytes: (bytes: number) => void;
+}
 export type OneInOrganization = { organization_id: string; id: string };
 
 /** The caller whose membership a write checks again in its transaction (members.service.ts). */
@@ -131,10 +141,7 @@ export function organizationResource<
   /** Payload fields stored as they are: payload name → entity property. */
   fields: FieldMap<Input, T>;
   /** A new draft, from the payload (which may be left out) and the request's query. */
-  draft: (
-    input: Input | undefined,
-    request: { config: Config; query: Query },
-  ) => Draft<T> | Promise<Draft<T>>;
+  draft: (input: Input | undefined, request: DraftRequest<Query>) => Draft<T> | Promise<Draft<T>>;
   /** The resource's own checks of an update, on the locked row, adding to `errors`. */
   checkUpdate?: (found: T, input: Input, errors: FieldErrors) => void;
   /** The lifecycle column; only a row in `draft` may be deleted. */
@@ -167,7 +174,11 @@ export function organizationResource<
 
     // The slow steps first (the website's page, the brief's render), then the key: its transaction
     // holds the request's writes, and on PGlite the whole database (takingKeyItself).
-    const draft = await resource.draft(body, { config, query });
+    const draft = await resource.draft(body, {
+      config,
+      query,
+      holdBodyBytes: (bytes) => request.request.holdBodyBytes(bytes),
+    });
     const briefHtml = await renderBrief(draft.brief, config.briefRenderBudgetMs, ownerOf(request));
     await request.takeIdempotencyKey();
     return createWithAttachment(uploads, files.banner_image ?? draft.banner, async (bannerImage) => {
