@@ -9,7 +9,7 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 /**
  * How much one account may create, so that no one account fills the database: organizations a
  * user owns, a user's access tokens and social accounts, an organization's collabs and campaigns,
- * and the bytes of the organization's briefs. Generous by default; set with `MARKETPLACE_LIMIT_*`
+ * and the bytes of the organization's briefs and images. Generous by default; set with `MARKETPLACE_LIMIT_*`
  * (README, docs/deploy.md).
  */
 export interface Limits {
@@ -23,6 +23,11 @@ export interface Limits {
    * rendered HTML (`MARKETPLACE_LIMIT_BRIEF_BYTES`).
    */
   briefBytesPerOrganization: number;
+  /**
+   * Bytes of the images an organization keeps: its logo and its collabs' and campaigns' banners
+   * (`MARKETPLACE_LIMIT_UPLOAD_BYTES`).
+   */
+  uploadBytesPerOrganization: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -33,6 +38,9 @@ export const DEFAULT_LIMITS: Limits = {
   campaignsPerOrganization: 10_000,
   // About 450 briefs of the full 20 000 characters with their HTML, or 100 000 short ones.
   briefBytesPerOrganization: 20_000_000,
+  // 200 banners at the full 5 MiB, thousands of ordinary ones; without it, the row limits allowed
+  // about 100 GB of images per organization.
+  uploadBytesPerOrganization: 1024 * 1024 * 1024,
 };
 
 /**
@@ -315,6 +323,11 @@ const Env = z.object({
     .int()
     .positive()
     .default(DEFAULT_LIMITS.briefBytesPerOrganization),
+  MARKETPLACE_LIMIT_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_LIMITS.uploadBytesPerOrganization),
   MARKETPLACE_PREFILL_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   MARKETPLACE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000_000).optional(),
   MARKETPLACE_MAX_IN_PROGRESS_PER_CLIENT: z.coerce
@@ -454,6 +467,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       collabsPerOrganization: e.MARKETPLACE_LIMIT_COLLABS,
       campaignsPerOrganization: e.MARKETPLACE_LIMIT_CAMPAIGNS,
       briefBytesPerOrganization: e.MARKETPLACE_LIMIT_BRIEF_BYTES,
+      uploadBytesPerOrganization: e.MARKETPLACE_LIMIT_UPLOAD_BYTES,
     },
     prefillAllowPrivate: e.MARKETPLACE_PREFILL_ALLOW_PRIVATE === '1',
     metricsToken: e.MARKETPLACE_METRICS_TOKEN,

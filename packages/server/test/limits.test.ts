@@ -3,6 +3,7 @@
  * nothing, also when the creates come at once.
  */
 import { describe, expect, it } from 'vitest';
+import { PNG } from './fixtures/organization.js';
 import { useTestServer } from './harness.js';
 
 const server = useTestServer({
@@ -13,6 +14,7 @@ const server = useTestServer({
     collabsPerOrganization: 2,
     campaignsPerOrganization: 2,
     briefBytesPerOrganization: 2_000,
+    uploadBytesPerOrganization: 1_000,
   },
 });
 
@@ -178,5 +180,93 @@ describe("the bytes of an organization's briefs (MARKETPLACE_LIMIT_BRIEF_BYTES, 
     expect((await create(orgs[0].id, 'e'.repeat(900))).statusCode).toBe(201);
     expect((await create(orgs[0].id, 'f'.repeat(900))).statusCode).toBe(422);
     expect((await create(orgs[1].id, 'g'.repeat(900))).statusCode).toBe(201);
+  });
+});
+
+// A security review found no bound on the bytes of images: 10 000 collabs and 10 000 campaigns of
+// an organization could each keep a 5 MiB banner (about 100 GB), which a prefill even downloads
+// for the caller.
+describe("the bytes of an organization's images (MARKETPLACE_LIMIT_UPLOAD_BYTES, here 1 000)", () => {
+  /** A PNG of `size` bytes (its signature and header, then padding). */
+  const png = (size: number) => new Blob([PNG, Buffer.alloc(size - PNG.length, 1)], { type: 'image/png' });
+  const form = (key: string, field: string, size: number, extra: Record<string, string> = {}) => {
+    const data = new FormData();
+    data.append(`${key}[${field}]`, png(size), 'image.png');
+    for (const [name, value] of Object.entries(extra)) data.append(`${key}[${name}]`, value);
+    return data;
+  };
+  const imageBytes = async () =>
+    (
+      await server.sql<{ bytes: number }>(
+        `select (coalesce((select sum(logo_bytes) from organizations), 0)
+          + coalesce((select sum(banner_image_bytes) from collabs), 0)
+          + coalesce((select sum(banner_image_bytes) from campaigns), 0))::float8 as bytes`,
+      )
+    )[0]?.bytes;
+
+  it('refuses an image that would pass them (422 on its field, nothing stored); a replaced or purged one counts no more', async () => {
+    const { token } = await server.createUser();
+    const created = await server.post('/organizations.json', {
+      token,
+      form: form('organization', 'logo', 600, { name: 'Pics' }),
+    });
+    expect(created.statusCode).toBe(201);
+    const base = `/organizations/${created.json().id}`;
+    const uploadsBefore = (await server.storedUploads()).length;
+
+    const tooMuch = await server.post(`${base}/collabs.json`, {
+      token,
+      form: form('collab', 'banner_image', 500),
+    });
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json()).toEqual({
+      errors: {
+        banner_image: [
+          expect.stringContaining("would take the organization's images past their limit of 1000 bytes"),
+        ],
+      },
+    });
+    expect(await count('collabs')).toBe(0);
+    expect(await server.storedUploads()).toHaveLength(uploadsBefore);
+
+    const fits = await server.post(`${base}/campaigns.json`, {
+      token,
+      form: form('campaign', 'banner_image', 300),
+    });
+    expect(fits.statusCode).toBe(201);
+    expect(await imageBytes()).toBe(900);
+    const campaign = `${base}/campaigns/${fits.json().id}.json`;
+    // Replacing the campaign's 300 bytes with 450 would make 1 050.
+    const grow = await server.patch(campaign, { token, form: form('campaign', 'banner_image', 450) });
+    expect(grow.statusCode).toBe(422);
+    expect(Object.keys(grow.json().errors)).toEqual(['banner_image']);
+    expect(await imageBytes()).toBe(900);
+
+    // A smaller logo in place of the 600 bytes leaves room for it.
+    const smaller = await server.patch(`${base}.json`, { token, form: form('organization', 'logo', 100) });
+    expect(smaller.statusCode).toBe(200);
+    const replaced = await server.patch(campaign, { token, form: form('campaign', 'banner_image', 450) });
+    expect(replaced.statusCode).toBe(200);
+    expect(await imageBytes()).toBe(550);
+
+    // A purge is always taken, and gives its bytes back.
+    const purged = await server.patch(campaign, { token, body: { campaign: { purge_banner_image: '1' } } });
+    expect(purged.statusCode).toBe(200);
+    expect(await imageBytes()).toBe(100);
+  });
+
+  it('is per organization, and a logo larger than the whole limit is refused at create', async () => {
+    const { token } = await server.createUser();
+    const big = await server.post('/organizations.json', {
+      token,
+      form: form('organization', 'logo', 1_001, { name: 'Big' }),
+    });
+    expect(big.statusCode).toBe(422);
+    expect(Object.keys(big.json().errors)).toEqual(['logo']);
+    const other = await server.post('/organizations.json', {
+      token,
+      form: form('organization', 'logo', 1_000, { name: 'Full' }),
+    });
+    expect(other.statusCode).toBe(201);
   });
 });

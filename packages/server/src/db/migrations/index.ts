@@ -8,6 +8,7 @@ import { Migration20261126063000 } from './Migration20261126063000.js';
 import { Migration20261126113758 } from './Migration20261126113758.js';
 import { Migration20261127094500 } from './Migration20261127094500.js';
 import { Migration20261127131413 } from './Migration20261127131413.js';
+import { Migration20261127183000 } from './Migration20261127183000.js';
 
 /**
  * Every migration, oldest first. Listed here (not discovered from disk) so that the built server
@@ -23,4 +24,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126113758', class: Migration20261126113758 },
   { name: 'Migration20261127094500', class: Migration20261127094500 },
   { name: 'Migration20261127131413', class: Migration20261127131413 },
+  { name: 'Migration20261127183000', class: Migration20261127183000 },
 ];

@@ -3,7 +3,7 @@ import type { Em } from '../../db/database.js';
 import { unprocessable } from '../../http/errors.js';
 
 /** The limits that count rows (checked by {@link checkLimit}). */
-export type RowLimit = Exclude<keyof Limits, 'briefBytesPerOrganization'>;
+export type RowLimit = Exclude<keyof Limits, 'briefBytesPerOrganization' | 'uploadBytesPerOrganization'>;
 
 /**
  * What each limit counts (the rows `count` selects for the owner's id), and its lock namespace. An
@@ -124,6 +124,42 @@ export async function checkBriefBytes(
     throw unprocessable({
       [change.field]: [
         `would take the organization's briefs past their limit of ${max} bytes (Markdown and rendered HTML of every collab and campaign); shorten briefs or delete some`,
+      ],
+    });
+}
+
+/** Lock namespace of {@link checkUploadBytes} (per organization). */
+const UPLOAD_BYTES_LOCK = 7_407;
+
+/**
+ * Refuses an image that would take the organization's images past
+ * `limits.uploadBytesPerOrganization` bytes: its logo and the banners of its collabs and
+ * campaigns, `removed` (the image this one replaces or purges) taken off. A change that does not
+ * grow them is always taken, so an organization over a lowered limit can still replace or remove
+ * images. `422` on `field`. Images stored before their sizes were kept count as 0. Call it inside
+ * the write's transaction: it takes a lock per organization, held to the commit, so concurrent
+ * writes are counted one after the other and never overshoot.
+ */
+export async function checkUploadBytes(
+  tem: Em,
+  organizationId: string,
+  change: { added: number; removed: number; field: string },
+  limits: Limits,
+): Promise<void> {
+  if (change.added <= change.removed) return;
+  await tem.execute('select pg_advisory_xact_lock(?, hashtext(?))', [UPLOAD_BYTES_LOCK, organizationId]);
+  const banners = (table: string) =>
+    `(select coalesce(sum(banner_image_bytes), 0) from ${table} where organization_id = ?)`;
+  const [row] = await tem.execute<{ bytes: number }[]>(
+    `select (${banners('collabs')} + ${banners('campaigns')}
+      + coalesce((select logo_bytes from organizations where id = ?), 0))::float8 as bytes`,
+    [organizationId, organizationId, organizationId],
+  );
+  const max = limits.uploadBytesPerOrganization;
+  if ((row?.bytes ?? 0) - change.removed + change.added > max)
+    throw unprocessable({
+      [change.field]: [
+        `would take the organization's images past their limit of ${max} bytes (its logo and every banner); delete or replace some, or upload a smaller image`,
       ],
     });
 }

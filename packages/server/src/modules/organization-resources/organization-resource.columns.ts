@@ -19,4 +19,6 @@ export const briefColumns = () => ({
   /** `brief` rendered to sanitized HTML when it was written (null: written before that was done). */
   briefHtml: p.text().nullable(),
   bannerImage: p.string().length(64).nullable(),
+  /** The banner's size in bytes, for the organization's limit of image bytes (null: none, or kept before sizes were). */
+  bannerImageBytes: p.integer().nullable(),
 });

@@ -9,7 +9,7 @@ import { iso, resourceUrl } from '../../http/present.js';
 import { type Caller, takingKeyItself } from '../../http/route.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { checkBriefBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';
+import { checkBriefBytes, checkUploadBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';
 import { requestEnded } from '../common/request-ended.js';
 import { checkCallerStillAllowed } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
@@ -181,13 +181,14 @@ export function organizationResource<
     });
     const briefHtml = await renderBrief(draft.brief, config.briefRenderBudgetMs, ownerOf(request));
     await request.takeIdempotencyKey();
-    return createWithAttachment(uploads, files.banner_image ?? draft.banner, async (bannerImage) => {
+    return createWithAttachment(uploads, files.banner_image ?? draft.banner, async (banner) => {
       const row = em.create(entity, {
         ...draft.row,
         organization: params.organization_id,
         brief: draft.brief,
         briefHtml,
-        bannerImage,
+        bannerImage: banner?.name ?? null,
+        bannerImageBytes: banner?.bytes ?? null,
       } as never);
       if (body) assignDefined(em, row, body, fields);
       await flushWithinLimit(em, resource.limit, params.organization_id, config.limits, async (tem) => {
@@ -203,6 +204,13 @@ export function organizationResource<
           },
           config.limits,
         );
+        if (banner)
+          await checkUploadBytes(
+            tem,
+            params.organization_id,
+            { added: banner.bytes, removed: 0, field: 'banner_image' },
+            config.limits,
+          );
       });
       return present.show(row, config.baseUrl);
     });
@@ -217,25 +225,37 @@ export function organizationResource<
         ? await renderBrief(body.brief, config.briefRenderBudgetMs, ownerOf(request))
         : undefined;
     const change = { file: files.banner_image, purge: body.purge_banner_image };
-    const row = await updateWithAttachment(em, uploads, 'bannerImage', change, async (tem) => {
-      await checkCallerStillAllowed(tem, params.organization_id, stillAllowed(request), 'admin');
-      const found = await findInOrganization(tem, entity, params.organization_id, params.id, { lock: true });
-      const errors: FieldErrors = {};
-      checkImage('banner_image', files.banner_image, errors);
-      resource.checkUpdate?.(found, body, errors);
-      throwIfInvalid(errors);
-      if (body.brief !== undefined && briefHtml !== undefined)
-        await checkBriefBytes(
-          tem,
-          params.organization_id,
-          { id: found.id, old: found, new: { brief: body.brief, briefHtml }, field: 'brief' },
-          config.limits,
-        );
+    const columns = { name: 'bannerImage', bytes: 'bannerImageBytes' } as const;
+    const checkBytes = (tem: Em, bytes: { added: number; removed: number }) =>
+      checkUploadBytes(tem, params.organization_id, { ...bytes, field: 'banner_image' }, config.limits);
+    const row = await updateWithAttachment(
+      em,
+      uploads,
+      columns,
+      change,
+      async (tem) => {
+        await checkCallerStillAllowed(tem, params.organization_id, stillAllowed(request), 'admin');
+        const found = await findInOrganization(tem, entity, params.organization_id, params.id, {
+          lock: true,
+        });
+        const errors: FieldErrors = {};
+        checkImage('banner_image', files.banner_image, errors);
+        resource.checkUpdate?.(found, body, errors);
+        throwIfInvalid(errors);
+        if (body.brief !== undefined && briefHtml !== undefined)
+          await checkBriefBytes(
+            tem,
+            params.organization_id,
+            { id: found.id, old: found, new: { brief: body.brief, briefHtml }, field: 'brief' },
+            config.limits,
+          );
 
-      assignDefined(tem, found, body, fields);
-      if (briefHtml !== undefined) found.briefHtml = briefHtml;
-      return found;
-    });
+        assignDefined(tem, found, body, fields);
+        if (briefHtml !== undefined) found.briefHtml = briefHtml;
+        return found;
+      },
+      checkBytes,
+    );
     return present.show(row, config.baseUrl);
   }
 

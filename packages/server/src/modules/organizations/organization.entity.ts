@@ -12,6 +12,8 @@ export const Organization = defineEntity({
     website: p.text().nullable(),
     /** Stored upload name of the logo, under the uploads directory. */
     logo: p.string().length(64).nullable(),
+    /** The logo's size in bytes, for the organization's limit of image bytes (null: none, or kept before sizes were). */
+    logoBytes: p.integer().nullable(),
     subscriptionActive: p.boolean().default(false),
     ...timestampColumns(),
   },

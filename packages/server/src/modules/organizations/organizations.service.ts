@@ -9,7 +9,7 @@ import { iso, resourceUrl } from '../../http/present.js';
 import { campaigns } from '../campaigns/campaigns.service.js';
 import { collabs } from '../collabs/collabs.service.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { checkLimit } from '../common/limits.js';
+import { checkLimit, checkUploadBytes } from '../common/limits.js';
 import { readOneOrNotFound } from '../common/read-one.js';
 import { addOwner, checkCallerStillAllowed, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
@@ -84,8 +84,16 @@ export async function createOrganization(
         name: input.name,
         privacySetting: input.privacy_setting,
         website: input.website ?? null,
-        logo,
+        logo: logo?.name ?? null,
+        logoBytes: logo?.bytes ?? null,
       });
+      if (logo)
+        await checkUploadBytes(
+          tem,
+          organization.id,
+          { added: logo.bytes, removed: 0, field: 'logo' },
+          config.limits,
+        );
       addOwner(tem, organization.id, userId);
       await tem.flush();
       return presentOrganization(organization, config.baseUrl);
@@ -109,14 +117,21 @@ export async function updateOrganization(
   caller: { userId: string; signal?: AbortSignal },
 ) {
   const change = { file: files.logo, purge: input.purge_logo };
-  const organization = await updateWithAttachment(em, uploads, 'logo', change, async (tem) => {
-    await checkCallerStillAllowed(tem, id, caller, 'admin');
-    const found = await tem.findOne(Organization, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!found) throw notFound();
-    throwIfInvalid(imageErrors(files.logo));
-    assignDefined(tem, found, input, ORGANIZATION_FIELDS);
-    return found;
-  });
+  const organization = await updateWithAttachment(
+    em,
+    uploads,
+    { name: 'logo', bytes: 'logoBytes' },
+    change,
+    async (tem) => {
+      await checkCallerStillAllowed(tem, id, caller, 'admin');
+      const found = await tem.findOne(Organization, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) throw notFound();
+      throwIfInvalid(imageErrors(files.logo));
+      assignDefined(tem, found, input, ORGANIZATION_FIELDS);
+      return found;
+    },
+    (tem, bytes) => checkUploadBytes(tem, id, { ...bytes, field: 'logo' }, config.limits),
+  );
   return presentOrganization(organization, config.baseUrl);
 }
 

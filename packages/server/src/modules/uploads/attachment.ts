@@ -28,35 +28,53 @@ export function attachmentChange(
   return purge === '1' ? 'purge' : 'keep';
 }
 
+/** An image as its row keeps it: the stored upload's name and its size in bytes. */
+export interface StoredImage {
+  name: string;
+  bytes: number;
+}
+
 /**
- * Stores `file` (if any) and runs `create` with its stored name; when `create` fails, the file is
- * removed again.
+ * Stores `file` (if any) and runs `create` with its stored name and size; when `create` fails, the
+ * file is removed again.
  */
 export async function createWithAttachment<T>(
   store: UploadStore,
   file: UploadedFile | undefined,
-  create: (stored: string | null) => Promise<T>,
+  create: (stored: StoredImage | null) => Promise<T>,
 ): Promise<T> {
-  const stored = file ? await store.save(file) : null;
+  const stored = file ? { name: await store.save(file), bytes: file.data.length } : null;
   try {
     return await create(stored);
   } catch (error) {
-    await store.remove(stored);
+    await store.remove(stored?.name ?? null);
     throw error;
   }
 }
 
+/** A row's two columns of an attached image: the stored name and the size in bytes. */
+export interface ImageColumns<K extends string, B extends string> {
+  name: K;
+  bytes: B;
+}
+
 /**
  * Runs `update` (find and lock the row, check and assign the fields) in a transaction and swaps
- * the file in `column` with it: the new file is saved before the commit and removed again if
- * anything fails; the old one goes once the row no longer names it.
+ * the file in `columns` with it: `checkBytes` is given the bytes the change adds and removes (the
+ * organization's limit of image bytes), the new file is saved before the commit and removed again
+ * if anything fails; the old one goes once the row no longer names it.
  */
-export async function updateWithAttachment<K extends string, T extends { [key in K]?: string | null }>(
+export async function updateWithAttachment<
+  K extends string,
+  B extends string,
+  T extends { [key in K]?: string | null } & { [key in B]?: number | null },
+>(
   em: Em,
   store: UploadStore,
-  column: K,
+  columns: ImageColumns<K, B>,
   change: { file: UploadedFile | undefined; purge: '0' | '1' | undefined },
   update: (tem: Em) => Promise<T>,
+  checkBytes: (tem: Em, change: { added: number; removed: number }) => Promise<void>,
 ): Promise<T> {
   const kind = attachmentChange(change.file, change.purge);
   let saved: string | null = null;
@@ -65,9 +83,12 @@ export async function updateWithAttachment<K extends string, T extends { [key in
     const row = await em.transactional(async (tem) => {
       const found = await update(tem);
       if (kind !== 'keep') {
-        previous = found[column] ?? null;
+        const bytes = change.file?.data.length ?? null;
+        await checkBytes(tem, { added: bytes ?? 0, removed: found[columns.bytes] ?? 0 });
+        previous = found[columns.name] ?? null;
         saved = change.file ? await store.save(change.file) : null;
-        (found as { [key in K]?: string | null })[column] = saved;
+        (found as { [key in K]?: string | null })[columns.name] = saved;
+        (found as { [key in B]?: number | null })[columns.bytes] = bytes;
       }
       return found;
     });
