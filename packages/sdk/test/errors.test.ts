@@ -92,6 +92,29 @@ test('a 401 keeps its text/plain body as text and its headers', async () => {
   expect(message).toBe(`401 ${UNAUTHORIZED_TEXT}`);
 });
 
+test('a 401 on a write says the token may be read-only; on a read the message stays the status and the body', async () => {
+  const unauthorized = () =>
+    new HttpResponse(UNAUTHORIZED_TEXT, {
+      status: 401,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'WWW-Authenticate': WWW_AUTHENTICATE },
+    });
+  server.use(http.post(`${BASE}/organizations.json`, unauthorized));
+  const write = await noRetries()
+    .organizations.create({ name: 'Acme' })
+    .catch((e: unknown) => e);
+  expect(write).toBeInstanceOf(AuthenticationError);
+  expect(write).toMatchObject({
+    message: `401 ${UNAUTHORIZED_TEXT} (this call writes: the token is missing, revoked or read-only)`,
+    body: UNAUTHORIZED_TEXT,
+  });
+  const read = await answer(unauthorized);
+  expect((read as AuthenticationError).message).toBe(`401 ${UNAUTHORIZED_TEXT}`);
+  // Made by hand, without its request: as before.
+  expect(new AuthenticationError(401, new Headers(), UNAUTHORIZED_TEXT).message).toBe(
+    `401 ${UNAUTHORIZED_TEXT}`,
+  );
+});
+
 test('a body is parsed as JSON only when its content type says so', async () => {
   const error = await answer(
     () =>

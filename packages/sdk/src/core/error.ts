@@ -168,9 +168,20 @@ export class APIError extends MarketplaceError {
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
 }
-/** 401: missing, unknown or revoked token, or a read token on a write. Do not retry with the same token. */
+/**
+ * 401: missing, unknown or revoked token, or a read token on a write. Do not retry with the same
+ * token. The server answers all of them alike, so on a write (any method but `GET`/`HEAD`) the
+ * message says the token may be read-only: `401 HTTP Token: Access denied. (this call writes: the
+ * token is missing, revoked or read-only)`; `body` is the server's.
+ */
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError';
+
+  constructor(status: number, headers: Headers, body: unknown, request?: APIErrorRequest) {
+    super(status, headers, body, request);
+    if (request && request.method !== 'GET' && request.method !== 'HEAD')
+      this.message += ' (this call writes: the token is missing, revoked or read-only)';
+  }
 }
 /** 403: a member of the organization whose role or the resource's state forbids the action. */
 export class PermissionDeniedError extends APIError {
