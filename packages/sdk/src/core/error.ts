@@ -66,7 +66,9 @@ export class MarketplaceError extends Error {
 
 /** An SDK error as `JSON.stringify` writes it ({@link MarketplaceError.toJSON}). */
 export interface MarketplaceErrorJSON {
+  /** The class's name, e.g. `NotFoundError`. */
   name: string;
+  /** The error's message, e.g. `404 Not found`. */
   message: string;
   /** The error's own fields, by their names; `headers` as `{ name: value }`. */
   [field: string]: unknown;
