@@ -28,6 +28,25 @@ export interface FailedCall {
   kind: string;
   /** The ids the operation takes, in path order (none: `me address delete`). */
   pathParams: readonly string[];
+  /**
+   * The operation's flat input (an `Operation`'s `input`): without a `settable` set, its fields
+   * are the arguments the caller can set. Without it, a transition, read or delete takes its ids
+   * only.
+   */
+  input?: { readonly shape: Readonly<Record<string, unknown>> };
+}
+
+/** Kinds of operation that take their path parameters and nothing else. */
+const IDS_ONLY: ReadonlySet<string> = new Set(['transition', 'read', 'delete']);
+
+/**
+ * The arguments a caller can set, when not told: the operation's input, else its ids when its
+ * kind takes nothing else; `undefined` (every field is an argument) when the call is not known.
+ */
+function settableOf(call: FailedCall | undefined): ReadonlySet<string> | undefined {
+  if (call?.input) return new Set(Object.keys(call.input.shape));
+  if (call && IDS_ONLY.has(call.kind)) return new Set(call.pathParams);
+  return undefined;
 }
 
 /** How `describeError` says it. */
@@ -185,8 +204,9 @@ function pathOf(base: string): string {
 /**
  * Describes a failed call: an `APIError` (its status and body), arguments refused before sending
  * (a `RequestValidationError`, or the `ZodError` of an operation's input), no connection, or any
- * other error (its message, no hint). `settable`: the arguments the caller can change; `call`:
- * the operation that failed (else what the error's `request` tells of it); `options`: how it is
+ * other error (its message, no hint). `settable`: the arguments the caller can change (default: the
+ * `input` of `call`, or its ids for a transition, read or delete); `call`: the operation that
+ * failed (else what the error's `request` tells of it); `options`: how it is
  * said, and where the token and the base URL came from, which the hints then name.
  */
 export function describeError(
@@ -195,6 +215,7 @@ export function describeError(
   call?: FailedCall,
   options: DescribeOptions = {},
 ): ErrorDescription {
+  const canSet = settable ?? settableOf(call);
   if (error instanceof APIError) {
     const body = error.body as { errors?: Record<string, string[]>; error?: unknown } | undefined;
     const errors = typeof body === 'object' && body !== null ? body.errors : undefined;
@@ -206,7 +227,7 @@ export function describeError(
       hint: hintOf(
         error.status,
         errors,
-        settable,
+        canSet,
         call ?? (error.request && callOf(error.request)),
         error.request,
         options,
@@ -217,8 +238,8 @@ export function describeError(
     const errors = error instanceof z.ZodError ? toFieldErrors(error.issues) : error.errors;
     // Refused before sending: every field named is an argument given (one the operation does not
     // take among them) or left out, to fix, not a situation.
-    const given = settable && new Set([...settable, ...Object.keys(errors)]);
-    return { status: null, errors, hint: hintOf(null, errors, given, call, undefined, options) };
+    const named = canSet && new Set([...canSet, ...Object.keys(errors)]);
+    return { status: null, errors, hint: hintOf(null, errors, named, call, undefined, options) };
   }
   if (error instanceof APIConnectionError)
     return {

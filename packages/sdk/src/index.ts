@@ -50,6 +50,7 @@ export {
   ClientOptionError,
   InternalServerError,
   MarketplaceError,
+  type MarketplaceErrorJSON,
   NotAcceptableError,
   NotFoundError,
   PermissionDeniedError,

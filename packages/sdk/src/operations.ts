@@ -19,6 +19,7 @@ import { NotFoundError, RequestValidationError } from './core/error.js';
 import type { Page } from './core/pagination.js';
 import { validateParams } from './core/validation.js';
 import { nearNames } from './internal/near-names.js';
+import { objectShape } from './internal/object-shape.js';
 import type { RequestOptions } from './internal/options.js';
 
 // The table's types an operation carries, for the declarations of this entry point.
@@ -98,10 +99,10 @@ function kindOf(e: Endpoint): OperationKind {
   return e.method === 'POST' ? 'create' : 'update';
 }
 
-/** The object schema under a body schema (a transformed object is a pipe whose input is the object). */
-function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
-  if (schema instanceof z.ZodObject) return schema.shape as Record<string, z.ZodType>;
-  if (schema instanceof z.ZodPipe) return objectShape(schema.in as z.ZodType);
+/** The fields of a body schema: an object, or an object with a transform. */
+function bodyShapeOf(schema: z.ZodType): Readonly<Record<string, z.ZodType>> {
+  const shape = objectShape(schema);
+  if (shape) return shape;
   throw new TypeError('operations: a body schema must be an object (or an object with a transform)');
 }
 
@@ -134,7 +135,7 @@ function operationOf(e: NamedEndpoint): Operation {
   const paramShape = e.params.shape as Record<string, z.ZodType>;
   const shape: Record<string, z.ZodType> = {};
   for (const name of pathParams) shape[name] = paramShape[name] as z.ZodType;
-  const bodyShape = e.body ? objectShape(e.body.schema) : {};
+  const bodyShape = e.body ? bodyShapeOf(e.body.schema) : {};
   const bodyFields = [...Object.keys(bodyShape), ...(e.body?.files ?? [])];
   // A body that may be left out (collab create) makes every field optional.
   for (const [name, schema] of Object.entries(bodyShape))

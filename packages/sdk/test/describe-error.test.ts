@@ -77,6 +77,35 @@ describe('describeError', () => {
     );
   });
 
+  describe('given the operation but no settable set, its arguments are what the caller can set', () => {
+    const unfunded = () =>
+      apiError(422, { errors: { total_budget_amount: ['must be greater than 0 to publish'] } });
+    const situation =
+      'Not possible as things are: total_budget_amount must be greater than 0 to publish. The budget is funded outside the API: no call or argument of it sets total_budget_amount, so publish once the campaign is funded.';
+
+    it("the operation's input (campaigns.publish takes ids only)", () => {
+      const publish = operations.find((o) => o.name === 'campaigns.publish') as Operation;
+      expect(describeError(unfunded(), undefined, publish).hint).toBe(situation);
+    });
+
+    it('a transition named by its kind and ids alone takes nothing else', () => {
+      const call = { kind: 'transition', pathParams: ['organization_id', 'id'] };
+      expect(describeError(unfunded(), undefined, call).hint).toBe(situation);
+    });
+
+    it("a field of the operation's input is still one to fix", () => {
+      const update = operations.find((o) => o.name === 'campaigns.update') as Operation;
+      const { hint } = describeError(
+        apiError(422, { errors: { cpm_amount: ['must be an integer'], state: ['cannot be changed'] } }),
+        undefined,
+        update,
+      );
+      expect(hint).toBe(
+        'Fix these fields and call again: cpm_amount must be an integer. Not possible as things are: state cannot be changed.',
+      );
+    });
+  });
+
   describe('a 404 on a call that takes no id is a wrong route: the hint is about the base URL', () => {
     const wrongBase = `${BASE}/api/v1`;
     const hint = `No such route: check the base URL (MARKETPLACE_BASE_URL, here ${wrongBase}): it should be the API's origin, not a path under it.`;

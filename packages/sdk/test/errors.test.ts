@@ -1,6 +1,7 @@
 import { UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { makeAPIError } from '../src/core/error.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -17,7 +18,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../src/index.js';
-import { BASE, client, mockServer, ORG_ID } from './fixtures.js';
+import { BASE, client, mockServer, ORG_ID, TOKEN } from './fixtures.js';
 
 const server = mockServer();
 const orgUrl = `${BASE}/organizations/${ORG_ID}.json`;
@@ -89,6 +90,29 @@ test('a 401 keeps its text/plain body as text and its headers', async () => {
   expect(body).toBe(UNAUTHORIZED_TEXT);
   expect(headers.get('www-authenticate')).toBe(WWW_AUTHENTICATE);
   expect(message).toBe(`401 ${UNAUTHORIZED_TEXT}`);
+});
+
+test('a 401 on a write says the token may be read-only; on a read the message stays the status and the body', async () => {
+  const unauthorized = () =>
+    new HttpResponse(UNAUTHORIZED_TEXT, {
+      status: 401,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'WWW-Authenticate': WWW_AUTHENTICATE },
+    });
+  server.use(http.post(`${BASE}/organizations.json`, unauthorized));
+  const write = await noRetries()
+    .organizations.create({ name: 'Acme' })
+    .catch((e: unknown) => e);
+  expect(write).toBeInstanceOf(AuthenticationError);
+  expect(write).toMatchObject({
+    message: `401 ${UNAUTHORIZED_TEXT} (this call writes: the token is missing, revoked or read-only)`,
+    body: UNAUTHORIZED_TEXT,
+  });
+  const read = await answer(unauthorized);
+  expect((read as AuthenticationError).message).toBe(`401 ${UNAUTHORIZED_TEXT}`);
+  // Made by hand, without its request: as before.
+  expect(new AuthenticationError(401, new Headers(), UNAUTHORIZED_TEXT).message).toBe(
+    `401 ${UNAUTHORIZED_TEXT}`,
+  );
 });
 
 test('a body is parsed as JSON only when its content type says so', async () => {
@@ -172,5 +196,130 @@ describe('errors without a response', () => {
       expect(error).toBeInstanceOf(MarketplaceError);
       expect(error).not.toBeInstanceOf(APIError);
     }
+  });
+});
+
+describe('JSON.stringify(error): name, message and the fields, for a log line', () => {
+  const json = (error: unknown) => JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
+
+  test('an APIError: its status, request id, request, body and headers as a plain object', async () => {
+    const error = await answer(() =>
+      HttpResponse.json(
+        { error: 'Not found' },
+        {
+          status: 404,
+          headers: { 'x-request-id': 'req-1', 'www-authenticate': 'Token realm="Application"' },
+        },
+      ),
+    );
+    expect(json(error)).toEqual({
+      name: 'NotFoundError',
+      message: '404 Not found',
+      status: 404,
+      headers: {
+        'content-length': '21',
+        'content-type': 'application/json',
+        'x-request-id': 'req-1',
+        'www-authenticate': 'Token realm="Application"',
+      },
+      body: { error: 'Not found' },
+      request: { method: 'GET', url: orgUrl, route: '/organizations/:id.json' },
+      requestId: 'req-1',
+    });
+  });
+
+  test('every APIError class, a ValidationError with its errors', () => {
+    for (const status of [400, 401, 403, 404, 406, 422, 500, 503, 418]) {
+      const body = status === 422 ? { errors: { name: ["can't be blank"] } } : { error: 'Boom' };
+      const error = makeAPIError(status, new Headers(), body, {
+        method: 'GET',
+        url: orgUrl,
+        route: '/organizations/:id.json',
+      });
+      const out = json(error);
+      expect(out).toMatchObject({
+        name: error.name,
+        message: error.message,
+        status,
+        body,
+        headers: {},
+        requestId: null,
+      });
+      if (status === 422) expect(out.errors).toEqual({ name: ["can't be blank"] });
+    }
+  });
+
+  test('never the token: no credential header is written, and the request holds none', async () => {
+    const error = await answer(
+      () =>
+        new HttpResponse('HTTP Token: Access denied.', {
+          status: 401,
+          headers: {
+            authorization: `Bearer ${TOKEN}`,
+            'set-cookie': 'session=1',
+            'content-type': 'text/plain',
+          },
+        }),
+    );
+    const text = JSON.stringify(error);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain('session=1');
+    expect(json(error).headers).toEqual({ 'content-type': 'text/plain' });
+  });
+
+  test('a connection error: its message (with the URL), its code and its cause', () => {
+    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4999'), { code: 'ECONNREFUSED' });
+    const error = new APIConnectionError(
+      `Connection failed: GET ${orgUrl} (connect ECONNREFUSED 127.0.0.1:4999)`,
+      {
+        cause,
+        code: 'ECONNREFUSED',
+      },
+    );
+    expect(json(error)).toEqual({
+      name: 'APIConnectionError',
+      message: `Connection failed: GET ${orgUrl} (connect ECONNREFUSED 127.0.0.1:4999)`,
+      code: 'ECONNREFUSED',
+      cause: { name: 'Error', message: 'connect ECONNREFUSED 127.0.0.1:4999', code: 'ECONNREFUSED' },
+    });
+  });
+
+  test('a failed call and a timeout', async () => {
+    server.use(http.get(orgUrl, () => HttpResponse.error()));
+    const failed = await noRetries()
+      .organizations.retrieve(ORG_ID)
+      .catch((e: unknown) => e);
+    expect(json(failed)).toMatchObject({
+      name: 'APIConnectionError',
+      message: expect.stringContaining(orgUrl),
+    });
+    expect(json(failed).cause).toMatchObject({ name: 'TypeError' });
+    const timeout = new APIConnectionTimeoutError(`No response within 5 ms: GET ${orgUrl}`);
+    expect(json(timeout)).toEqual({
+      name: 'APIConnectionTimeoutError',
+      message: `No response within 5 ms: GET ${orgUrl}`,
+    });
+  });
+
+  test('contract errors: the fields refused, the issues of a response', () => {
+    expect(json(new RequestValidationError({ nmae: ['is not a field'] }))).toEqual({
+      name: 'RequestValidationError',
+      message: 'Invalid request: nmae is not a field',
+      errors: { nmae: ['is not a field'] },
+    });
+    const response = new ResponseValidationError(
+      'GET /x: the response is not JSON: <',
+      200,
+      [],
+      new Headers({ 'x-request-id': 'r2' }),
+    );
+    expect(json(response)).toEqual({
+      name: 'ResponseValidationError',
+      message: 'GET /x: the response is not JSON: <',
+      status: 200,
+      issues: [],
+      headers: { 'x-request-id': 'r2' },
+      requestId: 'r2',
+    });
   });
 });

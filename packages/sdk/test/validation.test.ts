@@ -308,3 +308,78 @@ describe('core/validation on its own', () => {
     expect(readResponse(e.delete, url, answer(204, ''))).toEqual({ json: undefined, data: undefined });
   });
 });
+
+describe('payload keys the endpoint does not take are refused, not dropped', () => {
+  const collabs = `POST /organizations/:organization_id/collabs.json`;
+
+  test('a misspelt field (JSON from elsewhere) is refused with the field it may have meant', async () => {
+    const error = await refused(
+      client().collabs.create(ORG_ID, JSON.parse('{"nmae":"x","countries":["US"]}')),
+    );
+    expect(error.errors).toEqual({ nmae: [`is not a field of ${collabs}: did you mean name?`] });
+    expect(error.message).toBe(`Invalid request: nmae is not a field of ${collabs}: did you mean name?`);
+  });
+
+  test('a camelCase field is refused with its snake_case name', async () => {
+    const error = await refused(client().campaigns.create(ORG_ID, { name: 'c', cpmAmount: 500 } as never));
+    expect(error.errors).toEqual({
+      cpmAmount: [
+        'is not a field of POST /organizations/:organization_id/campaigns.json: did you mean cpm_amount?',
+      ],
+    });
+  });
+
+  test('a file field of another resource is refused, naming the fields the endpoint takes', async () => {
+    const error = await refused(client().campaigns.create(ORG_ID, { logo: new Blob(['x']) } as never));
+    const [message] = error.errors.logo ?? [];
+    expect(message).toMatch(
+      /^is not a field of POST \/organizations\/:organization_id\/campaigns\.json \(it takes .*\bbanner_image\b.*\)$/,
+    );
+  });
+
+  test('a payload wrapped already is refused: the SDK wraps it itself', async () => {
+    const error = await refused(
+      client().campaigns.create(ORG_ID, { campaign: { name: 'wrapped' } } as never),
+    );
+    expect(error.errors).toEqual({
+      campaign: [
+        "is the key the SDK wraps the payload in itself: pass the campaign's fields directly, not { campaign: { … } }",
+      ],
+    });
+  });
+
+  test('a payload with a transform (a social account) is checked against the fields under it', async () => {
+    const error = await refused(
+      client().me.socialAccounts.create({
+        platform_id: 'youtube',
+        accountUrl: 'https://youtube.com/@acme',
+      } as never),
+    );
+    expect(error.errors.accountUrl).toEqual([
+      'is not a field of POST /me/social_accounts.json: did you mean account_url?',
+    ]);
+  });
+
+  test('a key given as undefined is as if not given', async () => {
+    const { bodies } = capture('post', `${BASE}/organizations/${ORG_ID}/collabs.json`, collab, 201);
+    await client().collabs.create(ORG_ID, { name: 'Launch', nmae: undefined } as never);
+    expect(bodies).toEqual([{ collab: { name: 'Launch' } }]);
+  });
+
+  test("a resource read and spread into an update keeps working: the response's fields are dropped", async () => {
+    const { bodies } = capture('patch', `${BASE}/organizations/${ORG_ID}/collabs/${collab.id}.json`, collab);
+    const { brief: _html, ...rest } = collab;
+    await client().collabs.update(ORG_ID, collab.id as never, { ...rest, name: 'Renamed' } as never);
+    const sent = (bodies[0] as { collab: Record<string, unknown> }).collab;
+    expect(sent.name).toBe('Renamed');
+    for (const field of ['id', 'url', 'state', 'created_at', 'banner_image_url'])
+      expect(sent).not.toHaveProperty(field);
+  });
+
+  test("a field that is neither the payload's nor the resource's is refused beside the resource's", async () => {
+    const error = await refused(
+      client().collabs.update(ORG_ID, collab.id as never, { ...collab, colour: 'red' } as never),
+    );
+    expect(Object.keys(error.errors)).toEqual(['colour']);
+  });
+});

@@ -47,6 +47,55 @@ export class MarketplaceError extends Error {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of `instanceof`, a subclass too
     return isKind(this, value);
   }
+
+  /**
+   * What `JSON.stringify(error)` writes, for a log line: `name`, `message`, then the error's own
+   * fields (`status`, `headers` as a plain object, `body`, `request`, `requestId`, `errors`,
+   * `code`, `issues`, …) and its `cause` (`name`, `message`, `code`). No credential: the request's
+   * headers are not kept, and `Authorization`, `Cookie` and `Set-Cookie` are left out of `headers`.
+   */
+  toJSON(): MarketplaceErrorJSON {
+    const json: MarketplaceErrorJSON = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this))
+      if (key !== 'name' && key !== 'message')
+        json[key] = value instanceof Headers ? plainHeaders(value) : value;
+    if (this.cause !== undefined) json.cause = causeJSON(this.cause);
+    return json;
+  }
+}
+
+/** An SDK error as `JSON.stringify` writes it ({@link MarketplaceError.toJSON}). */
+export interface MarketplaceErrorJSON {
+  /** The class's name, e.g. `NotFoundError`. */
+  name: string;
+  /** The error's message, e.g. `404 Not found`. */
+  message: string;
+  /** The error's own fields, by their names; `headers` as `{ name: value }`. */
+  [field: string]: unknown;
+}
+
+/** Headers a log line must not carry: credentials. */
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+]);
+
+/** `{ name: value }` of `headers` (lowercase names), credentials left out. */
+function plainHeaders(headers: Headers): Record<string, string> {
+  const plain: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!SECRET_HEADERS.has(name)) plain[name] = value;
+  });
+  return plain;
+}
+
+/** A cause as JSON: an error's name, message and system code; anything else as its text. */
+function causeJSON(cause: unknown): unknown {
+  if (!(cause instanceof Error)) return typeof cause === 'object' && cause !== null ? String(cause) : cause;
+  const code = Reflect.get(cause, 'code');
+  return { name: cause.name, message: cause.message, ...(typeof code === 'string' && { code }) };
 }
 
 /**
@@ -121,9 +170,20 @@ export class APIError extends MarketplaceError {
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
 }
-/** 401: missing, unknown or revoked token, or a read token on a write. Do not retry with the same token. */
+/**
+ * 401: missing, unknown or revoked token, or a read token on a write. Do not retry with the same
+ * token. The server answers all of them alike, so on a write (any method but `GET`/`HEAD`) the
+ * message says the token may be read-only: `401 HTTP Token: Access denied. (this call writes: the
+ * token is missing, revoked or read-only)`; `body` is the server's.
+ */
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError';
+
+  constructor(status: number, headers: Headers, body: unknown, request?: APIErrorRequest) {
+    super(status, headers, body, request);
+    if (request && request.method !== 'GET' && request.method !== 'HEAD')
+      this.message += ' (this call writes: the token is missing, revoked or read-only)';
+  }
 }
 /** 403: a member of the organization whose role or the resource's state forbids the action. */
 export class PermissionDeniedError extends APIError {

@@ -1,5 +1,7 @@
-import { type BodySpec, type Endpoint, fastCheck, toFieldErrors } from '@app/schemas';
+import { type BodySpec, type Endpoint, type FieldErrors, fastCheck, toFieldErrors } from '@app/schemas';
 import type { z } from 'zod';
+import { nearNames } from '../internal/near-names.js';
+import { objectShape } from '../internal/object-shape.js';
 import type { CallOptions, ListOptions } from '../internal/options.js';
 import { RequestValidationError, ResponseValidationError } from './error.js';
 import { splitFiles, toFormData } from './uploads.js';
@@ -18,7 +20,7 @@ export function validateRequest(
   return {
     params: validateParams(endpoint, input.params ?? {}),
     query: checkQuery(endpoint, input.query ?? {}),
-    body: endpoint.body ? encodeBody(endpoint.body, input.body) : {},
+    body: endpoint.body ? encodeBody(endpoint, endpoint.body, input.body) : {},
   };
 }
 
@@ -143,14 +145,74 @@ function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 }
 
 /** The validated payload, wrapped in its key, as JSON or (when it carries a file) multipart. */
-function encodeBody(spec: BodySpec, body: unknown): EncodedBody {
+function encodeBody(endpoint: Endpoint, spec: BodySpec, body: unknown): EncodedBody {
   if (body === undefined && !spec.required) return {};
+  const unknown = unknownKeys(endpoint, spec, body);
   const { fields, files, errors } = splitFiles(body, spec.files);
-  if (Object.keys(errors).length > 0) throw new RequestValidationError(errors);
+  if (unknown || Object.keys(errors).length > 0) {
+    // Every refused field at once, as a 422 lists them: the keys, the files and zod's own.
+    const result = spec.schema.safeParse(fields);
+    const own = result.success ? {} : toFieldErrors(result.error.issues);
+    throw new RequestValidationError({ ...own, ...errors, ...unknown });
+  }
   const parsed = check(spec.schema, fields);
   if (Object.keys(files).length > 0)
     return { body: toFormData(spec.key, { ...(parsed as object), ...files }) };
   return { json: spec.key === null ? parsed : { [spec.key]: parsed } };
+}
+
+/** The names a payload's keys are checked against, made once per endpoint. */
+interface PayloadNames {
+  /** The payload's fields: its schema's, then its file fields. */
+  readonly fields: readonly string[];
+  readonly taken: ReadonlySet<string>;
+  /** The fields of the resource the endpoint answers with (`id`, `url`, `state`, …). */
+  readonly resource: ReadonlySet<string>;
+}
+
+const payloadNames = new WeakMap<Endpoint, PayloadNames>();
+
+function namesOf(endpoint: Endpoint, spec: BodySpec): PayloadNames {
+  let names = payloadNames.get(endpoint);
+  if (!names) {
+    const fields = [...Object.keys(objectShape(spec.schema) ?? {}), ...spec.files];
+    const resource = endpoint.response ? objectShape(endpoint.response) : undefined;
+    names = { fields, taken: new Set(fields), resource: new Set(Object.keys(resource ?? {})) };
+    payloadNames.set(endpoint, names);
+  }
+  return names;
+}
+
+/**
+ * The keys of a payload the endpoint does not take, each with why; `undefined` when there is none.
+ * zod would strip such a key, and with it a caller's mistake (`nmae`, `cpmAmount`, a payload
+ * wrapped already): it is refused instead. A field of the endpoint's resource (`id`, `url`,
+ * `created_at`, …) is let through, for zod to drop, so that a resource read and spread into an
+ * update is still a payload; a key given as `undefined` is as if not given. The server ignores
+ * unknown fields (decisions §1): this is the SDK's check before sending.
+ */
+function unknownKeys(endpoint: Endpoint, spec: BodySpec, body: unknown): FieldErrors | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  let names: PayloadNames | undefined;
+  let errors: Record<string, string[]> | undefined;
+  for (const key of Object.keys(body)) {
+    names ??= namesOf(endpoint, spec);
+    if (names.taken.has(key) || names.resource.has(key)) continue;
+    if ((body as Record<string, unknown>)[key] === undefined) continue;
+    errors ??= {};
+    errors[key] = [notAField(endpoint, spec, names.fields, key)];
+  }
+  return errors;
+}
+
+/** Why `key` is refused: the wrapper, the fields it may have meant, else every field. */
+function notAField(endpoint: Endpoint, spec: BodySpec, fields: readonly string[], key: string): string {
+  if (key === spec.key)
+    return `is the key the SDK wraps the payload in itself: pass the ${key}'s fields directly, not { ${key}: { … } }`;
+  const where = `is not a field of ${endpoint.method} ${endpoint.path}.json`;
+  const near = nearNames(key, fields);
+  if (near.length > 0) return `${where}: did you mean ${near.slice(0, 3).join(' or ')}?`;
+  return `${where} (it takes ${fields.length > 0 ? fields.join(', ') : 'none'})`;
 }
 
 function parseJson(answer: { status: number; text: string; headers: Headers }, url: string): unknown {

@@ -30,6 +30,7 @@ export class Campaigns extends APIResource {
     return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
   }
 
+  /** One campaign, with its `brief` and budget totals; a 404 when it is unknown or not visible. Sends `If-None-Match` (ETag cache). */
   retrieve(orgId: OrganizationId, id: CampaignId, options?: RequestOptions): APIPromise<Campaign> {
     return this._client.request(e.retrieve, { params: { organization_id: orgId, id } }, options);
   }

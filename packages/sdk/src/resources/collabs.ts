@@ -22,6 +22,7 @@ export class Collabs extends APIResource {
     return this._client.list(e.list, { params: { organization_id: orgId }, query: params }, options);
   }
 
+  /** One collab, with its `brief`; a 404 when it is unknown or not visible. Sends `If-None-Match` (ETag cache). */
   retrieve(orgId: OrganizationId, id: CollabId, options?: RequestOptions): APIPromise<Collab> {
     return this._client.request(e.retrieve, { params: { organization_id: orgId, id } }, options);
   }
@@ -39,6 +40,7 @@ export class Collabs extends APIResource {
     return this._client.request(e.create, { params: { organization_id: orgId }, body, query }, options);
   }
 
+  /** Changes the given fields; omitted fields keep their values. A `banner_image` makes it multipart. */
   update(
     orgId: OrganizationId,
     id: CollabId,

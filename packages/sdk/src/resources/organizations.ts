@@ -20,6 +20,7 @@ export class Organizations extends APIResource {
     return this._client.list(e.list, { query: params }, options);
   }
 
+  /** One organization the caller is a member of (404 otherwise). Sends `If-None-Match` (ETag cache). */
   retrieve(id: OrganizationId, options?: RequestOptions): APIPromise<Organization> {
     return this._client.request(e.retrieve, { params: { id } }, options);
   }
@@ -29,6 +30,7 @@ export class Organizations extends APIResource {
     return this._client.request(e.create, { body }, options);
   }
 
+  /** Admins only; changes the given fields, omitted fields keep their values. A `logo` makes it multipart. */
   update(
     id: OrganizationId,
     body: OrganizationUpdateParams,

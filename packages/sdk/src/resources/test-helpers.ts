@@ -47,6 +47,7 @@ export class TestHelpers extends APIResource {
     return this._client.request(h.createUser, { body }, options);
   }
 
+  /** Makes a user a member (`role`) of the organization; a 422 when already one. */
   addMember(
     orgId: OrganizationId,
     body: TestMemberCreateParams,
@@ -64,6 +65,7 @@ export class TestHelpers extends APIResource {
     return this._client.request(h.createJoinRequest, { params: { organization_id: orgId }, body }, options);
   }
 
+  /** Turns the organization's subscription on or off (`{ active }`). */
   setSubscription(
     orgId: OrganizationId,
     body: TestSubscriptionSetParams,
@@ -72,6 +74,7 @@ export class TestHelpers extends APIResource {
     return this._client.request(h.setSubscription, { params: { organization_id: orgId }, body }, options);
   }
 
+  /** Adds a submission to the collab (`submissions_count` + 1). */
   createSubmission(
     orgId: OrganizationId,
     id: CollabId,
@@ -90,6 +93,7 @@ export class TestHelpers extends APIResource {
     return this._client.request(h.setCollabState, { params: { organization_id: orgId, id }, body }, options);
   }
 
+  /** Funds the campaign: `total_budget_amount` and `unused_amount` grow by `amount` (minor unit of its currency). */
   createFunding(
     orgId: OrganizationId,
     id: CampaignId,
@@ -113,6 +117,7 @@ export class TestHelpers extends APIResource {
     );
   }
 
+  /** Sets the account's stats and status as a sync would; `last_synced_at` is set. */
   syncSocialAccount(
     id: SocialAccountId,
     body: TestSocialAccountSyncParams,
@@ -121,6 +126,7 @@ export class TestHelpers extends APIResource {
     return this._client.request(h.syncSocialAccount, { params: { id }, body }, options);
   }
 
+  /** Sends the user a notification of the given `type`. */
   createNotification(
     userId: UserId,
     body: TestNotificationCreateParams,
@@ -129,6 +135,7 @@ export class TestHelpers extends APIResource {
     return this._client.request(h.createNotification, { params: { user_id: userId }, body }, options);
   }
 
+  /** Subscribes a device of the user to pushes (`push_subscription_count` + 1). */
   createPushSubscription(userId: UserId, options?: TestHelperOptions): Reply<'createPushSubscription'> {
     return this._client.request(h.createPushSubscription, { params: { user_id: userId } }, options);
   }

@@ -30,6 +30,7 @@ export class Address extends APIResource {
     return this._client.request(e.update, { body }, options);
   }
 
+  /** Deletes the address; a 404 when there is none (also when repeated). */
   delete(options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, {}, options);
   }

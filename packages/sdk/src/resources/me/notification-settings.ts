@@ -10,6 +10,7 @@ const e = endpoints.notificationSettings;
 export type NotificationSettingsUpdateParams = Payload<typeof endpoints.notificationSettings.update>;
 
 export class NotificationSettings extends APIResource {
+  /** Whether pushes are on, and how many devices are subscribed. */
   retrieve(options?: RequestOptions): APIPromise<Settings> {
     return this._client.request(e.retrieve, {}, options);
   }

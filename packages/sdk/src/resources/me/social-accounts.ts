@@ -13,10 +13,12 @@ export type SocialAccountListParams = Query<typeof endpoints.socialAccounts.list
 export type SocialAccountCreateParams = Payload<typeof endpoints.socialAccounts.create>;
 
 export class SocialAccounts extends APIResource {
+  /** The caller's connected accounts, oldest first. */
   list(params?: SocialAccountListParams, options?: ListOptions): PagePromise<SocialAccount> {
     return this._client.list(e.list, { query: params }, options);
   }
 
+  /** One of the caller's accounts (another user's is a 404), with its stats once synced. */
   retrieve(id: SocialAccountId, options?: RequestOptions): APIPromise<SocialAccount> {
     return this._client.request(e.retrieve, { params: { id } }, options);
   }
@@ -26,6 +28,7 @@ export class SocialAccounts extends APIResource {
     return this._client.request(e.create, { body }, options);
   }
 
+  /** Disconnects the account. */
   delete(id: SocialAccountId, options?: RequestOptions): APIPromise<void> {
     return this._client.request(e.delete, { params: { id } }, options);
   }
