@@ -163,3 +163,14 @@ export async function checkUploadBytes(
       ],
     });
 }
+
+/** {@link checkUploadBytes} of a new row's image (a create's logo or banner), when it has one. */
+export async function checkNewImage(
+  tem: Em,
+  organizationId: string,
+  image: { bytes: number } | null,
+  field: string,
+  limits: Limits,
+): Promise<void> {
+  if (image) await checkUploadBytes(tem, organizationId, { added: image.bytes, removed: 0, field }, limits);
+}

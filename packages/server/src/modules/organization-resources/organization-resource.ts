@@ -9,7 +9,13 @@ import { iso, resourceUrl } from '../../http/present.js';
 import { type Caller, takingKeyItself } from '../../http/route.js';
 import { type BriefOwner, briefHtmlOf, renderBrief } from '../briefs/brief.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { checkBriefBytes, checkUploadBytes, flushWithinLimit, type RowLimit } from '../common/limits.js';
+import {
+  checkBriefBytes,
+  checkNewImage,
+  checkUploadBytes,
+  flushWithinLimit,
+  type RowLimit,
+} from '../common/limits.js';
 import { requestEnded } from '../common/request-ended.js';
 import { checkCallerStillAllowed } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
@@ -204,13 +210,7 @@ export function organizationResource<
           },
           config.limits,
         );
-        if (banner)
-          await checkUploadBytes(
-            tem,
-            params.organization_id,
-            { added: banner.bytes, removed: 0, field: 'banner_image' },
-            config.limits,
-          );
+        await checkNewImage(tem, params.organization_id, banner, 'banner_image', config.limits);
       });
       return present.show(row, config.baseUrl);
     });

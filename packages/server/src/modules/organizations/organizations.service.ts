@@ -9,7 +9,7 @@ import { iso, resourceUrl } from '../../http/present.js';
 import { campaigns } from '../campaigns/campaigns.service.js';
 import { collabs } from '../collabs/collabs.service.js';
 import { assignDefined, type FieldMap } from '../common/assign.js';
-import { checkLimit, checkUploadBytes } from '../common/limits.js';
+import { checkLimit, checkNewImage, checkUploadBytes } from '../common/limits.js';
 import { readOneOrNotFound } from '../common/read-one.js';
 import { addOwner, checkCallerStillAllowed, organizationsOfUser } from '../members/members.service.js';
 import { checkImage, createWithAttachment, updateWithAttachment } from '../uploads/attachment.js';
@@ -87,13 +87,7 @@ export async function createOrganization(
         logo: logo?.name ?? null,
         logoBytes: logo?.bytes ?? null,
       });
-      if (logo)
-        await checkUploadBytes(
-          tem,
-          organization.id,
-          { added: logo.bytes, removed: 0, field: 'logo' },
-          config.limits,
-        );
+      await checkNewImage(tem, organization.id, logo, 'logo', config.limits);
       addOwner(tem, organization.id, userId);
       await tem.flush();
       return presentOrganization(organization, config.baseUrl);
