@@ -37,7 +37,11 @@ export const serverProject = {
  * Test files that replace modules (`vi.mock`) or patch them as they load (OpenTelemetry's `pg`
  * instrumentation): they need a module graph of their own.
  */
-export const mockingFiles = ['src/modules/collabs/website-prefill.ssrf.test.ts', 'test/tracing.test.ts'];
+export const mockingFiles = [
+  'src/modules/collabs/website-prefill.ssrf.test.ts',
+  'test/tracing.test.ts',
+  'test/start-failure.test.ts',
+];
 
 /**
  * Test files that never read the database under test: the CLI suite runs the command in processes

@@ -88,7 +88,12 @@ export async function startServer(
     await orm.close(true);
     throw error;
   }
-  const app = await buildApp({ config, orm, ...(tracing && { tracing }) });
+  // A set-up error found while the app is built (an s3:// store without its package) closes the
+  // database again: a PostgreSQL pool's connections kept the process alive after its one line.
+  const app = await buildApp({ config, orm, ...(tracing && { tracing }) }).catch(async (error: unknown) => {
+    await orm.close(true);
+    throw error;
+  });
   try {
     if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
     // One line per address it listens on (each interface's for 0.0.0.0), in the server's words.
