@@ -235,7 +235,15 @@ const readDataUrl: FileReader = async (value, field) => {
         'is not a data: URL; a local file is read only when the call passes readFile (e.g. readFileValue, which reads any local path)',
       ],
     });
-  return (await fetch(value)).blob();
+  try {
+    return await (await fetch(value)).blob();
+  } catch (error) {
+    // A data: URL cut short or mis-encoded: the argument's mistake, said on its field.
+    const why = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    throw new RequestValidationError({
+      [field]: [`is not a readable data: URL (${why}); give data:<type>;base64,<the whole file>`],
+    });
+  }
 };
 
 /**

@@ -250,6 +250,19 @@ describe('file fields', () => {
     },
   );
 
+  // A data: URL cut short (a README's `iVBORw0KGgo…`) was a `TypeError: fetch failed`.
+  test('a data: URL that cannot be read is refused on its field, and nothing is sent', async () => {
+    const logos = serveCreate();
+    const error = await refused(
+      callOperation(client(), op('organizations.create'), {
+        name: 'Acme',
+        logo: 'data:image/png;base64,iVBORw0KGgo…',
+      }),
+    );
+    expect(error.errors).toEqual({ logo: [expect.stringMatching(/^is not a readable data: URL/)] });
+    expect(logos).toEqual([]);
+  });
+
   test('by default a data: URL is sent', async () => {
     const logos = serveCreate();
     await callOperation(client(), op('organizations.create'), { name: 'Acme', logo: dataUrl });
