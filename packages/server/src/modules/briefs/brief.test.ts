@@ -223,7 +223,8 @@ describe('the rendering workers', () => {
       script,
       `const { renderBrief } = await import(${JSON.stringify(brief)});\nprocess.stdout.write(await renderBrief('# Hello'));\n`,
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    // From the sources, as the test runs (a fresh clone has no build of @app/schemas to resolve to).
+    const child = spawn(process.execPath, ['--conditions=@app/source', '--import', 'tsx', script], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     onTestFinished(() => {
