@@ -68,15 +68,16 @@ export default [
   },
   // The README's test command, on embedded PGlite: every project.
   { name: 'tests:pglite', after: ['build'], cpus: 2, report: 'pglite.json', run: 'run_tests pglite' },
-  // The same server suites on PostgreSQL (the SDK's end-to-end tests embed PGlite). The fuzzing
-  // draws half as many cases per endpoint, from a seed of its own.
+  // The same server suites on PostgreSQL (the SDK's end-to-end tests embed PGlite), and the test
+  // kit's, each of its servers on a database of its own there (packages/testing/README.md, "On
+  // PostgreSQL"). The fuzzing draws half as many cases per endpoint, from a seed of its own.
   {
     name: 'tests:postgres',
     after: ['build', 'postgres'],
     cpus: 2,
     report: 'postgres.json',
     run: `pg_up || skip "no PostgreSQL at 127.0.0.1:5432"
-      TEST_DATABASE_URL=$pg_url FUZZ_RUNS_SCALE=0.5 run_tests postgres --project 'server*'`,
+      TEST_DATABASE_URL=$pg_url FUZZ_RUNS_SCALE=0.5 run_tests postgres --project 'server*' --project testing`,
   },
   // The published contract (README, "The published contract").
   {

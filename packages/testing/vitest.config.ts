@@ -6,12 +6,18 @@ import { defineProject } from 'vitest/config';
 // metrics) and the AWS SDK resolve to builds only a bundler can load.
 const conditions = ['@app/source', 'node', 'development|production'];
 
+// The run on PostgreSQL (TEST_DATABASE_URL, CI's tests:postgres) puts every kit of these suites
+// on it through the variable integrators set (MARKETPLACE_TEST_DATABASE_URL); test/postgres.test.ts
+// defines what only PostgreSQL can show in that run.
+const postgres = process.env.TEST_DATABASE_URL;
+
 export default defineProject({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
     name: 'testing',
     include: ['test/**/*.test.ts'],
+    ...(postgres && { env: { MARKETPLACE_TEST_DATABASE_URL: postgres } }),
     // What the server's project gives: a first start in a process imports the whole server, and
     // the snapshot tests migrate a fresh database (seconds of WebAssembly work).
     hookTimeout: 60_000,

@@ -1,6 +1,7 @@
 /**
  * The test kit for integrators: the real reference server, started in-process on an in-memory
- * PGlite booted from a migrated snapshot, with its test helpers on.
+ * PGlite booted from a migrated snapshot (or on a database of its own on a PostgreSQL server:
+ * `databaseUrl`), with its test helpers on.
  *
  * @example
  * ```ts
@@ -21,6 +22,22 @@ export { freePort } from './free-port.js';
 export interface TestServerOptions {
   /** The test-helpers key (at least 32 characters); a random one by default. */
   helpersKey?: string;
+  /**
+   * Where the server's database is made. `pglite://memory`: an in-memory PGlite of the server's
+   * own. A `postgres://` (or `postgresql://`) URL: a database of the server's own on that
+   * PostgreSQL server (`mkt_kit_…`), created and migrated at start, emptied by `reset()`, dropped
+   * by `close()`. The URL's user needs `CREATEDB`; the database it names is only where the kit
+   * connects to create and drop its own, and is never written to. PostgreSQL 13 or newer.
+   *
+   * Unset (or empty): the environment variable `MARKETPLACE_TEST_DATABASE_URL` when it is set,
+   * else `pglite://memory`.
+   *
+   * @example
+   * ```ts
+   * await startTestServer({ databaseUrl: 'postgres://postgres:postgres@localhost:5432/postgres' });
+   * ```
+   */
+  databaseUrl?: string;
   /**
    * More settings, as the server's environment variables (e.g. `MARKETPLACE_LIMIT_COLLABS`,
    * `MARKETPLACE_CHAOS_503_RATE`, `LOG_LEVEL`); `PORT`, `HOST`, `DATABASE_URL`,
@@ -58,13 +75,19 @@ export interface TestServer {
   sql<T = Record<string, unknown>>(query: string, params?: readonly unknown[]): Promise<T[]>;
   /** Empties the sandbox (`POST /test_helpers/reset.json`): users, tokens, everything, uploads. */
   reset(): Promise<void>;
-  /** Stops listening, then closes the database for good. Safe to call twice. */
+  /**
+   * Stops listening, then closes the database for good (on PostgreSQL: drops the kit's database
+   * and closes every connection to the server). Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
 /**
  * Starts a test server; close it when done (e.g. in `afterAll`). On a Node.js older than the
- * server needs, it rejects with one line that says so (the server's dependencies would crash).
+ * server needs, it rejects with one line that says so (the server's dependencies would crash);
+ * so does a PostgreSQL server that cannot be used (unreachable, credentials refused, a user
+ * without `CREATEDB`): one line that names the setting (`databaseUrl` or
+ * `MARKETPLACE_TEST_DATABASE_URL`).
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const tooOld = nodeTooOld('@app/testing');

@@ -7,10 +7,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClientOptions, Marketplace } from '@app/sdk';
-import { buildApp, loadConfig, type Orm, openDatabase, processRunning } from '@app/server';
+import { buildApp, loadConfig, openDatabase, processRunning } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
 import { freePort } from './free-port.js';
 import type { TestServer, TestServerOptions } from './index.js';
+import { isPostgresUrl, type KitDatabase, openPostgres } from './postgres.js';
 import { discardSnapshot, migratedSnapshot } from './snapshot.js';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -27,7 +28,53 @@ async function bootFromSnapshot(): Promise<PGlite> {
   }
 }
 
-/** Starts a test server: see {@link startTestServer} in `index.ts`. */
+/** Puts every kit not given a `databaseUrl` on that PostgreSQL server (README, "On PostgreSQL"). */
+export const DATABASE_URL_VARIABLE = 'MARKETPLACE_TEST_DATABASE_URL';
+
+/** The database the options ask for, and the setting that asked (named in its errors). */
+function chooseDatabase(options: TestServerOptions): { url: string; setting: string } {
+  const fromEnv = process.env[DATABASE_URL_VARIABLE];
+  const chosen = options.databaseUrl
+    ? { url: options.databaseUrl, setting: 'databaseUrl' }
+    : fromEnv
+      ? { url: fromEnv, setting: DATABASE_URL_VARIABLE }
+      : { url: 'pglite://memory', setting: 'databaseUrl' };
+  if (chosen.url !== 'pglite://memory' && !isPostgresUrl(chosen.url)) {
+    // The value itself is not repeated: it may hold a password.
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(chosen.url)?.[0];
+    throw new Error(
+      `${chosen.setting} must be a postgres:// URL or pglite://memory${scheme ? `, not a ${scheme} URL` : ''}`,
+    );
+  }
+  return chosen;
+}
+
+/** An in-memory PGlite of the server's own, booted from the migrated snapshot. */
+async function openPglite(dataDir: string): Promise<KitDatabase> {
+  const pglite = await bootFromSnapshot();
+  // The ORM does not close a PGlite it was handed; an in-memory one it opened itself would
+  // reconnect, empty, on the next query. This one is closed here, for good (and its WebAssembly
+  // memory released now, not whenever the garbage collector gets to it).
+  const closePglite = async () => {
+    if (!pglite.closed) await pglite.close();
+  };
+  try {
+    // Already migrated: the snapshot is made from this server's migrations (snapshot.ts).
+    const orm = await openDatabase({ url: undefined, dataDir, pglite });
+    return {
+      orm,
+      url: 'pglite://memory',
+      close: async () => {
+        await orm.close(true);
+        await closePglite();
+      },
+    };
+  } catch (error) {
+    await closePglite();
+    throw error;
+  }
+}
+
 /** A server's folder: `mkt-test-server-<pid of its process>-<random>` in the system's temp folder. */
 const DATA_DIR_PREFIX = 'mkt-test-server-';
 
@@ -49,12 +96,20 @@ function removeLeftoverDataDirs(dir = tmpdir()): void {
   }
 }
 
+/** Starts a test server: see {@link startTestServer} in `index.ts`. */
 export async function start(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = chooseDatabase(options);
   const helpersKey = options.helpersKey ?? `test-helpers-${randomBytes(24).toString('base64url')}`;
   removeLeftoverDataDirs();
   const dataDir = mkdtempSync(join(tmpdir(), `${DATA_DIR_PREFIX}${process.pid}-`));
-  let pglite: PGlite | undefined;
-  let orm: Orm | undefined;
+  const settings = {
+    LOG_LEVEL: 'silent',
+    ...options.env,
+    HOST: '127.0.0.1',
+    MARKETPLACE_DATA_DIR: dataDir,
+    MARKETPLACE_TEST_HELPERS_KEY: helpersKey,
+  };
+  let kitDatabase: KitDatabase | undefined;
   let app: App | undefined;
   let url = '';
   const shutDown = async () => {
@@ -64,28 +119,31 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
     // GET /uploads/… stay open, so `close()` hung for a minute (packages/mcp/test/hostile.test.ts).
     app?.server.closeAllConnections();
     await closed;
-    await orm?.close(true);
-    // The ORM does not close a PGlite it was handed; an in-memory one it opened itself would
-    // reconnect, empty, on the next query. This one is closed here, for good (and its WebAssembly
-    // memory released now, not whenever the garbage collector gets to it).
-    if (pglite && !pglite.closed) await pglite.close();
+    // PGlite: closed for good; PostgreSQL: the kit's database dropped, its connections closed.
+    await kitDatabase?.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    pglite = await bootFromSnapshot();
-    // Already migrated: the snapshot is made from this server's migrations (snapshot.ts).
-    orm = await openDatabase({ url: undefined, dataDir, pglite });
+    if (isPostgresUrl(database.url)) {
+      // Settings that are wrong stop the start before a database is made; the pool's are the env's.
+      const { databasePoolSize, databasePooler } = loadConfig({ ...settings, DATABASE_URL: database.url });
+      kitDatabase = await openPostgres(database.url, {
+        setting: database.setting,
+        dataDir,
+        poolSize: databasePoolSize,
+        pooler: databasePooler,
+      });
+    } else {
+      kitDatabase = await openPglite(dataDir);
+    }
+    const { orm } = kitDatabase;
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const config = loadConfig({
-        LOG_LEVEL: 'silent',
-        ...options.env,
+        ...settings,
         PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: 'pglite://memory',
-        MARKETPLACE_DATA_DIR: dataDir,
+        DATABASE_URL: kitDatabase.url,
         MARKETPLACE_BASE_URL: `http://127.0.0.1:${port}`,
-        MARKETPLACE_TEST_HELPERS_KEY: helpersKey,
       });
       // No event-loop-delay 503s: a test runner's own work must not make the server refuse requests.
       app = await buildApp({
@@ -115,7 +173,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
     new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...clientOptions });
   // The test helpers take the key, not a token; the client insists on one all the same.
   const admin = client('mkt_unused_the_test_helpers_send_their_key');
-  const database = orm;
+  const { orm } = kitDatabase;
   let users = 0;
 
   return {
@@ -131,7 +189,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
       return access_token.token;
     },
     client,
-    sql: (query, params = []) => database.em.fork().execute(query, params as never[]),
+    sql: (query, params = []) => orm.em.fork().execute(query, params as never[]),
     async reset() {
       await admin.testHelpers.reset();
     },

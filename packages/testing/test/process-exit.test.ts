@@ -2,7 +2,8 @@
  * What the kit leaves when its process ends. A test process that used the kit exits by itself
  * once the server is closed: node:test and jest wait for the event loop to empty (vitest ends its
  * workers itself, and hid this). A created collab renders its brief in a worker thread, and an
- * idle one held the process for good.
+ * idle one held the process for good. On PostgreSQL (the run with TEST_DATABASE_URL) the same
+ * tests hold for its pool and connections, and a killed process's database is dropped later.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,7 +12,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer } from '@app/testing';
+import pg from 'pg';
 import { expect, it, onTestFinished } from 'vitest';
+
+/** Set in the run on PostgreSQL (vitest.config.ts): every kit here, the children's too, runs on it. */
+const postgresUrl = process.env.MARKETPLACE_TEST_DATABASE_URL;
 
 /**
  * A Node process running `body` after `const { startTestServer } = await import(<the kit>)`,
@@ -70,3 +75,30 @@ setInterval(() => {}, 1000);
   expect(folders()).toEqual([]);
   expect(existsSync(alive)).toBe(true);
 }, 60_000);
+
+// Defined in the run on PostgreSQL only (TEST_DATABASE_URL; CI's tests:postgres).
+if (postgresUrl)
+  it('a process killed before close() leaves its database, and the next start drops it', async () => {
+    const child = runWithKit(`const server = await startTestServer();
+const [{ name }] = await server.sql('select current_database() as name');
+process.stdout.write(name);
+setInterval(() => {}, 1000);
+`);
+    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+    const name = chunk.toString();
+    expect(name).toMatch(/^mkt_kit_\d+_[0-9a-f]+$/);
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    onTestFinished(() => admin.end());
+    const exists = async () =>
+      (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    expect(await exists()).toBe(true);
+    // The server sees the killed process's connection end a moment after the process is gone.
+    const pid = Number(/^mkt_kit_(\d+)_/.exec(name)?.[1]);
+    while ((await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount) {}
+    const server = await startTestServer();
+    await server.close();
+    expect(await exists()).toBe(false);
+  }, 60_000);

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cacheDir, writeAtomically } from '../src/snapshot.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kit-cache-test-'));
+// The snapshot is PGlite's: these servers run on it also when the run puts the kit on PostgreSQL.
+const onPglite = { databaseUrl: 'pglite://memory' };
 const cached = () => readdirSync(dir);
 
 /** The kit loaded afresh (a new process's view: nothing read or made yet), on this cache folder. */
@@ -59,7 +61,7 @@ describe('writeAtomically()', () => {
 describe('the snapshot cache', () => {
   it('the first start of a process makes the snapshot and caches it: one whole file', async () => {
     const { startTestServer } = await freshKit();
-    const server = await startTestServer();
+    const server = await startTestServer(onPglite);
     try {
       const n = migrations.length;
       expect(await server.sql('select count(*)::int as n from mikro_orm_migrations')).toEqual([{ n }]);
@@ -79,7 +81,7 @@ describe('the snapshot cache', () => {
     await pglite.close();
 
     const { startTestServer } = await freshKit();
-    const server = await startTestServer();
+    const server = await startTestServer(onPglite);
     try {
       expect(await server.sql("select name from mikro_orm_migrations where name like 'mark%'")).toEqual([
         { name: 'mark of the cached file' },
@@ -94,7 +96,7 @@ describe('the snapshot cache', () => {
     const file = join(dir, name as string);
     writeFileSync(file, 'not a tar file');
     const { startTestServer } = await freshKit();
-    const server = await startTestServer();
+    const server = await startTestServer(onPglite);
     try {
       const client = server.client(await server.createUser());
       await expect(client.organizations.create({ name: 'Acme' })).resolves.toMatchObject({ name: 'Acme' });

@@ -1,0 +1,189 @@
+/**
+ * The kit's database on PostgreSQL (`databaseUrl`, `MARKETPLACE_TEST_DATABASE_URL`): a database of
+ * each server's own, created on the PostgreSQL server the URL names, migrated, and dropped by
+ * `close()`. The database in the URL is only where the kit connects to create and drop it.
+ *
+ * Each kit keeps one connection of its own there for its whole life, and its database's name
+ * carries that connection's backend pid (`mkt_kit_<pid>_<random>`): while the connection is open
+ * the database is in use. A process killed before `close()` (SIGKILL, a runner's timeout) loses
+ * its connection with it, and the next kit that starts, in any process on any machine using that
+ * server, drops the databases whose connection is gone. The pid is in the name, not in a comment
+ * or a table, so that a database is never seen before its owner is known.
+ */
+import { randomBytes } from 'node:crypto';
+import { migrate, type Orm, openDatabase } from '@app/server';
+import pg from 'pg';
+
+/** The prefix of the databases the kit makes; no other database is ever dropped. */
+export const DATABASE_PREFIX = 'mkt_kit_';
+
+/** How long the kit waits for PostgreSQL to accept its connection. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export interface KitDatabase {
+  orm: Orm;
+  /** The URL of the kit's own database (the server's `DATABASE_URL`). */
+  url: string;
+  /** Closes the ORM, drops the database, closes the kit's connection; resolves once all is done. */
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** The setting the URL came from, named in every error: `databaseUrl` or the variable's name. */
+  setting: string;
+  dataDir: string;
+  poolSize: number;
+  pooler: 'none' | 'transaction';
+}
+
+/** `postgres://` and `postgresql://`, the schemes `pg` reads. */
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
+
+/** Creates, migrates and opens a database of the kit's own on the PostgreSQL server of `url`. */
+export async function openPostgres(url: string, options: PostgresOptions): Promise<KitDatabase> {
+  const target = describeTarget(url, options.setting);
+  const admin = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: '@app/testing',
+  });
+  // A connection cut while the kit runs (a restarted server) emits 'error' on an idle client; with
+  // no listener, that would end the test process. `close()` then drops through a new connection.
+  admin.on('error', () => {});
+  try {
+    await admin.connect();
+  } catch (error) {
+    await admin.end().catch(() => {});
+    throw connectError(error, target);
+  }
+
+  let name: string | undefined;
+  let orm: Orm | undefined;
+  const drop = async () => {
+    await orm?.close(true);
+    if (name) await dropDatabase(admin, url, name);
+    await admin.end().catch(() => {});
+  };
+  try {
+    const { rows } = await admin.query<{ pid: number }>('select pg_backend_pid() as pid');
+    await dropLeftovers(admin);
+    const created = `${DATABASE_PREFIX}${rows[0]?.pid}_${randomBytes(5).toString('hex')}`;
+    await admin.query(`create database "${created}"`).catch((error: unknown) => {
+      throw createError(error, target);
+    });
+    name = created;
+    const kitUrl = withDatabase(url, created);
+    orm = await openDatabase({
+      url: kitUrl,
+      dataDir: options.dataDir,
+      poolSize: options.poolSize,
+      pooler: options.pooler,
+    });
+    await migrate(orm).catch((error: unknown) => {
+      throw new Error(`${target.label}: migrating the kit's database ${created} failed: ${firstLine(error)}`);
+    });
+    return { orm, url: kitUrl, close: drop };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
+/** `url` naming the database `name` instead (its user, host, port and parameters kept). */
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/**
+ * Drops the kit's database with whatever connections are still open on it. Through the kit's
+ * own connection, or a new one when that was cut meanwhile.
+ */
+async function dropDatabase(admin: pg.Client, url: string, name: string): Promise<void> {
+  const statement = `drop database if exists "${name}" with (force)`;
+  try {
+    await admin.query(statement);
+  } catch {
+    const again = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    again.on('error', () => {});
+    try {
+      await again.connect();
+      await again.query(statement);
+    } finally {
+      await again.end().catch(() => {});
+    }
+  }
+}
+
+/**
+ * Drops the kit's databases whose kit is gone: those whose connection (the pid in the name) is no
+ * longer a backend of the server. Best effort: a database another kit drops at the same moment, or
+ * one that another user made (only its owner may drop it), is left to others.
+ */
+async function dropLeftovers(admin: pg.Client): Promise<void> {
+  const { rows } = await admin.query<{ datname: string }>(
+    // `kit.datname`: pg_stat_activity has a `datname` of its own, which a bare name would read.
+    `select kit.datname from pg_database kit
+     where kit.datname ~ $1
+       and not exists (select 1 from pg_stat_activity a where a.pid = substring(kit.datname from $2)::int)`,
+    [`^${DATABASE_PREFIX}[0-9]{1,9}_[0-9a-f]+$`, `^${DATABASE_PREFIX}([0-9]{1,9})_`],
+  );
+  for (const { datname } of rows)
+    await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+}
+
+interface Target {
+  /** `databaseUrl (PostgreSQL at 127.0.0.1:5432 as postgres)`: no password, ever. */
+  label: string;
+  host: string;
+  user: string;
+  database: string;
+}
+
+function describeTarget(url: string, setting: string): Target {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${setting} is not a URL: give postgres://user:password@host:port/database`);
+  }
+  const host = parsed.host || 'localhost';
+  const user = decodeURIComponent(parsed.username) || process.env.PGUSER || 'the default user';
+  const database =
+    decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'postgres';
+  return { label: `${setting} (PostgreSQL at ${host} as ${user})`, host, user, database };
+}
+
+/** The first line of an error's message, or of its first inner error's (Node's `AggregateError`). */
+function firstLine(error: unknown): string {
+  const { message, errors, code } = error as { message?: unknown; errors?: unknown; code?: unknown };
+  if (typeof message === 'string' && message.trim()) return message.trim().split('\n')[0] as string;
+  if (Array.isArray(errors) && errors.length > 0) return firstLine(errors[0]);
+  return typeof code === 'string' ? code : String(error);
+}
+
+/** One line that names the setting and says what to change, for a connection PostgreSQL refused. */
+function connectError(error: unknown, target: Target): Error {
+  const { code } = error as { code?: unknown };
+  const why = firstLine(error);
+  switch (code) {
+    case '28P01':
+    case '28000':
+      return new Error(`${target.label}: PostgreSQL refused the credentials: ${why}`);
+    case '3D000':
+      return new Error(
+        `${target.label}: database "${target.database}" does not exist: the URL's database is only where the kit connects to create a database of its own; name one that exists (e.g. postgres)`,
+      );
+    default:
+      return new Error(`${target.label}: cannot connect: ${why}`);
+  }
+}
+
+function createError(error: unknown, target: Target): Error {
+  if ((error as { code?: unknown }).code === '42501')
+    return new Error(
+      `${target.label}: user "${target.user}" may not create databases, and the kit makes one per server: grant it (ALTER ROLE "${target.user}" CREATEDB) or use a user that has it`,
+    );
+  return new Error(`${target.label}: cannot create the kit's database: ${firstLine(error)}`);
+}

@@ -1,0 +1,225 @@
+/**
+ * The kit on PostgreSQL (`databaseUrl`, `MARKETPLACE_TEST_DATABASE_URL`): a database of each
+ * server's own, migrated, emptied by `reset()`, dropped by `close()`, and one line for a server it
+ * cannot use. What needs no PostgreSQL (the choice of database, an unreachable server) runs in
+ * every run; what needs one is defined in the run on PostgreSQL (TEST_DATABASE_URL, as CI's
+ * tests:postgres sets it), where every other suite of the kit runs on it too (vitest.config.ts).
+ */
+import { freePort, startTestServer, type TestServer } from '@app/testing';
+import pg from 'pg';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** `url` with another user and password, or another database. */
+function withUrl(url: string, change: { user?: string; password?: string; database?: string }): string {
+  const parsed = new URL(url);
+  if (change.user !== undefined) parsed.username = change.user;
+  if (change.password !== undefined) parsed.password = change.password;
+  if (change.database !== undefined) parsed.pathname = `/${change.database}`;
+  return parsed.toString();
+}
+
+/** A connection to the PostgreSQL server of `url`, ended when the test does. */
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  onTestFinished(() => client.end());
+  return client;
+}
+
+/**
+ * Resolves once PostgreSQL has no backend `pid` any more: a client's end (or its process's) reaches
+ * the server a moment after the client has closed its socket.
+ */
+async function backendGone(admin: pg.Client, pid: number): Promise<void> {
+  while ((await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount) {}
+}
+
+const databaseOf = async (server: TestServer) =>
+  ((await server.sql<{ name: string }>('select current_database() as name'))[0] as { name: string }).name;
+
+describe('which database', () => {
+  it('a URL that is neither postgres:// nor pglite://memory is refused in one line, without the URL', async () => {
+    await expect(startTestServer({ databaseUrl: 'mysql://app:secret@db.example.com/app' })).rejects.toThrow(
+      /^databaseUrl must be a postgres:\/\/ URL or pglite:\/\/memory, not a mysql: URL$/,
+    );
+  });
+
+  it('an unreachable PostgreSQL server: one line naming databaseUrl, the host and the reason', async () => {
+    const port = await freePort();
+    const error = await startTestServer({
+      databaseUrl: `postgres://kit:secret@127.0.0.1:${port}/postgres`,
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toBe(
+      `databaseUrl (PostgreSQL at 127.0.0.1:${port} as kit): cannot connect: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+  });
+
+  it('MARKETPLACE_TEST_DATABASE_URL puts a server given no databaseUrl on PostgreSQL, and is named in its errors', async () => {
+    const port = await freePort();
+    vi.stubEnv('MARKETPLACE_TEST_DATABASE_URL', `postgresql://127.0.0.1:${port}/postgres`);
+    await expect(startTestServer()).rejects.toThrow(
+      /^MARKETPLACE_TEST_DATABASE_URL \(PostgreSQL at 127\.0\.0\.1:\d+ as [^)]+\): cannot connect: connect ECONNREFUSED/,
+    );
+  });
+
+  it('databaseUrl wins over MARKETPLACE_TEST_DATABASE_URL: pglite://memory is an in-memory PGlite', async () => {
+    const port = await freePort();
+    vi.stubEnv('MARKETPLACE_TEST_DATABASE_URL', `postgres://127.0.0.1:${port}/postgres`);
+    const server = await startTestServer({ databaseUrl: 'pglite://memory' });
+    try {
+      expect(await server.sql('select version() as v')).toEqual([
+        { v: expect.stringContaining('emscripten') },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+// Defined in the run on PostgreSQL only (TEST_DATABASE_URL; CI's tests:postgres).
+if (postgresUrl)
+  describe('on PostgreSQL', () => {
+    it('two servers started at once each get a database of their own, and see none of the other’s rows', async () => {
+      const [one, two] = await Promise.all([
+        startTestServer({ databaseUrl: postgresUrl }),
+        startTestServer({ databaseUrl: postgresUrl }),
+      ]);
+      onTestFinished(() => Promise.all([one.close(), two.close()]).then(() => undefined));
+      const [first, second] = [await databaseOf(one), await databaseOf(two)];
+      expect(first).toMatch(/^mkt_kit_\d+_[0-9a-f]{10}$/);
+      expect(second).toMatch(/^mkt_kit_\d+_[0-9a-f]{10}$/);
+      expect(first).not.toBe(second);
+      // Migrated: every migration of the server applied.
+      const migrated = await one.sql<{ n: number }>('select count(*)::int as n from mikro_orm_migrations');
+      expect(migrated[0]?.n).toBeGreaterThan(0);
+      expect(await two.sql('select count(*)::int as n from mikro_orm_migrations')).toEqual(migrated);
+
+      const token = await one.createUser({ email: 'only-here@example.com' });
+      await one.client(token).organizations.create({ name: 'Only here' });
+      expect(await one.sql('select name from organizations')).toEqual([{ name: 'Only here' }]);
+      expect(await two.sql('select count(*)::int as n from organizations')).toEqual([{ n: 0 }]);
+      expect(await two.sql('select count(*)::int as n from users')).toEqual([{ n: 0 }]);
+      await expect(two.client(token).organizations.list()).rejects.toMatchObject({ status: 401 });
+      // The same address is free on the other one.
+      await expect(two.createUser({ email: 'only-here@example.com' })).resolves.toMatch(/^mkt_/);
+    });
+
+    it('reset() empties every table of its database, and the server works on after it', async () => {
+      const server = await startTestServer({ databaseUrl: postgresUrl });
+      onTestFinished(() => server.close());
+      const client = server.client(await server.createUser());
+      const org = await client.organizations.create({ name: 'Acme' });
+      await client.collabs.create(org.id, { name: 'Launch' });
+      await server.reset();
+      const tables = await server.sql<{ name: string }>(
+        "select tablename as name from pg_tables where schemaname = current_schema() and tablename <> 'mikro_orm_migrations'",
+      );
+      expect(tables.length).toBeGreaterThanOrEqual(13);
+      for (const { name } of tables)
+        expect(await server.sql(`select count(*)::int as n from "${name}"`), name).toEqual([{ n: 0 }]);
+      const after = server.client(await server.createUser());
+      expect((await after.organizations.list()).data).toEqual([]);
+    });
+
+    it('close() drops its database and closes every connection it opened', async () => {
+      const server = await startTestServer({ databaseUrl: postgresUrl });
+      const name = await databaseOf(server);
+      const admin = await connect(postgresUrl);
+      const databases = () =>
+        admin.query('select datname from pg_database where datname = $1', [name]).then((r) => r.rows);
+      expect(await databases()).toEqual([{ datname: name }]);
+      await server.close();
+      expect(await databases()).toEqual([]);
+      // Nor the kit's own connection (its backend pid is in the database's name).
+      const pid = Number(/^mkt_kit_(\d+)_/.exec(name)?.[1]);
+      const sessions = await admin.query('select pid from pg_stat_activity where pid = $1 or datname = $2', [
+        pid,
+        name,
+      ]);
+      expect(sessions.rows).toEqual([]);
+      await server.close();
+    });
+
+    it('a start drops the databases of kits whose connection is gone, and no other database', async () => {
+      const admin = await connect(postgresUrl);
+      // A kit's database whose connection is gone (a killed process), and one whose connection is
+      // open (a kit running elsewhere), each named after its connection's backend pid.
+      const gone = new pg.Client({ connectionString: postgresUrl });
+      await gone.connect();
+      const alive = await connect(postgresUrl);
+      const pidOf = async (client: pg.Client) =>
+        (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
+      const gonePid = (await pidOf(gone)) as number;
+      const goneName = `mkt_kit_${gonePid}_0123456789`;
+      const aliveName = `mkt_kit_${await pidOf(alive)}_abcdef0123`;
+      try {
+        for (const name of [goneName, aliveName]) await admin.query(`create database "${name}"`);
+        await gone.end();
+        await backendGone(admin, gonePid);
+        const server = await startTestServer({ databaseUrl: postgresUrl });
+        await server.close();
+        const left = await admin.query('select datname from pg_database where datname = any($1)', [
+          [goneName, aliveName],
+        ]);
+        expect(left.rows).toEqual([{ datname: aliveName }]);
+      } finally {
+        for (const name of [goneName, aliveName]) await admin.query(`drop database if exists "${name}"`);
+      }
+    });
+
+    it('credentials PostgreSQL refuses: one line naming databaseUrl and the user', async () => {
+      const url = withUrl(postgresUrl, { user: 'mkt_kit_nobody', password: 'wrong-password' });
+      const { host } = new URL(url);
+      const error = await startTestServer({ databaseUrl: url }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      // Trust authentication says the role is unknown; password authentication says no more.
+      expect(error?.message).toMatch(
+        new RegExp(
+          `^databaseUrl \\(PostgreSQL at ${host} as mkt_kit_nobody\\): PostgreSQL refused the credentials: (role "mkt_kit_nobody" does not exist|password authentication failed for user "mkt_kit_nobody")$`,
+        ),
+      );
+      expect(error?.message).not.toContain('wrong-password');
+    });
+
+    it('a user without CREATEDB: one line naming databaseUrl, the user and the grant it needs', async () => {
+      const admin = await connect(postgresUrl);
+      const role = `mkt_kit_test_role_${process.pid}`;
+      await admin.query(`drop role if exists ${role}`);
+      await admin.query(`create role ${role} login nocreatedb password 'kit-test-password'`);
+      try {
+        const url = withUrl(postgresUrl, { user: role, password: 'kit-test-password' });
+        const { host } = new URL(url);
+        await expect(startTestServer({ databaseUrl: url })).rejects.toThrow(
+          new Error(
+            `databaseUrl (PostgreSQL at ${host} as ${role}): user "${role}" may not create databases, and the kit makes one per server: grant it (ALTER ROLE "${role}" CREATEDB) or use a user that has it`,
+          ),
+        );
+        // Nothing left open.
+        const sessions = await admin.query(
+          'select count(*)::int as n from pg_stat_activity where usename = $1',
+          [role],
+        );
+        expect(sessions.rows).toEqual([{ n: 0 }]);
+      } finally {
+        await admin.query(`drop role if exists ${role}`);
+      }
+    });
+
+    it('a URL naming a database that does not exist: one line saying it is only where the kit connects', async () => {
+      const url = withUrl(postgresUrl, { database: 'mkt_kit_no_such_database' });
+      await expect(startTestServer({ databaseUrl: url })).rejects.toThrow(
+        /^databaseUrl \(PostgreSQL at [^)]+\): database "mkt_kit_no_such_database" does not exist: the URL's database is only where the kit connects/,
+      );
+    });
+  });
