@@ -8,13 +8,9 @@
  * say that text is taken).
  */
 
-type JsonSchema = Readonly<Record<string, unknown>>;
+import { booleanFromText, numberFromText } from '@app/schemas';
 
-/**
- * A number as JSON writes it: what the model would have sent without the quotes. No spaces, sign
- * `+`, hexadecimal, `Infinity` or empty string, each of which `Number()` alone would read.
- */
-const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+type JsonSchema = Readonly<Record<string, unknown>>;
 
 const isSchema = (value: unknown): value is JsonSchema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -43,13 +39,11 @@ function typesOf(schema: JsonSchema): Set<string> {
 function scalarOf(schema: JsonSchema, text: string): unknown {
   const types = typesOf(schema);
   if (types.has('string')) return text;
-  if ((types.has('number') || types.has('integer')) && JSON_NUMBER.test(text)) {
-    const number = Number(text);
-    // `1e999` is no number a model meant: it stays text, and is refused as text.
-    if (Number.isFinite(number)) return number;
-  }
-  if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true';
-  return text;
+  // The CLI's rule for its flags too (`@app/schemas`): `1e999`, `0x1F4`, ` 500` stay text.
+  const number = types.has('number') || types.has('integer') ? numberFromText(text) : undefined;
+  if (number !== undefined) return number;
+  const boolean = types.has('boolean') ? booleanFromText(text) : undefined;
+  return boolean ?? text;
 }
 
 /** The schema of a property (or of the items): the first variant that has one. */
