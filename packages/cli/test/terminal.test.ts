@@ -311,6 +311,15 @@ describe('colour', () => {
 });
 
 describe('deletes and transitions ask first', () => {
+  test('revoking an access token says what revoking the one in use would do: the API does not say which that is', async () => {
+    const other = await many.client.me.accessTokens.create({ description: 'spare', permission: 'read' });
+    const declined = await inTerminal(['me', 'access-tokens', 'delete', other.id], { answer: 'n' });
+    expect(declined.code).toBe(1);
+    expect(declined.questions).toEqual([
+      `Revoke an access token: marketplace me access-tokens delete ${other.id}? If it is the token this command uses, later commands with it fail (401) (the API does not say which token is in use). [y/N] `,
+    ]);
+  });
+
   test('in a terminal: "n" sends nothing, "y" deletes; --yes does not ask', async () => {
     const org = await many.client.organizations.create({ name: 'Doomed' });
     const declined = await inTerminal(['organizations', 'delete', org.id], { answer: 'n' });
