@@ -1,5 +1,6 @@
 /** The command line's words: global options, an operation's fields as flags, their values. */
 import { readFile } from 'node:fs/promises';
+import { booleanFromText, numberFromText } from '@app/schemas';
 import { inputJsonSchema, nearNames, type Operation } from '@app/sdk/operations';
 
 /** A usage error: exit 2, the message and where to find help. */
@@ -152,14 +153,20 @@ export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo
   return out;
 }
 
-/** A flag's string value as the field's type: numbers, booleans, lists (JSON or comma-separated), null. */
+/**
+ * A flag's string value as the field's type: numbers (as JSON writes them), booleans (`true`,
+ * `false`), lists (JSON or comma-separated), null.
+ */
 export function coerce(field: FieldInfo, values: string[]): unknown {
   const types = typesOf(field);
   const one = (value: string): unknown => {
     if (value === 'null' && types.has('null')) return null;
-    if ((types.has('integer') || types.has('number')) && value.trim() !== '' && !Number.isNaN(Number(value)))
-      return Number(value);
-    if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+    // A number as JSON writes it (`@app/schemas`, the MCP server's rule too): `0x1F4`, ` 500`,
+    // `Infinity` stay text, which the field's check refuses; `Number()` read them as numbers.
+    const number = types.has('integer') || types.has('number') ? numberFromText(value) : undefined;
+    if (number !== undefined) return number;
+    const boolean = types.has('boolean') ? booleanFromText(value) : undefined;
+    if (boolean !== undefined) return boolean;
     // `--purge-logo true|false`: the CLI's words for the wire's "1" and "0".
     if (isOneOrZero(field) && (value === 'true' || value === 'false')) return value === 'true' ? '1' : '0';
     if (types.has('object')) {

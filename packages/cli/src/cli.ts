@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { IDEMPOTENCY_KEY_PATTERN } from '@app/schemas';
-import { VERSION } from '@app/sdk';
+import { RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
   type FileReader,
@@ -21,6 +21,7 @@ import {
   EXIT_INTERRUPTED,
   EXIT_OK,
   EXIT_USAGE,
+  type FieldInfo,
   fieldsOf,
   fileProblem,
   flag,
@@ -327,7 +328,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     else if (more) io.stderr(`marketplace: ${more}\n`);
     return EXIT_OK;
   } catch (error) {
-    return reportError(error, io, Boolean(values.include), {
+    return reportError(requiredNamed(error, fields, args), io, Boolean(values.include), {
       settable: new Set(Object.keys(op.input.shape)),
       call: op,
       from,
@@ -335,6 +336,21 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
       rename: flagOfField(op, new Set(Object.keys(args))),
     });
   }
+}
+
+/**
+ * A refusal before sending whose field is a required one the command line left out (no flag, not
+ * in `--body`) says it is required, as the MCP tools do: the schemas' "can't be blank" is for a
+ * value given blank. Any other error is as it was.
+ */
+function requiredNamed(error: unknown, fields: readonly FieldInfo[], args: Record<string, unknown>): unknown {
+  if (!(error instanceof RequestValidationError)) return error;
+  const left = (name: string) =>
+    args[name] === undefined && fields.some((f) => f.name === name && f.required);
+  const errors = Object.fromEntries(
+    Object.entries(error.errors).map(([name, messages]) => [name, left(name) ? ['is required'] : messages]),
+  );
+  return Object.keys(errors).some(left) ? new RequestValidationError(errors) : error;
 }
 
 /**

@@ -19,10 +19,21 @@ export function canAsk(op: Operation, yes: boolean, io: IO): void {
   );
 }
 
+/**
+ * What revoking the token in use would do, said when a token is revoked: the API keeps no token's
+ * value and does not say which token a request came with, so the CLI cannot tell whether this is
+ * the one it uses (the MCP server's question says the same).
+ */
+const REVOKES_OWN_TOKEN: Readonly<Record<string, string>> = {
+  me_access_tokens_delete:
+    ' If it is the token this command uses, later commands with it fail (401) (the API does not say which token is in use).',
+};
+
 /** Asks on the terminal; true when the answer is y or yes. */
 export async function confirmed(op: Operation, ids: string[], yes: boolean, io: IO): Promise<boolean> {
   if (!asks(op) || yes || !io.readLine) return true;
   const command = ['marketplace', ...op.command, ...ids].join(' ');
-  const answer = await io.readLine(escapeControls(`${op.title}: ${command}? [y/N] `));
+  const warning = REVOKES_OWN_TOKEN[op.toolName] ?? '';
+  const answer = await io.readLine(escapeControls(`${op.title}: ${command}?${warning} [y/N] `));
   return /^\s*y(es)?\s*$/i.test(answer);
 }

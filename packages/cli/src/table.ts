@@ -60,6 +60,15 @@ interface ListColumn {
 }
 
 /**
+ * The keys of any of `objects`, in the order they first appear: a field that only some items have
+ * (an organization's `logo_url`, present once a logo is uploaded) is a column too, after the
+ * first item's fields, as JSON puts it.
+ */
+const keysOf = (objects: readonly Record<string, unknown>[]): string[] => [
+  ...new Set(objects.flatMap((object) => Object.keys(object))),
+];
+
+/**
  * The columns of a list, in the fields' order: each field whose values are scalars or lists of
  * scalars, and for a nested object (a member's `user`) each of its fields that are, as
  * `user.name`. What is nested deeper stays out (`--output json` shows it).
@@ -67,12 +76,15 @@ interface ListColumn {
 function columnsOf(items: Record<string, unknown>[]): ListColumn[] {
   const flat = (value: unknown) => isScalar(value) || isValues(value);
   const columns: ListColumn[] = [];
-  for (const key of Object.keys(items[0] ?? {})) {
+  for (const key of keysOf(items)) {
     if (items.every((item) => flat(item[key]))) columns.push({ name: key, value: (item) => item[key] });
-    else if (items.every((item) => item[key] === null || isPlainObject(item[key]))) {
-      const inner = items.find((item) => isPlainObject(item[key]))?.[key] as Record<string, unknown>;
-      for (const sub of Object.keys(inner ?? {})) {
-        const read = (item: Record<string, unknown>) => (item[key] as Record<string, unknown> | null)?.[sub];
+    else if (
+      items.every((item) => item[key] === null || item[key] === undefined || isPlainObject(item[key]))
+    ) {
+      const inner = items.map((item) => item[key]).filter(isPlainObject);
+      for (const sub of keysOf(inner)) {
+        const read = (item: Record<string, unknown>) =>
+          (item[key] as Record<string, unknown> | null | undefined)?.[sub];
         if (items.every((item) => flat(read(item)))) columns.push({ name: `${key}.${sub}`, value: read });
       }
     }

@@ -246,6 +246,47 @@ describe('help and usage', () => {
     expect(collab.countries).toEqual(['NO', 'SE']);
   });
 
+  test('a number flag takes a number as JSON writes it; other text (hex, spaces, a sign, Infinity) is refused before sending, not read as a number', async () => {
+    const org = await user.client.organizations.create({ name: 'Numbers' });
+    const written = await json([
+      'campaigns',
+      'create',
+      org.id,
+      '--name',
+      'N',
+      '--cpm-amount',
+      '1e3',
+      '--min-payout-amount',
+      '0',
+    ]);
+    expect([written.cpm_amount, written.min_payout_amount]).toEqual([1000, 0]);
+    const before = (await user.client.campaigns.list(org.id)).totalCount;
+    for (const text of ['0x1F4', ' 500', '500 ', '+500', 'Infinity', '1e999', '0b11', '']) {
+      const refused = await run(['campaigns', 'create', org.id, '--name', 'N', '--cpm-amount', text]);
+      expect([refused.code, refused.stdout, refused.stderr.split('\n')[0]], JSON.stringify(text)).toEqual([
+        2,
+        '',
+        'marketplace: Invalid request: --cpm-amount must be an integer',
+      ]);
+    }
+    expect((await user.client.campaigns.list(org.id)).totalCount).toBe(before);
+  });
+
+  test('a required flag left out says it is required (it said "can\'t be blank", as for a blank value)', async () => {
+    const missing = await run(['organizations', 'create']);
+    expect([missing.code, missing.stdout, ...missing.stderr.split('\n').slice(0, 2)]).toEqual([
+      2,
+      '',
+      'marketplace: Invalid request: --name is required',
+      'marketplace: hint: Fix these fields and call again: --name is required.',
+    ]);
+    const role = await run(['members', 'update', 'o1', 'm1']);
+    expect(role.stderr.split('\n')[0]).toBe('marketplace: Invalid request: --role is required');
+    // A value given blank is still the API's "can't be blank".
+    const blank = await run(['organizations', 'create', '--name', '']);
+    expect(blank.stderr.split('\n')[0]).toBe("marketplace: Invalid request: --name can't be blank");
+  });
+
   test('--purge-logo alone is "1", --no-purge-logo "0"; a purge with a new file of the same field is a usage error', async () => {
     writeFileSync(join(scratch, 'purge.png'), png(2, 2, [200, 0, 0]));
     const org = await json<{ id: string; logo_url?: string }>([
@@ -617,9 +658,10 @@ describe('output, errors and exit codes', () => {
       expect(body.stderr.split('\n')[0]).toBe(
         'marketplace: Invalid request: --website must be an http or https URL',
       );
+      // --name left out: "is required" (a blank one is "can't be blank").
       const blank = await run(['organizations', 'create', '--privacy-setting', 'x'], env);
       expect(blank.stderr.split('\n')[0]).toBe(
-        "marketplace: Invalid request: --name can't be blank; --privacy-setting must be one of public, private, restricted",
+        'marketplace: Invalid request: --name is required; --privacy-setting must be one of public, private, restricted',
       );
       expect(api.seen).toEqual([]);
       const refused = await run(['organizations', 'update', 'o1', '--privacy-setting', 'public'], env);

@@ -255,6 +255,26 @@ describe('what a list table shows', () => {
   });
 });
 
+describe('a list table has a column for every field any row has', () => {
+  test("a field only a later row has (an organization's logo_url, present once a logo is uploaded) is a column, not dropped", async () => {
+    const user = await server.newUser('Logos Later');
+    const plain = await user.client.organizations.create({ name: 'Plain' });
+    const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], {
+      type: 'image/png',
+    });
+    const logo = await user.client.organizations.create({ name: 'With logo', logo: png });
+    expect(logo.logo_url).toBeDefined();
+    const { code, stdout } = await run(['organizations', 'list', '--output', 'table'], {
+      MARKETPLACE_TOKEN: user.token,
+    });
+    expect(code).toBe(0);
+    const [header, first, second] = stdout.split('\n');
+    expect(header).toMatch(/ URL +LOGO_URL$/);
+    expect(first).toMatch(new RegExp(`^${plain.id} +Plain .*\\.json$`));
+    expect(second).toContain(logo.logo_url);
+  });
+});
+
 describe('colour', () => {
   test('in a terminal the header and the status are coloured; never with NO_COLOR, --no-color, or in JSON', async () => {
     const org = await many.client.organizations.create({ name: 'Colourful' });
@@ -291,6 +311,15 @@ describe('colour', () => {
 });
 
 describe('deletes and transitions ask first', () => {
+  test('revoking an access token says what revoking the one in use would do: the API does not say which that is', async () => {
+    const other = await many.client.me.accessTokens.create({ description: 'spare', permission: 'read' });
+    const declined = await inTerminal(['me', 'access-tokens', 'delete', other.id], { answer: 'n' });
+    expect(declined.code).toBe(1);
+    expect(declined.questions).toEqual([
+      `Revoke an access token: marketplace me access-tokens delete ${other.id}? If it is the token this command uses, later commands with it fail (401) (the API does not say which token is in use). [y/N] `,
+    ]);
+  });
+
   test('in a terminal: "n" sends nothing, "y" deletes; --yes does not ask', async () => {
     const org = await many.client.organizations.create({ name: 'Doomed' });
     const declined = await inTerminal(['organizations', 'delete', org.id], { answer: 'n' });

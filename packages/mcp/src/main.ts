@@ -29,7 +29,8 @@ Options:
   --yes               run deletes and transitions without asking the user to confirm (without it
                       they ask through elicitation, and are refused when the host cannot ask)
   --full-output-schemas  list each tool's whole output schema (default: compact, naming the
-                      resource's schema in the OpenAPI document; tools/list stays under 60 KB)
+                      resource's schema, which resources/read of marketplace://schemas/<name>
+                      gives whole; tools/list stays under 60 KB)
   -h, --help          this help
   -v, --version       the version
 

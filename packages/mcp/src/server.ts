@@ -36,6 +36,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs, guardedFileReader } from './files.js';
+import { typedFromText } from './from-text.js';
 import { clip } from './text.js';
 
 export interface ServerOptions {
@@ -118,7 +119,8 @@ function instructionsOf(exposed: readonly Operation[]): string {
   return (
     `Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools${first}. ` +
     'Lists return one page; pass `page`, or `max_items` to walk pages (then go on with ' +
-    '`page: next_page, skip: next_skip`).'
+    '`page: next_page, skip: next_skip`). Where a schema says number, integer or boolean, a number ' +
+    'or a boolean given as a JSON string ("500", "true") is taken too; any other text is refused.'
   );
 }
 
@@ -383,14 +385,17 @@ const failure = (detail: ErrorDescription): CallToolResult => ({
 /**
  * The arguments of a call checked against the tool's input schema: the parsed arguments, or the
  * result to answer with, in the JSON of any other failure (an argument the tool does not take is
- * refused too, not dropped).
+ * refused too, not dropped). `advertised`: the input schema `tools/list` gives, which says where a
+ * number or a boolean sent as text is taken.
  */
 export function parseArguments(
   schema: z.ZodObject,
   given: Readonly<Record<string, unknown>> | undefined,
+  advertised: Tool['inputSchema'],
 ): { args: Record<string, unknown> } | { refused: CallToolResult } {
   const settable = new Set(Object.keys(schema.shape));
-  const parsed = schema.safeParse(given ?? {});
+  // A number or a boolean sent as text is taken where the advertised schema says so (`typedFromText`).
+  const parsed = schema.safeParse(typedFromText(advertised, given ?? {}));
   const unknown = Object.keys(given ?? {}).filter((name) => !settable.has(name));
   if (parsed.success && unknown.length === 0) return { args: parsed.data };
   // A required argument left out says so (zod's "expected string, received undefined" does not).
@@ -637,10 +642,15 @@ export function createServer(options: ServerOptions): McpServer {
     { instructions: instructionsOf(exposed) },
   );
 
-  const tools = new Map(exposed.map((op) => [op.toolName, { op, input: inputSchemaOf(op) }] as const));
   // The tools are listed and called here, not through `registerTool`: the list is made once, with
   // compact output schemas, and argument errors are answered in the JSON of every other failure.
-  const listed = [...tools.values()].map(({ op, input }) => toolOf(op, input, outputSchemas));
+  const tools = new Map(
+    exposed.map((op) => {
+      const input = inputSchemaOf(op);
+      return [op.toolName, { op, input, tool: toolOf(op, input, outputSchemas) }] as const;
+    }),
+  );
+  const listed = [...tools.values()].map(({ tool }) => tool);
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(ToolCallSchema, async (request, extra): Promise<CallToolResult> => {
@@ -648,7 +658,7 @@ export function createServer(options: ServerOptions): McpServer {
     if (!tool)
       throw protocolError(ErrorCode.InvalidParams, notExposed(request.params.name, exposed, options));
     const { op, input } = tool;
-    const parsed = parseArguments(input, request.params.arguments);
+    const parsed = parseArguments(input, request.params.arguments, tool.tool.inputSchema);
     if ('refused' in parsed) return parsed.refused;
     const { max_items, skip, idempotency_key, ...args } = parsed.args;
     // A random key when none is given or derived (the SDK's own would be one), so that a call

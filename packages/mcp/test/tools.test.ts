@@ -29,9 +29,14 @@ interface StrictAjv {
 let api: Server;
 let apiUrl: string;
 const received: string[] = [];
+/** The bodies of the requests, in the order of `received` (`''` for none). */
+const bodies: string[] = [];
 beforeAll(async () => {
-  api = createHttpServer((req, res) => {
+  api = createHttpServer(async (req, res) => {
     received.push(`${req.method} ${req.url}`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    bodies.push(Buffer.concat(chunks).toString());
     res.writeHead(204).end();
   });
   api.listen(0, '127.0.0.1');
@@ -255,6 +260,89 @@ describe('tools/call', () => {
       arguments: { organization_id: 'o1', max_items: 501 },
     })) as CallToolResult;
     expect(detail(many).errors).toEqual({ max_items: ['must be an integer from 1 to 500'] });
+    expect(received.length).toBe(before);
+  });
+
+  test('a number or a boolean given as text, as models often send them, is taken when it is exactly one: path, query, body and the list arguments; the request sends it typed', async () => {
+    const client = await connect({ yes: true });
+    const sent = async (name: string, args: Record<string, unknown>) => {
+      const before = received.length;
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      // The stand-in answers 204, which a create or an update does not expect: only what was sent counts.
+      expect(detail(result).errors, JSON.stringify(result)).toBeUndefined();
+      return received.slice(before).map((line, i) => `${line} ${bodies[before + i]}`.trim());
+    };
+    expect(
+      await sent('campaigns_create', {
+        organization_id: 'o1',
+        name: 'Spring',
+        cpm_amount: '500',
+        max_payout_amount: '1e3',
+        min_payout_amount: '0',
+      }),
+    ).toEqual([
+      'POST /organizations/o1/campaigns.json {"campaign":{"name":"Spring","cpm_amount":500,"min_payout_amount":0,"max_payout_amount":1000}}',
+    ]);
+    expect(
+      await sent('collabs_create', {
+        organization_id: 'o1',
+        require_boosted_ads: 'true',
+        requires_product_shipment: 'false',
+      }),
+    ).toEqual([
+      'POST /organizations/o1/collabs.json {"collab":{"require_boosted_ads":true,"requires_product_shipment":false}}',
+    ]);
+    expect(await sent('me_notification_settings_update', { push_notifications_enabled: 'false' })).toEqual([
+      'PATCH /me/notification_settings.json {"push_notifications_enabled":false}',
+    ]);
+    // The query's `page` was taken as text before; the list's own arguments were not.
+    expect(
+      await sent('collabs_list', { organization_id: 'o1', page: '2.0', max_items: '3', skip: '1' }),
+    ).toEqual(['GET /organizations/o1/collabs.json?page=2']);
+    // A string field stays a string, digits or not.
+    expect(await sent('organizations_retrieve', { id: '42' })).toEqual(['GET /organizations/42.json']);
+    // Said where a model reads it once, not in each of the 37 schemas (which stay number/boolean).
+    expect(client.getInstructions()).toMatch(
+      /a number or a boolean given as a JSON string \("500", "true"\) is taken/,
+    );
+  });
+
+  test('any other text in a number or boolean argument is refused as before, with the same errors; nothing is sent', async () => {
+    const client = await connect();
+    const before = received.length;
+    const errorsOf = async (name: string, args: Record<string, unknown>) =>
+      detail((await client.callTool({ name, arguments: args })) as CallToolResult).errors;
+    for (const text of [
+      '5OO',
+      '',
+      ' 500',
+      '500 ',
+      '0x1F4',
+      '+500',
+      '.5',
+      'Infinity',
+      'NaN',
+      '1e999',
+      '2.5',
+      '1,000',
+    ])
+      expect(await errorsOf('campaigns_create', { organization_id: 'o1', cpm_amount: text }), text).toEqual({
+        cpm_amount: ['must be an integer'],
+      });
+    for (const text of ['True', 'FALSE', '1', '0', 'yes', '', ' true'])
+      expect(
+        await errorsOf('me_notification_settings_update', { push_notifications_enabled: text }),
+        text,
+      ).toEqual({ push_notifications_enabled: ['must be true or false'] });
+    expect(
+      await errorsOf('collabs_list', { organization_id: 'o1', page: '0', max_items: '501', skip: '-1' }),
+    ).toEqual({
+      page: ['must be a positive integer'],
+      max_items: ['must be an integer from 1 to 500'],
+      skip: ['must be an integer from 0 to 19'],
+    });
+    // The other way round is no value of a string field: a number stays refused there.
+    expect(await errorsOf('organizations_retrieve', { id: 42 })).toEqual({ id: ['must be a string'] });
     expect(received.length).toBe(before);
   });
 

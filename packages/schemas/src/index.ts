@@ -19,3 +19,4 @@ export * from './resources/platform.js';
 export * from './resources/social-account.js';
 export * from './resources/test-helpers.js';
 export * from './resources/user.js';
+export * from './text-values.js';
