@@ -32,6 +32,13 @@ const operationOf = (e: NamedEndpoint): Json =>
 const resolve = (schema: Json): Json =>
   typeof schema.$ref === 'string' ? doc.components.schemas[schema.$ref.split('/').pop() as string] : schema;
 
+/** Calls `visit` on every object of `node` (the document, or a part of it), with its JSON pointer. */
+function walk(node: unknown, at: string, visit: (node: Json, at: string) => void): void {
+  if (node === null || typeof node !== 'object') return;
+  if (!Array.isArray(node)) visit(node as Json, at);
+  for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`, visit);
+}
+
 describe('the document as generators read it', () => {
   it('names no component like a JavaScript global (`Error` shadowed the global in every client)', () => {
     const names = Object.keys(doc.components.schemas);
@@ -249,6 +256,47 @@ describe('the document as generators read it', () => {
           statuses.add(status);
     const described = doc.components.schemas.ErrorBody.description.match(/\d{3}/g);
     expect(described).toEqual([...statuses].sort());
+  });
+
+  it('gives no array a `maxItems`, and says the limit in its description (openapi-client-axios-typegen typed `countries` as a tuple of 250 codes, a `platform_ids` as one of 5)', () => {
+    const bounded: string[] = [];
+    walk(doc, '', (node, at) => {
+      if (node.maxItems !== undefined) bounded.push(at);
+    });
+    expect(bounded).toEqual([]);
+    const schemas = doc.components.schemas;
+    for (const name of ['CollabCreate', 'CollabUpdate', 'CampaignCreate', 'CampaignUpdate'])
+      expect(schemas[name].properties.countries, name).toMatchObject({
+        type: 'array',
+        minItems: 1,
+        description: expect.stringContaining('At most 250 entries'),
+      });
+    for (const name of ['CampaignCreate', 'CampaignUpdate'])
+      expect(schemas[name].properties.platform_ids.description, name).toContain('At most 5 entries');
+    // The multipart form's list says it too.
+    const form =
+      doc.paths['/organizations/{organization_id}/campaigns.json'].post.requestBody.content[
+        'multipart/form-data'
+      ].schema.properties;
+    expect(form['campaign[countries][]'].description).toContain('At most 250 entries');
+  });
+
+  it('writes a `format` without the `pattern` zod puts beside it (validating generators checked each timestamp twice, with a regex and as a date-time)', () => {
+    const doubled: string[] = [];
+    const formats = new Set<string>();
+    walk(doc, '', (node, at) => {
+      if (typeof node.format !== 'string') return;
+      formats.add(node.format);
+      if (node.pattern !== undefined) doubled.push(`${at} ${node.format}`);
+    });
+    expect(doubled).toEqual([]);
+    expect([...formats].sort()).toEqual(['binary', 'date-time', 'email', 'uri']);
+    const createdAt = doc.components.schemas.Collab.properties.created_at;
+    expect(createdAt).toEqual({
+      type: 'string',
+      format: 'date-time',
+      description: expect.stringContaining('UTC'),
+    });
   });
 
   it('documents 415 only where a body is read', () => {

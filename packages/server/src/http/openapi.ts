@@ -257,9 +257,10 @@ function multipartOf(
   };
   for (const [name, schema] of Object.entries((payload.properties ?? {}) as Record<string, Json>)) {
     const isArray = schema.type === 'array';
-    properties[`${spec.key}[${name}]${isArray ? '[]' : ''}`] = isArray
-      ? { type: 'array', items: text(schema.items as Json | undefined) }
-      : { ...text(schema), ...(schema.description ? { description: schema.description } : {}) };
+    properties[`${spec.key}[${name}]${isArray ? '[]' : ''}`] = {
+      ...(isArray ? { type: 'array', items: text(schema.items as Json | undefined) } : text(schema)),
+      ...(schema.description ? { description: schema.description } : {}),
+    };
   }
   // `format: binary` beside 3.1's `contentMediaType`: most generators type a file by the former.
   for (const file of spec.files)
@@ -333,21 +334,39 @@ function tidyComponents(doc: Json): Json {
   return out;
 }
 
+/** What a `date-time` of the contract is, said in words where zod wrote it as a `pattern`. */
+const UTC_TIMESTAMP = 'ISO 8601 timestamp in UTC, ending in `Z` (e.g. `2026-11-21T10:15:30.123Z`)';
+
 /**
  * The zod → JSON Schema settings: the converter reads the contract's registry for names, so a
  * field's own description (`.meta({ description })`, zod's global registry: what the MCP tools and
  * the CLI show) is added here. The rest is what the converter does by default for OpenAPI 3.1:
- * a union loses its empty branches.
+ * a union loses its empty branches. Two of zod's keywords are said otherwise, for generators:
+ * - an array's `maxItems` goes into its description: dtsgenerator (openapi-client-axios-typegen)
+ *   types any array with `maxItems` as a tuple of that length (`countries`: 250 elements, and a
+ *   `CountryCode[]` no longer fits it); the server still answers `422` past the limit;
+ * - a `format` stands alone: zod writes its own regex of the format (`date-time`, `email`) as a
+ *   `pattern` beside it, and validating generators (openapi-zod-client) checked both. What the
+ *   regex of a timestamp said beyond `date-time` (UTC, `Z`) is in its description.
  */
 const zodToJsonConfig = {
   override: (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
-    const def = (ctx.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def;
-    if (def?.type === 'union' && Array.isArray(ctx.jsonSchema.anyOf))
-      ctx.jsonSchema.anyOf = (ctx.jsonSchema.anyOf as Json[]).filter(
-        (branch) => Object.keys(branch).length > 0,
-      );
+    const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; format?: string; offset?: boolean } } })
+      ._zod?.def;
+    const schema = ctx.jsonSchema;
+    if (def?.type === 'union' && Array.isArray(schema.anyOf))
+      schema.anyOf = (schema.anyOf as Json[]).filter((branch) => Object.keys(branch).length > 0);
     const own = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
-    if (typeof own === 'string' && ctx.jsonSchema.description === undefined) ctx.jsonSchema.description = own;
+    if (typeof own === 'string' && schema.description === undefined) schema.description = own;
+    if (schema.type === 'array' && typeof schema.maxItems === 'number') {
+      const limit = `At most ${schema.maxItems} entries (more is \`422\`)`;
+      schema.description = typeof schema.description === 'string' ? `${schema.description}. ${limit}` : limit;
+      delete schema.maxItems;
+    }
+    if (typeof schema.format === 'string' && schema.pattern !== undefined) {
+      delete schema.pattern;
+      if (def?.format === 'datetime' && def.offset !== true) schema.description ??= UTC_TIMESTAMP;
+    }
   },
 };
 
