@@ -13,7 +13,7 @@ import {
   publicEndpoints,
   type TransitionEndpoint,
 } from '@app/schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Marketplace } from './client.js';
 import { NotFoundError, RequestValidationError } from './core/error.js';
 import type { Page } from './core/pagination.js';
