@@ -38,4 +38,11 @@ describe('bundled for a browser', () => {
       expect.stringMatching(/zod\/v4\/locales\/en\.js$/),
     ]);
   });
+
+  test('@app/sdk/operations bundles without an error or a warning (its file reader is for Node)', async () => {
+    const { warnings } = await bundle(
+      "import { callOperation, operations } from './operations.ts'; globalThis.ops = [callOperation, operations];",
+    );
+    expect(warnings).toEqual([]);
+  });
 });
