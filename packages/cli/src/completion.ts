@@ -1,6 +1,6 @@
 /** Shell completion: the scripts ask `marketplace __complete <words…>` for the next words. */
 import type { Operation } from '@app/sdk/operations';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXIT_OK, UsageError } from './arguments.js';
 import type { IO } from './output.js';
 

@@ -34,7 +34,7 @@ import {
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs, guardedFileReader } from './files.js';
 import { typedFromText } from './from-text.js';
 import { clip } from './text.js';

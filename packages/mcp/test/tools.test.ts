@@ -17,7 +17,7 @@ import {
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createServer, type ServerOptions } from '../src/index.js';
 
 /** What these tests use of Ajv (the MCP SDK's own dependency). */

@@ -5,7 +5,7 @@
  * registry of our own, not zod's global one: this module may be evaluated more than once in a
  * process (test isolation) and ids must not collide.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface ComponentMeta {
   id: string;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageQuery } from './pagination.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

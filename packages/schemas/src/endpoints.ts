@@ -3,7 +3,7 @@
  * of decisions.md. The server registers its routes from it, the SDK builds its methods on it, and
  * the OpenAPI document is generated from it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type BodySpec,
   body,

@@ -6,7 +6,7 @@
  * may refuse what zod accepts (a key zod would strip, a string near a length limit, a shape it does
  * not know) but never accepts what zod refuses or would change. No `eval`: closures only.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The compiled answer for one schema. */
 export type FastCheck = (value: unknown) => boolean;

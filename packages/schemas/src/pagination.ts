@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { knownValueCheck } from './fast-check.js';
 
 /** Response headers of every collection endpoint. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { annotate } from './components.js';
 import { COUNTRY_CODES } from './countries.js';
 import { knownFastCheck } from './fast-check.js';

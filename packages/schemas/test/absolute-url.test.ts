@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { absoluteUrl, acceptsAsIs } from '../src/index.js';
 
 /** What `absoluteUrl` was, and must stay equivalent to: zod's own check. */

@@ -285,8 +285,9 @@ export class Marketplace {
       if (isTimeoutError(error)) throw timedOut(endpoint, url, timeout, attempts, error);
       if (isNetworkError(error)) {
         const reason = systemReason(error);
-        const why = reason.message === undefined ? '' : ` (${reason.message})`;
-        throw new APIConnectionError(`Connection failed: ${endpoint.method} ${url}${why}`, {
+        const why = reason.message === undefined ? unexplained(url) : ` (${reason.message})`;
+        const tried = attempts > 1 ? ` (${attempts} attempts)` : '';
+        throw new APIConnectionError(`Connection failed${tried}: ${endpoint.method} ${url}${why}`, {
           cause: error.cause,
           code: reason.code,
         });
@@ -496,6 +497,17 @@ const timedOut = (endpoint: Endpoint, url: string, timeout: number, attempts: nu
     `No response within ${timeout} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}: ${endpoint.method} ${url}`,
     { cause },
   );
+
+/**
+ * What a failure without a system reason may be. A browser gives none, on purpose: a request its
+ * CORS check refused fails exactly as one that found no server, so on another origin than the
+ * page's both are named (the console, which the page cannot read, says which).
+ */
+function unexplained(url: string): string {
+  const page = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  if (typeof page !== 'string' || page === 'null' || new URL(url).origin === page) return '';
+  return ` (the browser gives no reason: the API is down or unreachable, or it does not allow requests from this page's origin, ${page} (CORS); the browser's console says which)`;
+}
 
 /** Browsers forbid setting `User-Agent`, so it is only sent from Node. */
 function userAgent(prefix: string | undefined): string | undefined {

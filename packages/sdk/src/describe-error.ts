@@ -3,7 +3,7 @@
  * status, the API's `errors` or `error`, and a one-line hint a person or a model can act on.
  */
 import { IDEMPOTENCY_KEY_REUSED_MESSAGE, toFieldErrors } from '@app/schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   APIConnectionError,
   APIError,

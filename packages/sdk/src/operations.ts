@@ -13,7 +13,7 @@ import {
   publicEndpoints,
   type TransitionEndpoint,
 } from '@app/schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Marketplace } from './client.js';
 import { NotFoundError, RequestValidationError } from './core/error.js';
 import type { Page } from './core/pagination.js';
@@ -211,8 +211,12 @@ export function inputJsonSchema(op: Operation, input: z.ZodObject = op.input): I
  */
 export const readFileValue: FileReader = async (value, field) => {
   if (value.startsWith('data:')) return readDataUrl(value, field);
-  const { readFile } = await import('node:fs/promises');
-  const { extname } = await import('node:path');
+  // Named through a variable, so that an application's bundler for the browser neither tries to
+  // resolve Node's module (esbuild's error) nor warns about it (Vite's, webpack's).
+  const fsModule = 'node:fs/promises';
+  const { readFile } = (await import(
+    /* webpackIgnore: true */ /* @vite-ignore */ fsModule
+  )) as typeof import('node:fs/promises');
   const types: Record<string, string> = {
     '.png': 'image/png',
     '.jpg': 'image/jpeg',
@@ -221,7 +225,8 @@ export const readFileValue: FileReader = async (value, field) => {
     '.gif': 'image/gif',
   };
   const bytes = await readFile(value);
-  return new Blob([new Uint8Array(bytes)], { type: types[extname(value).toLowerCase()] ?? '' });
+  const extension = /\.[^./\\]+$/.exec(value)?.[0].toLowerCase() ?? '';
+  return new Blob([new Uint8Array(bytes)], { type: types[extension] ?? '' });
 };
 
 /**

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { endpointDescription, publicEndpoints, testHelperEndpointList } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Marketplace, RequestValidationError } from '../src/index.js';
 import {
   callOperation,
@@ -282,6 +282,19 @@ describe('file fields', () => {
         { readFile: readFileValue },
       );
       expect(logos).toEqual([PNG]);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  test("readFileValue: the file's type from its extension, in any case; none without one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sdk-operations-'));
+    try {
+      await mkdir(join(dir, 'v1.2'));
+      for (const name of ['LOGO.PNG', 'photo.jpeg', 'v1.2/logo']) await writeFile(join(dir, name), PNG);
+      expect((await readFileValue(join(dir, 'LOGO.PNG'), 'logo')).type).toBe('image/png');
+      expect((await readFileValue(join(dir, 'photo.jpeg'), 'logo')).type).toBe('image/jpeg');
+      expect((await readFileValue(join(dir, 'v1.2/logo'), 'logo')).type).toBe('');
     } finally {
       await rm(dir, { recursive: true });
     }

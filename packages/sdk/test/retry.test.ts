@@ -356,6 +356,42 @@ describe('transport errors (real sockets)', () => {
     expect((error as Error).cause).toBeInstanceOf(TypeError);
   });
 
+  test('a connection that failed on every attempt says how many were made', async () => {
+    const baseUrl = await closedPort();
+    const error = await client({ baseUrl })
+      .organizations.retrieve(ORG_ID)
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      `Connection failed (4 attempts): GET ${baseUrl}/organizations/${ORG_ID}.json (connect ECONNREFUSED ${new URL(baseUrl).host})`,
+    );
+  });
+
+  describe('in a web page (a location of its own)', () => {
+    // What a browser's fetch rejects with when the API is down or refuses the page's origin: a
+    // TypeError with no cause and no code (Chromium's words).
+    const browserFetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    afterEach(() => vi.unstubAllGlobals());
+
+    test('a failure the browser gives no reason for, on another origin, names CORS as a cause', async () => {
+      vi.stubGlobal('location', new URL('http://127.0.0.1:4173/app'));
+      const error = await client({ fetch: browserFetch, maxRetries: 0 })
+        .organizations.retrieve(ORG_ID)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message).toBe(
+        `Connection failed: GET ${BASE}/organizations/${ORG_ID}.json (the browser gives no reason: the API is down or unreachable, or it does not allow requests from this page's origin, http://127.0.0.1:4173 (CORS); the browser's console says which)`,
+      );
+    });
+
+    test('on the same origin (behind a proxy of the page), it does not', async () => {
+      vi.stubGlobal('location', new URL(`${BASE}/app`));
+      const error = await client({ fetch: browserFetch, maxRetries: 0 })
+        .organizations.retrieve(ORG_ID)
+        .catch((e: unknown) => e);
+      expect((error as Error).message).toBe(`Connection failed: GET ${BASE}/organizations/${ORG_ID}.json`);
+    });
+  });
+
   test('a POST whose connection was reset after sending is retried (its key makes it safe)', async () => {
     const tcp = await tcpServer((socket) => socket.destroy());
     const sdk = client({ baseUrl: tcp.baseUrl });

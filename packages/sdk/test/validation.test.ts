@@ -1,7 +1,7 @@
 import { acceptsAsIs, type Endpoint, endpoints, type OrganizationId } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseResponse, readResponse, validateRequest } from '../src/core/validation.js';
 import { type CacheStore, RequestValidationError, ResponseValidationError } from '../src/index.js';
 import {

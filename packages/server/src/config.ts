@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `LOG_FORMAT`: `auto` chooses by where the log goes (see `logFormatFor` in http/logging.ts). */
 export type LogFormat = 'auto' | 'json' | 'pretty';

@@ -54,6 +54,11 @@ export async function ensureDemo(
     `Demo token: ${token}`,
     'Try it:',
     `  curl -H "Authorization: Bearer ${token}" ${baseUrl}/organizations.json`,
+    // A browser app is the first thing many try: its page is on another origin (a Vite dev server's),
+    // and without this line its requests fail with no reason the page can read.
+    config.corsOrigins.length > 0
+      ? `Web pages allowed (CORS): ${config.corsOrigins.join(', ')}`
+      : 'Web pages on another origin are refused (no CORS). To allow one, start with MARKETPLACE_CORS_ORIGINS=<its origin>, e.g. MARKETPLACE_CORS_ORIGINS=http://localhost:5173 for a Vite dev server',
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -14,7 +14,7 @@ import {
   testHelperEndpointList,
 } from '@app/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { openapiDocument } from '../src/openapi-document.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the parsed document, walked by its documented shape

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { component } from '../components.js';
 import * as ex from '../examples.js';
 import { amountInput, briefInput, idOf, text, timestamp, typeError } from '../primitives.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { annotate, component } from '../components.js';
 import * as ex from '../examples.js';
 import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';

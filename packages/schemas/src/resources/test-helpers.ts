@@ -2,7 +2,7 @@
  * Payloads and responses of the reference server's test helpers (decisions.md §4): the sandbox
  * set-up API that makes what the real service makes through its web app.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { component } from '../components.js';
 import * as ex from '../examples.js';
 import { amountInput, idOf, text, timestamp } from '../primitives.js';

@@ -1,5 +1,5 @@
 import { type FieldErrors, REQUEST_ID_HEADER, ValidationErrorBody } from '@app/schemas';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * Where an SDK error records the kinds it is (its class and the SDK classes above it), under a key

@@ -1,5 +1,5 @@
 import type { BodySpec, Endpoint } from '@app/schemas';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Path parameters of an endpoint, with branded ids (`{ organization_id: OrganizationId, id: CollabId }`). */
 export type Params<E extends Endpoint> = z.output<E['params']>;

@@ -1,5 +1,5 @@
 import { type BodySpec, type Endpoint, type FieldErrors, fastCheck, toFieldErrors } from '@app/schemas';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { nearNames } from '../internal/near-names.js';
 import { objectShape } from '../internal/object-shape.js';
 import type { CallOptions, ListOptions } from '../internal/options.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The shape of an object schema, or of the object under a transform (a pipe whose input is the

@@ -6,7 +6,7 @@
  */
 import { acceptsAsIs, endpoints } from '@app/schemas';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { recordingFetch, type TestUser, useServer } from './harness.js';
 
 const server = useServer();

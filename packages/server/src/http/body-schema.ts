@@ -1,5 +1,5 @@
 import type { BodySpec } from '@app/schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import { wrapperMessage } from './errors.js';
 
 const wrapperError = (issue: { input?: unknown }) => wrapperMessage(issue.input);

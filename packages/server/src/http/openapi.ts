@@ -21,7 +21,7 @@ import {
   WWW_AUTHENTICATE,
 } from '@app/schemas';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { IMAGE_TYPES } from '../modules/uploads/uploads.js';
 import { bodySchemaOf } from './body-schema.js';
 

@@ -1,6 +1,6 @@
 import type { BodySpec, Endpoint, Role, TestHelperTable } from '@app/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
 import type { PageWindow, ReadDeclaration, ReadResult } from '../db/reads.js';

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '@app/schemas';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Config } from '../config.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { IMAGE_TYPE_MESSAGE, sniffImage, type UploadedFile } from '../modules/uploads/uploads.js';

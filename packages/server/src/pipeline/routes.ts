@@ -10,7 +10,7 @@ import {
 } from '@app/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Config } from '../config.js';
 import type { Em } from '../db/database.js';
 import type { ReadResult } from '../db/reads.js';

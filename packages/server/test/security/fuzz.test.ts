@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { type NamedEndpoint, publicEndpoints, testHelperEndpointList } from '@app/schemas';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { TEST_HELPERS_KEY, type TestUser, useTestServer } from '../harness.js';
 import { type Digest, digester, nextTransactionId } from './database-dump.js';
 import { rejectionShapeProblem, writeReport } from './shapes.js';

@@ -5,7 +5,7 @@
  * into a request body.
  */
 import fc from 'fast-check';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Literal JSON text placed as-is in a serialized body. */
 export class RawJson {

@@ -1,5 +1,5 @@
 import { AddressComplete, type AddressUpdate, toFieldErrors } from '@app/schemas';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Em } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { notFound, unprocessable } from '../../http/errors.js';

@@ -8,7 +8,7 @@ import {
   payoutRangeError,
 } from '@app/schemas';
 import { raw } from '@mikro-orm/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { iso, isoOrNull } from '../../http/present.js';

@@ -1,6 +1,6 @@
 import { COLLAB_DEFAULTS, type CollabState, type CollabUpdate } from '@app/schemas';
 import { raw } from '@mikro-orm/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import { iso, isoOrNull } from '../../http/present.js';

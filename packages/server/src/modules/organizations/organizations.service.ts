@@ -1,6 +1,6 @@
 import type { FieldErrors, OrganizationCreate, OrganizationUpdate } from '@app/schemas';
 import { LockMode } from '@mikro-orm/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { Em } from '../../db/database.js';
 import type { ReadOne, ReadResult } from '../../db/reads.js';
