@@ -19,9 +19,14 @@ import { nodeTooOld } from '@app/server/node-version';
 
 export { freePort } from './free-port.js';
 
+/**
+ * Every option, of the kit and of its calls, may be given as `undefined` (an unset environment
+ * variable, under `exactOptionalPropertyTypes` too): it is then as if it were not given, as in
+ * `@app/sdk`.
+ */
 export interface TestServerOptions {
   /** The test-helpers key (at least 32 characters); a random one by default. */
-  helpersKey?: string;
+  helpersKey?: string | undefined;
   /**
    * Where the server's database is made. `pglite://memory`: an in-memory PGlite of the server's
    * own. A `postgres://` (or `postgresql://`) URL: a database of the server's own on that
@@ -37,26 +42,27 @@ export interface TestServerOptions {
    * await startTestServer({ databaseUrl: 'postgres://postgres:postgres@localhost:5432/postgres' });
    * ```
    */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
   /**
    * More settings, as the server's environment variables (e.g. `MARKETPLACE_LIMIT_COLLABS`,
    * `MARKETPLACE_CHAOS_503_RATE`, `LOG_LEVEL`); `PORT`, `HOST`, `DATABASE_URL`,
-   * `MARKETPLACE_BASE_URL` and the data directory are the kit's.
+   * `MARKETPLACE_BASE_URL` and the data directory are the kit's. A variable given as `undefined`
+   * is not set (the kit's `LOG_LEVEL: 'silent'` stays).
    */
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined> | undefined;
   /**
    * The random source of the server's chaos 503s (`MARKETPLACE_CHAOS_503_RATE`), for a run that
    * is the same every time; `Math.random` by default.
    */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 export interface CreateUserOptions {
-  name?: string;
+  name?: string | undefined;
   /** A unique address is made up when none is given. */
-  email?: string;
+  email?: string | undefined;
   /** `write` by default. */
-  permission?: 'read' | 'write';
+  permission?: 'read' | 'write' | undefined;
 }
 
 export interface TestServer {
@@ -66,8 +72,18 @@ export interface TestServer {
   readonly helpersKey: string;
   /** Makes a user through the test helpers; resolves to its access token (`mkt_…`). */
   createUser(options?: CreateUserOptions): Promise<string>;
-  /** An `@app/sdk` client of this server for `token`, with the test-helpers key set. */
+  /**
+   * An `@app/sdk` client of this server for `token`, with the test-helpers key set. `options` are
+   * the SDK's; `baseUrl`, `token` and `testHelpersKey` given there replace the kit's, unless given
+   * as `undefined`.
+   */
   client(token: string, options?: Partial<ClientOptions>): Marketplace;
+  /**
+   * The SDK's test helpers (`Marketplace['testHelpers']`), keyed for this server and needing no
+   * token: for what needs a user's id (`createUser()` resolves to `{ user, access_token }` here),
+   * e.g. a notification, a membership, a join request.
+   */
+  readonly testHelpers: Marketplace['testHelpers'];
   /**
    * Runs SQL on the server's database (`?` placeholders) and resolves to its rows: to check what
    * your code stored.

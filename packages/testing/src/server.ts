@@ -75,6 +75,16 @@ async function openPglite(dataDir: string): Promise<KitDatabase> {
   }
 }
 
+/**
+ * `options` without the entries given as `undefined`: such an option is as if not given (as in the
+ * SDK), so it neither replaces the kit's own (`baseUrl`, `LOG_LEVEL`) nor reaches the server.
+ */
+function definedOnly<T extends object>(options: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+}
+
 /** A server's folder: `mkt-test-server-<pid of its process>-<random>` in the system's temp folder. */
 const DATA_DIR_PREFIX = 'mkt-test-server-';
 
@@ -104,7 +114,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
   const dataDir = mkdtempSync(join(tmpdir(), `${DATA_DIR_PREFIX}${process.pid}-`));
   const settings = {
     LOG_LEVEL: 'silent',
-    ...options.env,
+    ...definedOnly(options.env ?? {}),
     HOST: '127.0.0.1',
     MARKETPLACE_DATA_DIR: dataDir,
     MARKETPLACE_TEST_HELPERS_KEY: helpersKey,
@@ -170,7 +180,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
 
   let closing: Promise<void> | undefined;
   const client = (token: string, clientOptions: Partial<ClientOptions> = {}) =>
-    new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...clientOptions });
+    new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...definedOnly(clientOptions) });
   // The test helpers take the key, not a token; the client insists on one all the same.
   const admin = client('mkt_unused_the_test_helpers_send_their_key');
   const { orm } = kitDatabase;
@@ -189,6 +199,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
       return access_token.token;
     },
     client,
+    testHelpers: admin.testHelpers,
     sql: (query, params = []) => orm.em.fork().execute(query, params as never[]),
     async reset() {
       await admin.testHelpers.reset();
