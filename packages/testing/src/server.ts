@@ -89,8 +89,9 @@ function definedOnly<T extends object>(options: T): { [K in keyof T]: Exclude<T[
 const DATA_DIR_PREFIX = 'mkt-test-server-';
 
 /**
- * Removes the folders of servers whose process is gone: `close()` removes a server's own, but a
- * process killed (SIGKILL, a runner's timeout, `process.exit` in a test) never calls it.
+ * Removes the folders of servers, and of snapshots being made (`mkt-snapshot-<pid>-…`,
+ * snapshot.ts), whose process is gone: `close()` removes a server's own, but a process killed
+ * (SIGKILL, Ctrl-C, a runner's timeout, `process.exit` in a test) never calls it.
  */
 function removeLeftoverDataDirs(dir = tmpdir()): void {
   let names: string[];
@@ -100,7 +101,7 @@ function removeLeftoverDataDirs(dir = tmpdir()): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(/^mkt-test-server-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(/^mkt-(?:test-server|snapshot)-(\d+)-/.exec(name)?.[1]);
     if (pid > 0 && pid !== process.pid && !processRunning(pid))
       rmSync(join(dir, name), { recursive: true, force: true });
   }
