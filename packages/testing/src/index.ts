@@ -15,7 +15,6 @@
  * ```
  */
 import type { ClientOptions, Marketplace } from '@app/sdk';
-import { nodeTooOld } from '@app/server/node-version';
 
 export { freePort } from './free-port.js';
 
@@ -106,8 +105,33 @@ export interface TestServer {
  * `MARKETPLACE_TEST_DATABASE_URL`).
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const { nodeTooOld } = await loadServer(() => import('@app/server/node-version'));
   const tooOld = nodeTooOld('@app/testing');
   if (tooOld) throw new Error(tooOld);
-  const { start } = await import('./server.js');
+  const { start } = await loadServer(() => import('./server.js'));
   return start(options);
+}
+
+/**
+ * What a CommonJS loader that cannot load an ES module throws: `require()` of one where Node's
+ * require(esm) is off or the loader has none (jest without `--experimental-vm-modules`), and
+ * `import()` in a `vm` script (jest's modules) without that flag.
+ */
+const NO_ES_MODULES = new Set(['ERR_REQUIRE_ESM', 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG']);
+
+/**
+ * Loads the server (an ES module only, as its ORM is) when a start asks for it, not when the kit is
+ * loaded: the kit's CommonJS build loads it, which jest without `--experimental-vm-modules`
+ * refuses. Such a start then rejects with one line that says what to run, not with the loader's
+ * error pointing into the server's files.
+ */
+async function loadServer<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!NO_ES_MODULES.has((error as { code?: unknown }).code as string)) throw error;
+    throw new Error(
+      '@app/testing cannot load @app/server, an ES module, from CommonJS: under jest, run it with NODE_OPTIONS=--experimental-vm-modules (README, "Jest")',
+    );
+  }
 }
