@@ -64,6 +64,7 @@ async function openPglite(dataDir: string): Promise<KitDatabase> {
     return {
       orm,
       url: 'pglite://memory',
+      sql: (query, params) => orm.em.fork().execute(query, params as never[]),
       close: async () => {
         await orm.close(true);
         await closePglite();
@@ -184,7 +185,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
     new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...definedOnly(clientOptions) });
   // The test helpers take the key, not a token; the client insists on one all the same.
   const admin = client('mkt_unused_the_test_helpers_send_their_key');
-  const { orm } = kitDatabase;
+  const kit = kitDatabase;
   let users = 0;
 
   return {
@@ -201,7 +202,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
     },
     client,
     testHelpers: admin.testHelpers,
-    sql: (query, params = []) => orm.em.fork().execute(query, params as never[]),
+    sql: <T>(query: string, params: readonly unknown[] = []) => kit.sql(query, params) as Promise<T[]>,
     async reset() {
       await admin.testHelpers.reset();
     },
