@@ -188,7 +188,7 @@ test('a user of the test kit creates and lists an organization', async () => {
   console.log(`ok: ${kit} in vitest`);
 
   step(
-    'the test kit from CommonJS, as node:test and jest run it: the same Marketplace class, and the process exits by itself',
+    'the test kit from CommonJS, as node:test runs it (jest, with --experimental-vm-modules: its README): the same Marketplace class, and the process exits by itself',
   );
   writeFileSync(
     join(dir, 'kit.cjs'),

@@ -15,13 +15,17 @@
  * ```
  */
 import type { ClientOptions, Marketplace } from '@app/sdk';
-import { nodeTooOld } from '@app/server/node-version';
 
 export { freePort } from './free-port.js';
 
+/**
+ * Every option, of the kit and of its calls, may be given as `undefined` (an unset environment
+ * variable, under `exactOptionalPropertyTypes` too): it is then as if it were not given, as in
+ * `@app/sdk`.
+ */
 export interface TestServerOptions {
   /** The test-helpers key (at least 32 characters); a random one by default. */
-  helpersKey?: string;
+  helpersKey?: string | undefined;
   /**
    * Where the server's database is made. `pglite://memory`: an in-memory PGlite of the server's
    * own. A `postgres://` (or `postgresql://`) URL: a database of the server's own on that
@@ -37,26 +41,27 @@ export interface TestServerOptions {
    * await startTestServer({ databaseUrl: 'postgres://postgres:postgres@localhost:5432/postgres' });
    * ```
    */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
   /**
    * More settings, as the server's environment variables (e.g. `MARKETPLACE_LIMIT_COLLABS`,
    * `MARKETPLACE_CHAOS_503_RATE`, `LOG_LEVEL`); `PORT`, `HOST`, `DATABASE_URL`,
-   * `MARKETPLACE_BASE_URL` and the data directory are the kit's.
+   * `MARKETPLACE_BASE_URL` and the data directory are the kit's. A variable given as `undefined`
+   * is not set (the kit's `LOG_LEVEL: 'silent'` stays).
    */
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined> | undefined;
   /**
    * The random source of the server's chaos 503s (`MARKETPLACE_CHAOS_503_RATE`), for a run that
    * is the same every time; `Math.random` by default.
    */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 export interface CreateUserOptions {
-  name?: string;
+  name?: string | undefined;
   /** A unique address is made up when none is given. */
-  email?: string;
+  email?: string | undefined;
   /** `write` by default. */
-  permission?: 'read' | 'write';
+  permission?: 'read' | 'write' | undefined;
 }
 
 export interface TestServer {
@@ -66,8 +71,18 @@ export interface TestServer {
   readonly helpersKey: string;
   /** Makes a user through the test helpers; resolves to its access token (`mkt_…`). */
   createUser(options?: CreateUserOptions): Promise<string>;
-  /** An `@app/sdk` client of this server for `token`, with the test-helpers key set. */
+  /**
+   * An `@app/sdk` client of this server for `token`, with the test-helpers key set. `options` are
+   * the SDK's; `baseUrl`, `token` and `testHelpersKey` given there replace the kit's, unless given
+   * as `undefined`.
+   */
   client(token: string, options?: Partial<ClientOptions>): Marketplace;
+  /**
+   * The SDK's test helpers (`Marketplace['testHelpers']`), keyed for this server and needing no
+   * token: for what needs a user's id (`createUser()` resolves to `{ user, access_token }` here),
+   * e.g. a notification, a membership, a join request.
+   */
+  readonly testHelpers: Marketplace['testHelpers'];
   /**
    * Runs SQL on the server's database (`?` placeholders) and resolves to its rows: to check what
    * your code stored.
@@ -90,8 +105,33 @@ export interface TestServer {
  * `MARKETPLACE_TEST_DATABASE_URL`).
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const { nodeTooOld } = await loadServer(() => import('@app/server/node-version'));
   const tooOld = nodeTooOld('@app/testing');
   if (tooOld) throw new Error(tooOld);
-  const { start } = await import('./server.js');
+  const { start } = await loadServer(() => import('./server.js'));
   return start(options);
+}
+
+/**
+ * What a CommonJS loader that cannot load an ES module throws: `require()` of one where Node's
+ * require(esm) is off or the loader has none (jest without `--experimental-vm-modules`), and
+ * `import()` in a `vm` script (jest's modules) without that flag.
+ */
+const NO_ES_MODULES = new Set(['ERR_REQUIRE_ESM', 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG']);
+
+/**
+ * Loads the server (an ES module only, as its ORM is) when a start asks for it, not when the kit is
+ * loaded: the kit's CommonJS build loads it, which jest without `--experimental-vm-modules`
+ * refuses. Such a start then rejects with one line that says what to run, not with the loader's
+ * error pointing into the server's files.
+ */
+async function loadServer<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!NO_ES_MODULES.has((error as { code?: unknown }).code as string)) throw error;
+    throw new Error(
+      '@app/testing cannot load @app/server, an ES module, from CommonJS: under jest, run it with NODE_OPTIONS=--experimental-vm-modules (README, "Jest")',
+    );
+  }
 }

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { migrate, type Orm, openDatabase } from '@app/server';
+import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** The prefix of the databases the kit makes; no other database is ever dropped. */
@@ -24,6 +25,8 @@ export interface KitDatabase {
   orm: Orm;
   /** The URL of the kit's own database (the server's `DATABASE_URL`). */
   url: string;
+  /** `TestServer.sql()`: the rows of `query` (`?` placeholders), their values as PGlite reads them. */
+  sql(query: string, params: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /** Closes the ORM, drops the database, closes the kit's connection; resolves once all is done. */
   close(): Promise<void>;
 }
@@ -59,8 +62,10 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
 
   let name: string | undefined;
   let orm: Orm | undefined;
+  let reader: Promise<pg.Client> | undefined;
   const drop = async () => {
     await orm?.close(true);
+    await (await reader?.catch(() => undefined))?.end().catch(() => {});
     if (name) await dropDatabase(admin, url, name);
     await admin.end().catch(() => {});
   };
@@ -82,9 +87,65 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     await migrate(orm).catch((error: unknown) => {
       throw new Error(`${target.label}: migrating the kit's database ${created} failed: ${firstLine(error)}`);
     });
-    return { orm, url: kitUrl, close: drop };
+    const platform = orm.em.getPlatform();
+    const sql = async (query: string, params: readonly unknown[]) => {
+      reader ??= openReader(kitUrl).catch((error: unknown) => {
+        reader = undefined;
+        throw error;
+      });
+      const client = await reader;
+      // `?` placeholders filled in as the ORM fills them (PGlite's `sql()` runs through the ORM);
+      // its errors are the ORM's, as there.
+      const statement = platform.formatQuery(query, [...params]);
+      try {
+        return (await client.query<Record<string, unknown>>(statement)).rows;
+      } catch (error) {
+        throw platform.getExceptionConverter().convertException(error as Error);
+      }
+    };
+    return { orm, url: kitUrl, sql, close: drop };
   } catch (error) {
     await drop();
+    throw error;
+  }
+}
+
+/**
+ * A connection to the kit's database for `sql()` whose values are read as PGlite reads them: a
+ * `count(*)` (int8) is a number (a `BigInt` beyond 2^53), a timestamp a `Date`, a date a `Date` at
+ * UTC midnight, an array of them an array of those. Through the server's pool (the ORM's), int8 and
+ * timestamps are strings on PostgreSQL and numbers and Dates on PGlite, so a suite moved to
+ * PostgreSQL with `MARKETPLACE_TEST_DATABASE_URL` would fail where nothing else changed. PGlite's
+ * own parsers (its public `types`) are used, and its arrays are made as PGlite makes them: from
+ * `pg_type`, each array type parsing its elements with its element type's parser. Opened on the
+ * first `sql()`, closed by `close()`.
+ */
+async function openReader(url: string): Promise<pg.Client> {
+  const arrays = new Map<number, number>();
+  const parse = (oid: number) => (text: string) => {
+    const element = arrays.get(oid);
+    return element === undefined
+      ? pgliteTypes.parseType(text, oid)
+      : pgliteTypes.arrayParser(text, (item: string) => pgliteTypes.parseType(item, element), oid);
+  };
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: '@app/testing',
+    types: { getTypeParser: parse as unknown as pg.CustomTypesConfig['getTypeParser'] },
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ element: number; array: number }>(
+      `select b.oid::int as element, b.typarray::int as array
+       from pg_catalog.pg_type a join pg_catalog.pg_type b on b.oid = a.typelem
+       where a.typcategory = 'A' group by b.oid, b.typarray`,
+    );
+    for (const { element, array } of rows) arrays.set(array, element);
+    return client;
+  } catch (error) {
+    await client.end().catch(() => {});
     throw error;
   }
 }

@@ -64,6 +64,7 @@ async function openPglite(dataDir: string): Promise<KitDatabase> {
     return {
       orm,
       url: 'pglite://memory',
+      sql: (query, params) => orm.em.fork().execute(query, params as never[]),
       close: async () => {
         await orm.close(true);
         await closePglite();
@@ -75,12 +76,23 @@ async function openPglite(dataDir: string): Promise<KitDatabase> {
   }
 }
 
+/**
+ * `options` without the entries given as `undefined`: such an option is as if not given (as in the
+ * SDK), so it neither replaces the kit's own (`baseUrl`, `LOG_LEVEL`) nor reaches the server.
+ */
+function definedOnly<T extends object>(options: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+}
+
 /** A server's folder: `mkt-test-server-<pid of its process>-<random>` in the system's temp folder. */
 const DATA_DIR_PREFIX = 'mkt-test-server-';
 
 /**
- * Removes the folders of servers whose process is gone: `close()` removes a server's own, but a
- * process killed (SIGKILL, a runner's timeout, `process.exit` in a test) never calls it.
+ * Removes the folders of servers, and of snapshots being made (`mkt-snapshot-<pid>-…`,
+ * snapshot.ts), whose process is gone: `close()` removes a server's own, but a process killed
+ * (SIGKILL, Ctrl-C, a runner's timeout, `process.exit` in a test) never calls it.
  */
 function removeLeftoverDataDirs(dir = tmpdir()): void {
   let names: string[];
@@ -90,7 +102,7 @@ function removeLeftoverDataDirs(dir = tmpdir()): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(/^mkt-test-server-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(/^mkt-(?:test-server|snapshot)-(\d+)-/.exec(name)?.[1]);
     if (pid > 0 && pid !== process.pid && !processRunning(pid))
       rmSync(join(dir, name), { recursive: true, force: true });
   }
@@ -104,7 +116,7 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
   const dataDir = mkdtempSync(join(tmpdir(), `${DATA_DIR_PREFIX}${process.pid}-`));
   const settings = {
     LOG_LEVEL: 'silent',
-    ...options.env,
+    ...definedOnly(options.env ?? {}),
     HOST: '127.0.0.1',
     MARKETPLACE_DATA_DIR: dataDir,
     MARKETPLACE_TEST_HELPERS_KEY: helpersKey,
@@ -170,10 +182,10 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
 
   let closing: Promise<void> | undefined;
   const client = (token: string, clientOptions: Partial<ClientOptions> = {}) =>
-    new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...clientOptions });
+    new Marketplace({ token, baseUrl: url, testHelpersKey: helpersKey, ...definedOnly(clientOptions) });
   // The test helpers take the key, not a token; the client insists on one all the same.
   const admin = client('mkt_unused_the_test_helpers_send_their_key');
-  const { orm } = kitDatabase;
+  const kit = kitDatabase;
   let users = 0;
 
   return {
@@ -189,7 +201,8 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
       return access_token.token;
     },
     client,
-    sql: (query, params = []) => orm.em.fork().execute(query, params as never[]),
+    testHelpers: admin.testHelpers,
+    sql: <T>(query: string, params: readonly unknown[] = []) => kit.sql(query, params) as Promise<T[]>,
     async reset() {
       await admin.testHelpers.reset();
     },

@@ -35,7 +35,9 @@ export function snapshotFile(): string {
 
 /** A fresh in-memory PGlite with every migration applied, dumped (uncompressed tar). */
 export async function createMigratedSnapshot(): Promise<Uint8Array> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mkt-snapshot-'));
+  // Named after this process, as a server's folder is: one killed while it migrates (seconds) leaves
+  // it, and the next start removes it (server.ts, `removeLeftoverDataDirs`).
+  const dataDir = mkdtempSync(join(tmpdir(), `mkt-snapshot-${process.pid}-`));
   const pglite = await PGlite.create();
   try {
     const orm = await openDatabase({ url: undefined, dataDir, pglite });

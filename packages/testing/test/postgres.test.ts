@@ -130,6 +130,50 @@ if (postgresUrl)
       expect((await after.organizations.list()).data).toEqual([]);
     });
 
+    it('sql() reads values as on PGlite: a count is a number, a timestamp a Date (a suite moved to PostgreSQL passes as it did)', async () => {
+      const [lite, onPostgres] = await Promise.all([
+        startTestServer({ databaseUrl: 'pglite://memory' }),
+        startTestServer({ databaseUrl: postgresUrl }),
+      ]);
+      onTestFinished(() => Promise.all([lite.close(), onPostgres.close()]).then(() => undefined));
+      const fixed = `select count(*) as n, sum(2) as total, 9007199254740993::int8 as big, array[1, 2]::int8[] as ids,
+        '2020-01-01 10:00+02'::timestamptz as at, array['2020-01-01 10:00+02'::timestamptz] as ats,
+        '2020-01-01'::date as day, 1.5::numeric as amount, '{"a": 1}'::jsonb as doc, true as yes, ? as text`;
+      const expected = [
+        {
+          n: 1,
+          total: 2,
+          big: 9007199254740993n,
+          ids: [1, 2],
+          at: new Date('2020-01-01T08:00:00Z'),
+          ats: [new Date('2020-01-01T08:00:00Z')],
+          day: new Date('2020-01-01T00:00:00Z'),
+          amount: '1.5',
+          doc: { a: 1 },
+          yes: true,
+          text: "it's",
+        },
+      ];
+      expect(await lite.sql(fixed, ["it's"])).toEqual(expected);
+      expect(await onPostgres.sql(fixed, ["it's"])).toEqual(expected);
+      const client = onPostgres.client(await onPostgres.createUser());
+      const org = await client.organizations.create({ name: 'Acme' });
+      expect(
+        await onPostgres.sql('select count(*) as n, created_at from organizations group by created_at'),
+      ).toEqual([{ n: 1, created_at: new Date(org.created_at) }]);
+      // Its errors are the ORM's, as on PGlite.
+      const [liteError, postgresError] = await Promise.all(
+        [lite, onPostgres].map((server) =>
+          server.sql('selec 1').then(
+            () => undefined,
+            (e: Error) => e,
+          ),
+        ),
+      );
+      expect(postgresError?.constructor).toBe(liteError?.constructor);
+      expect(postgresError?.message).toMatch(/syntax error at or near "selec"/);
+    });
+
     it('close() drops its database and closes every connection it opened', async () => {
       const server = await startTestServer({ databaseUrl: postgresUrl });
       const name = await databaseOf(server);

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +23,13 @@ const postgresUrl = process.env.MARKETPLACE_TEST_DATABASE_URL;
  * killed and its script removed when the test ends. A file, not `-e`: worker threads inherit the
  * parent's execArgv, and each would run the script again.
  */
-function runWithKit(body: string) {
+function runWithKit(body: string, env: NodeJS.ProcessEnv = process.env) {
   const kit = fileURLToPath(new URL('../src/index.ts', import.meta.url));
   const script = join(mkdtempSync(join(tmpdir(), 'kit-process-')), 'script.mjs');
   writeFileSync(script, `const { startTestServer } = await import(${JSON.stringify(kit)});\n${body}`);
   const child = spawn(process.execPath, ['--conditions=@app/source', '--import', 'tsx', script], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   onTestFinished(() => {
@@ -74,6 +75,30 @@ setInterval(() => {}, 1000);
   await server.close();
   expect(folders()).toEqual([]);
   expect(existsSync(alive)).toBe(true);
+}, 60_000);
+
+it('a process killed while it makes the snapshot leaves its folder, and the next start removes it', async () => {
+  // An empty cache folder: the child's first start migrates a fresh PGlite in a folder of its own.
+  const cache = mkdtempSync(join(tmpdir(), 'kit-cache-'));
+  onTestFinished(() => rmSync(cache, { recursive: true, force: true }));
+  const made = new Promise<string>((resolve) => {
+    const watcher = watch(tmpdir(), (_event, name) => {
+      if (!name?.startsWith('mkt-snapshot-') || !existsSync(join(tmpdir(), name))) return;
+      watcher.close();
+      resolve(name);
+    });
+  });
+  const child = runWithKit(`await startTestServer({ databaseUrl: 'pglite://memory' });`, {
+    ...process.env,
+    MARKETPLACE_TEST_CACHE_DIR: cache,
+  });
+  const folder = await made;
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+  expect(existsSync(join(tmpdir(), folder))).toBe(true);
+  const server = await startTestServer();
+  await server.close();
+  expect(existsSync(join(tmpdir(), folder))).toBe(false);
 }, 60_000);
 
 // Defined in the run on PostgreSQL only (TEST_DATABASE_URL; CI's tests:postgres).

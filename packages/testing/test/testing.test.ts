@@ -62,6 +62,54 @@ describe('startTestServer()', () => {
     expect(await client.organizations.retrieve(org.id)).toMatchObject({ id: org.id });
   });
 
+  it('takes an option given as undefined as not given (an unset variable), as the SDK does', async () => {
+    // Under `exactOptionalPropertyTypes` these are what `process.env.X` gives; they type-check.
+    const unset: string | undefined = undefined;
+    const other = await startTestServer({
+      helpersKey: unset,
+      databaseUrl: unset,
+      random: undefined,
+      env: { LOG_LEVEL: unset, MARKETPLACE_LIMIT_ORGANIZATIONS: '1' },
+    });
+    try {
+      expect(other.helpersKey.length).toBeGreaterThanOrEqual(32);
+      const token = await other.createUser({ name: unset, email: unset, permission: undefined });
+      // The kit's own options stay: the server's URL, the token, the helpers key.
+      const client = other.client(token, {
+        baseUrl: unset,
+        token: unset,
+        testHelpersKey: unset,
+        maxRetries: 0,
+      });
+      const org = await client.organizations.create({ name: 'One' });
+      await client.testHelpers.setSubscription(org.id, { active: true });
+      await expect(client.organizations.create({ name: 'Two' })).rejects.toMatchObject({ status: 422 });
+      expect((await client.me.accessTokens.list()).data).toMatchObject([{ permission: 'write' }]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('testHelpers makes what needs a user id (a notification, a membership) without a token', async () => {
+    const owner = server.client(await server.createUser());
+    const org = await owner.organizations.create({ name: 'Helpers Co' });
+    const { user, access_token } = await server.testHelpers.createUser({
+      user: { name: 'Bea', email: 'bea@example.com' },
+    });
+    await server.testHelpers.addMember(org.id, { user_id: user.id, role: 'member' });
+    await server.testHelpers.createNotification(user.id, {
+      type: 'organization_membership_created',
+      params: {},
+      record_type: 'Organization',
+      record_id: org.id,
+    });
+    const bea = server.client(access_token.token);
+    expect((await bea.organizations.list()).data.map((o) => o.id)).toEqual([org.id]);
+    expect((await bea.me.notifications.list()).data).toMatchObject([
+      { type: 'organization_membership_created' },
+    ]);
+  });
+
   it('sql() reads what the server stored, with ? placeholders', async () => {
     const client = server.client(await server.createUser());
     const org = await client.organizations.create({ name: 'Stored Co' });
