@@ -212,11 +212,15 @@ export function inputJsonSchema(op: Operation, input: z.ZodObject = op.input): I
 export const readFileValue: FileReader = async (value, field) => {
   if (value.startsWith('data:')) return readDataUrl(value, field);
   // Named through a variable, so that an application's bundler for the browser neither tries to
-  // resolve Node's module (esbuild's error) nor warns about it (Vite's, webpack's).
+  // resolve Node's module (esbuild's error) nor warns about it (Vite's, webpack's). Taken from
+  // `process.getBuiltinModule` where Node has it (22.3+): an `import()` left in the CommonJS build
+  // rejects in a module jest loads without `--experimental-vm-modules`.
   const fsModule = 'node:fs/promises';
-  const { readFile } = (await import(
-    /* webpackIgnore: true */ /* @vite-ignore */ fsModule
-  )) as typeof import('node:fs/promises');
+  const node = globalThis.process as { getBuiltinModule?: (id: string) => unknown } | undefined;
+  const { readFile } = (node?.getBuiltinModule?.(fsModule) ??
+    (await import(
+      /* webpackIgnore: true */ /* @vite-ignore */ fsModule
+    ))) as typeof import('node:fs/promises');
   const types: Record<string, string> = {
     '.png': 'image/png',
     '.jpg': 'image/jpeg',

@@ -209,6 +209,15 @@ function describeTarget(url: string, setting: string): Target {
   } catch {
     throw new Error(`${setting} is not a URL: give postgres://user:password@host:port/database`);
   }
+  // Decoded here once, as `pg` and the ORM decode them: a `%` that is no escape (a password's) was
+  // `URIError: URI malformed` from deep inside, or a database made and dropped again.
+  try {
+    for (const part of [parsed.username, parsed.password, parsed.pathname]) decodeURIComponent(part);
+  } catch {
+    throw new Error(
+      `${setting} has a % that is not followed by two hex digits (in its user, password or database): write a % there as %25`,
+    );
+  }
   const host = parsed.host || 'localhost';
   const user = decodeURIComponent(parsed.username) || process.env.PGUSER || 'the default user';
   const database =

@@ -63,6 +63,21 @@ describe('which database', () => {
     );
   });
 
+  it('a % in the URL that is no escape (a password with a %): one line naming databaseUrl, not URIError', async () => {
+    const port = await freePort();
+    for (const credentials of ['k%it:secret', 'kit:pa%ss']) {
+      const error = await startTestServer({
+        databaseUrl: `postgres://${credentials}@127.0.0.1:${port}/postgres`,
+      }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(`${error?.name}: ${error?.message}`).toBe(
+        'Error: databaseUrl has a % that is not followed by two hex digits (in its user, password or database): write a % there as %25',
+      );
+    }
+  });
+
   it('MARKETPLACE_TEST_DATABASE_URL puts a server given no databaseUrl on PostgreSQL, and is named in its errors', async () => {
     const port = await freePort();
     vi.stubEnv('MARKETPLACE_TEST_DATABASE_URL', `postgresql://127.0.0.1:${port}/postgres`);
