@@ -179,8 +179,12 @@ async function dropDatabase(admin: pg.Client, url: string, name: string): Promis
 
 /**
  * Drops the kit's databases whose kit is gone: those whose connection (the pid in the name) is no
- * longer a backend of the server. Best effort: a database another kit drops at the same moment, or
- * one that another user made (only its owner may drop it), is left to others.
+ * longer a backend of the server, and which no connection uses. Without `force`: PostgreSQL then
+ * refuses to drop a database that any session is connected to, so a kit that is still running but
+ * lost its own connection (an idle-session timeout, a proxy's idle timeout, `pg_terminate_backend`)
+ * keeps its database while its server holds a connection to it. Best effort: a database another
+ * kit drops at the same moment, one in use, or one that another user made (only its owner may drop
+ * it), is left to others.
  */
 async function dropLeftovers(admin: pg.Client): Promise<void> {
   const { rows } = await admin.query<{ datname: string }>(
@@ -190,8 +194,7 @@ async function dropLeftovers(admin: pg.Client): Promise<void> {
        and not exists (select 1 from pg_stat_activity a where a.pid = substring(kit.datname from $2)::int)`,
     [`^${DATABASE_PREFIX}[0-9]{1,9}_[0-9a-f]+$`, `^${DATABASE_PREFIX}([0-9]{1,9})_`],
   );
-  for (const { datname } of rows)
-    await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+  for (const { datname } of rows) await admin.query(`drop database if exists "${datname}"`).catch(() => {});
 }
 
 interface Target {

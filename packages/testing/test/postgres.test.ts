@@ -235,6 +235,30 @@ if (postgresUrl)
       }
     });
 
+    it('a start leaves a database whose kit connection is gone but which is still in use (a kit whose own connection was cut)', async () => {
+      const admin = await connect(postgresUrl);
+      const cut = new pg.Client({ connectionString: postgresUrl });
+      await cut.connect();
+      const cutPid = (await cut.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]
+        ?.pid as number;
+      const name = `mkt_kit_${cutPid}_fedcba9876`;
+      try {
+        await admin.query(`create database "${name}"`);
+        // The server of that kit still has a connection to its database; the kit's own is cut
+        // (an idle-session timeout, a proxy's idle timeout, pg_terminate_backend).
+        const inUse = await connect(withUrl(postgresUrl, { database: name }));
+        await inUse.query('select 1');
+        await cut.end();
+        await backendGone(admin, cutPid);
+        const server = await startTestServer({ databaseUrl: postgresUrl });
+        await server.close();
+        const left = await admin.query('select datname from pg_database where datname = $1', [name]);
+        expect(left.rows).toEqual([{ datname: name }]);
+      } finally {
+        await admin.query(`drop database if exists "${name}" with (force)`);
+      }
+    });
+
     it('credentials PostgreSQL refuses: one line naming databaseUrl and the user', async () => {
       const url = withUrl(postgresUrl, { user: 'mkt_kit_nobody', password: 'wrong-password' });
       const { host } = new URL(url);
