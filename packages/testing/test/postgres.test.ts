@@ -242,11 +242,12 @@ if (postgresUrl)
       const cutPid = (await cut.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]
         ?.pid as number;
       const name = `mkt_kit_${cutPid}_fedcba9876`;
+      // The server of that kit still has a connection to its database; the kit's own is cut (an
+      // idle-session timeout, a proxy's idle timeout, pg_terminate_backend).
+      const inUse = new pg.Client({ connectionString: withUrl(postgresUrl, { database: name }) });
       try {
         await admin.query(`create database "${name}"`);
-        // The server of that kit still has a connection to its database; the kit's own is cut
-        // (an idle-session timeout, a proxy's idle timeout, pg_terminate_backend).
-        const inUse = await connect(withUrl(postgresUrl, { database: name }));
+        await inUse.connect();
         await inUse.query('select 1');
         await cut.end();
         await backendGone(admin, cutPid);
@@ -255,7 +256,8 @@ if (postgresUrl)
         const left = await admin.query('select datname from pg_database where datname = $1', [name]);
         expect(left.rows).toEqual([{ datname: name }]);
       } finally {
-        await admin.query(`drop database if exists "${name}" with (force)`);
+        await inUse.end();
+        await admin.query(`drop database if exists "${name}"`);
       }
     });
 

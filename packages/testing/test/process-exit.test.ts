@@ -81,9 +81,12 @@ it('a process killed while it makes the snapshot leaves its folder, and the next
   // An empty cache folder: the child's first start migrates a fresh PGlite in a folder of its own.
   const cache = mkdtempSync(join(tmpdir(), 'kit-cache-'));
   onTestFinished(() => rmSync(cache, { recursive: true, force: true }));
+  // The child's own folder: other processes of the run (the snapshot tests in another worker) make
+  // snapshot folders of their own in the same temp folder, which are alive and stay.
+  let childPid: number | undefined;
   const made = new Promise<string>((resolve) => {
     const watcher = watch(tmpdir(), (_event, name) => {
-      if (!name?.startsWith('mkt-snapshot-') || !existsSync(join(tmpdir(), name))) return;
+      if (!name?.startsWith(`mkt-snapshot-${childPid}-`) || !existsSync(join(tmpdir(), name))) return;
       watcher.close();
       resolve(name);
     });
@@ -92,6 +95,7 @@ it('a process killed while it makes the snapshot leaves its folder, and the next
     ...process.env,
     MARKETPLACE_TEST_CACHE_DIR: cache,
   });
+  childPid = child.pid;
   const folder = await made;
   child.kill('SIGKILL');
   await once(child, 'exit');
