@@ -410,7 +410,12 @@ export function parseArguments(
   // An unknown name is repeated cut short: it may be any length.
   const shown = unknown.map((name) => clip(name));
   const takes = settable.size > 0 ? [...settable].join(', ') : 'no arguments';
-  for (const name of shown) errors[name] = [`is not an argument of this tool (it takes ${takes})`];
+  // The names it may have meant first (`nearNames`, as the CLI and the SDK's operations say).
+  unknown.forEach((name, i) => {
+    const near = nearNames(name, settable).slice(0, 3);
+    const meant = near.length > 0 ? `: did you mean ${near.join(' or ')}?` : '';
+    errors[shown[i] as string] = [`is not an argument of this tool${meant} (it takes ${takes})`];
+  });
   return { refused: errorResult(new RequestValidationError(errors), new Set([...settable, ...shown])) };
 }
 

@@ -242,7 +242,7 @@ describe('tools/call', () => {
     const { errors, hint } = detail(wrong);
     expect(Object.keys(errors ?? {}).sort()).toEqual(['rloe', 'role']);
     expect(errors?.rloe?.[0]).toMatch(
-      /is not an argument of this tool \(it takes organization_id, id, role\)/,
+      /is not an argument of this tool: did you mean role\? \(it takes organization_id, id, role\)/,
     );
     expect(hint).toMatch(/^Fix these fields and call again: /);
     // The list tools' own arguments say their range, not zod's wording.
@@ -365,6 +365,23 @@ describe('tools/call', () => {
     expect(wrong.hint).toBe('Fix these fields and call again: role, rloe.');
     for (const messages of Object.values(wrong.errors ?? {}))
       for (const message of messages) expect(wrong.hint).not.toContain(message);
+  });
+
+  test('an unknown argument names the arguments it may have meant, as the CLI and the SDK do', async () => {
+    const client = await connect();
+    const result = (await client.callTool({
+      name: 'campaigns_create',
+      arguments: { organization_id: 'o1', campaign: { name: 'Spring' }, cpm: 500 },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(detail(result).errors?.cpm?.[0]).toMatch(/^is not an argument of this tool: did you mean /);
+    const typo = (await client.callTool({
+      name: 'members_update',
+      arguments: { organization_id: 'o1', id: 'm1', rloe: 'admin' },
+    })) as CallToolResult;
+    expect(detail(typo).errors?.rloe).toEqual([
+      'is not an argument of this tool: did you mean role? (it takes organization_id, id, role)',
+    ]);
   });
 
   test('an argument given to a tool that takes none says so', async () => {
