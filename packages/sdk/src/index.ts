@@ -62,6 +62,7 @@ export {
 export type { Fetch, LogDetails, Logger } from './core/logging.js';
 export { Page, type PageInfo, PagePromise } from './core/pagination.js';
 export type { Item, Params, Payload, Query, RequestInput, Result } from './core/types.js';
+export type { FileValue } from './core/uploads.js';
 // Each resource, and a name for every request payload and query it takes.
 export type {
   CampaignCreateParams,

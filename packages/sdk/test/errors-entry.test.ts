@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'tsup';
+import { build, type Options } from 'tsup';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import config from '../tsup.config.js';
 
@@ -19,7 +19,7 @@ const out = mkdtempSync(join(root, 'node_modules', '.cache', 'errors-entry-'));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 beforeAll(async () => {
-  const options = Array.isArray(config) ? config[0] : config;
+  const options = config as Options;
   await build({
     ...options,
     entry: (options.entry as string[]).map((e) => join(root, e)),

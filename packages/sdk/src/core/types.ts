@@ -1,5 +1,6 @@
 import type { BodySpec, Endpoint } from '@app/schemas';
 import type * as z from 'zod';
+import type { FileValue } from './uploads.js';
 
 /** Path parameters of an endpoint, with branded ids (`{ organization_id: OrganizationId, id: CollabId }`). */
 export type Params<E extends Endpoint> = z.output<E['params']>;
@@ -8,13 +9,14 @@ export type Params<E extends Endpoint> = z.output<E['params']>;
 export type Query<E extends Endpoint> = z.output<E['query']>;
 
 /**
- * The payload of an endpoint, unwrapped: its schema's input, plus a `Blob`/`File` for each of the
- * endpoint's file fields (`logo`, `banner_image`), which take `undefined` as every optional field
- * does (under `exactOptionalPropertyTypes` too).
+ * The payload of an endpoint, unwrapped: its schema's input, plus a {@link FileValue} (`Blob`,
+ * `File`, or the bytes: a `Uint8Array` or `Buffer`, an `ArrayBuffer`) for each of the endpoint's
+ * file fields (`logo`, `banner_image`), which take `undefined` as every optional field does (under
+ * `exactOptionalPropertyTypes` too).
  */
 export type Payload<E extends Endpoint> =
   E['body'] extends BodySpec<string | null, infer Schema, infer File>
-    ? z.input<Schema> & { [Field in File]?: Blob | null | undefined }
+    ? z.input<Schema> & { [Field in File]?: FileValue | null | undefined }
     : never;
 
 /** What a call of the endpoint resolves to: its parsed response, or `undefined` when it has none. */
