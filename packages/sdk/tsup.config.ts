@@ -2,22 +2,25 @@ import { resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 const errorModule = resolve(import.meta.dirname, 'src/core/error.ts');
+const errorsEntry = resolve(import.meta.dirname, 'src/errors.ts');
 
 /**
  * Each error class is defined once per format, so that `@app/sdk/errors`' classes are the very ones
  * the client and `@app/sdk/operations` throw. ESM gets that from esbuild's code splitting (shared
  * chunks); CommonJS has none (tsup's experimental one rewrites every file with sucrase), so there
- * `index.cjs` and `operations.cjs` require the error module from `errors.cjs`, which alone holds it.
+ * `index.cjs` and `operations.cjs` require the error module (and `src/errors.ts`, which `src/index.ts`
+ * re-exports) from `errors.cjs`, which alone holds it.
  */
 const errorsOnce: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'errors-once',
   setup(build) {
     if (build.initialOptions.format !== 'cjs') return;
-    build.onResolve({ filter: /(^|\/)error\.js$/ }, (args) => {
+    build.onResolve({ filter: /(^|\/)errors?\.js$/ }, (args) => {
+      if (args.kind === 'entry-point' || args.importer === errorsEntry) return undefined;
       const target = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
-      if (target !== errorModule || args.importer === resolve(import.meta.dirname, 'src/errors.ts'))
-        return undefined;
-      return { path: './errors.cjs', external: true };
+      return target === errorModule || target === errorsEntry
+        ? { path: './errors.cjs', external: true }
+        : undefined;
     });
   },
 };
