@@ -7,11 +7,11 @@ import {
   APIConnectionTimeoutError,
   ClientOptionError,
   MarketplaceError,
-  makeAPIError,
 } from './core/error.js';
 import { ETagCache } from './core/etag-cache.js';
 import { idempotencyKeyFor } from './core/idempotency.js';
 import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
+import { makeAPIError } from './core/make-api-error.js';
 import { Page, PagePromise, pageInfo, pageResponse } from './core/pagination.js';
 import { retryPolicy, systemReason } from './core/retry.js';
 import type { Item, Params, RequestInput, Result } from './core/types.js';

@@ -40,28 +40,12 @@ export {
 } from './client.js';
 export { APIPromise, type APIResponse } from './core/api-promise.js';
 export { type CachedResponse, type CacheStore, LruCache } from './core/cache.js';
-export {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  type APIErrorRequest,
-  AuthenticationError,
-  BadRequestError,
-  ClientOptionError,
-  InternalServerError,
-  MarketplaceError,
-  type MarketplaceErrorJSON,
-  NotAcceptableError,
-  NotFoundError,
-  PermissionDeniedError,
-  RequestValidationError,
-  ResponseValidationError,
-  ServiceUnavailableError,
-  ValidationError,
-} from './core/error.js';
 export type { Fetch, LogDetails, Logger } from './core/logging.js';
 export { Page, type PageInfo, PagePromise } from './core/pagination.js';
 export type { Item, Params, Payload, Query, RequestInput, Result } from './core/types.js';
+export type { FileValue } from './core/uploads.js';
+// The error classes: one list, that of `@app/sdk/errors`.
+export * from './errors.js';
 // Each resource, and a name for every request payload and query it takes.
 export type {
   CampaignCreateParams,

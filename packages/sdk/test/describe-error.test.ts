@@ -2,7 +2,8 @@
 import { IDEMPOTENCY_KEY_REUSED_MESSAGE } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, makeAPIError, RequestValidationError } from '../src/core/error.js';
+import { APIConnectionError, RequestValidationError } from '../src/core/error.js';
+import { makeAPIError } from '../src/core/make-api-error.js';
 import { describeError } from '../src/describe-error.js';
 import { callOperation, type Operation, operations } from '../src/operations.js';
 import { BASE, client, mockServer } from './fixtures.js';

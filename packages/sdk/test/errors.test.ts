@@ -1,7 +1,7 @@
 import { UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { makeAPIError } from '../src/core/error.js';
+import { makeAPIError } from '../src/core/make-api-error.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,

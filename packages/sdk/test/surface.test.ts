@@ -287,10 +287,15 @@ describe('types (checked by tsc; the calls are never made)', () => {
       () => c.organizations.retrieve('k3J9xQ2mLp7Z'),
       // @ts-expect-error privacy_setting is public, private or restricted
       () => c.organizations.create({ name: 'Acme', privacy_setting: 'secret' }),
-      // @ts-expect-error logo is a Blob or File
+      // @ts-expect-error logo is a Blob, a File or the bytes, not a path
       () => c.organizations.create({ name: 'Acme', logo: 'logo.png' }),
       () => c.organizations.create({ name: 'Acme', logo: new Blob([]) }),
+      () => c.organizations.create({ name: 'Acme', logo: Buffer.from([]) }),
+      () => c.organizations.create({ name: 'Acme', logo: new Uint8Array(new SharedArrayBuffer(8)) }),
+      () => c.organizations.create({ name: 'Acme', logo: new ArrayBuffer(8) }),
+      // @ts-expect-error a stream is not read: make it a Blob first
+      () => c.organizations.create({ name: 'Acme', logo: new Blob([]).stream() }),
     ];
-    expect(unused).toHaveLength(5);
+    expect(unused).toHaveLength(9);
   });
 });

@@ -1,4 +1,4 @@
-import { type FieldErrors, REQUEST_ID_HEADER, ValidationErrorBody } from '@app/schemas';
+import { type FieldErrors, REQUEST_ID_HEADER } from '@app/schemas';
 import type * as z from 'zod';
 
 /**
@@ -205,7 +205,7 @@ export class ValidationError extends APIError {
 
   constructor(status: number, headers: Headers, body: unknown, request?: APIErrorRequest) {
     super(status, headers, body, request);
-    this.errors = ValidationErrorBody.safeParse(body).data?.errors ?? {};
+    this.errors = fieldErrorsOf(body) ?? {};
   }
 }
 /** 503: the service is overloaded or its database is unreachable; retried automatically. */
@@ -274,35 +274,31 @@ export class RequestValidationError extends MarketplaceError {
   }
 }
 
-const byStatus: Readonly<Record<number, typeof APIError>> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  406: NotAcceptableError,
-  422: ValidationError,
-  503: ServiceUnavailableError,
-};
-
-/** The one place that maps a status to its error class. */
-export function makeAPIError(
-  status: number,
-  headers: Headers,
-  body: unknown,
-  request?: APIErrorRequest,
-): APIError {
-  const ErrorClass = byStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
-  return new ErrorClass(status, headers, body, request);
-}
-
 function describe(body: unknown): string {
   if (typeof body === 'string') return body.slice(0, 200);
   if (typeof body === 'object' && body !== null) {
     if ('error' in body && typeof body.error === 'string') return body.error;
-    const errors = ValidationErrorBody.safeParse(body);
-    if (errors.success) return formatErrors(errors.data.errors);
+    const errors = fieldErrorsOf(body);
+    if (errors) return formatErrors(errors);
   }
   return 'status code (no body)';
+}
+
+/**
+ * The `errors` map of a 422's body (`{"errors": {"field": ["message", …]}}`, the contract's
+ * `ValidationErrorBody`), a copy; `undefined` for a body of another shape. Checked by hand rather
+ * than with the schema, so that the error classes (`@app/sdk/errors`) load without zod.
+ */
+function fieldErrorsOf(body: unknown): FieldErrors | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const errors: unknown = Reflect.get(body, 'errors');
+  if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
+  const copy: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    if (!Array.isArray(messages) || !messages.every((m) => typeof m === 'string')) return undefined;
+    copy[field] = [...messages];
+  }
+  return copy;
 }
 
 /** `name can't be blank; …`; the messages of `base` (the whole request's) without a field name. */

@@ -1,20 +1,32 @@
-import type { BodySpec, Endpoint } from '@app/schemas';
+import type { BodySpec, Endpoint, FieldDocs } from '@app/schemas';
 import type * as z from 'zod';
+import type { FileValue } from './uploads.js';
 
 /** Path parameters of an endpoint, with branded ids (`{ organization_id: OrganizationId, id: CollabId }`). */
 export type Params<E extends Endpoint> = z.output<E['params']>;
 
-/** Query parameters of an endpoint (`{ page?: number }` on collections). */
-export type Query<E extends Endpoint> = z.output<E['query']>;
+/**
+ * `T` with the contract's description of each of its fields (`FIELD_DESCRIPTIONS`) as their JSDoc,
+ * which an editor shows on hover (`cpm_amount`: in the minor unit of `currency`). The added
+ * properties are optional and `unknown`, so the type of every field is `T`'s.
+ */
+type Documented<T, Fields extends keyof FieldDocs = keyof FieldDocs> = T & Pick<FieldDocs, keyof T & Fields>;
 
 /**
- * The payload of an endpoint, unwrapped: its schema's input, plus a `Blob`/`File` for each of the
- * endpoint's file fields (`logo`, `banner_image`), which take `undefined` as every optional field
- * does (under `exactOptionalPropertyTypes` too).
+ * Query parameters of an endpoint (`{ page?: number }` on collections); `page` documented (a
+ * query's other fields, collab create's `website`, mean something else than the payload's).
+ */
+export type Query<E extends Endpoint> = Documented<z.output<E['query']>, 'page'>;
+
+/**
+ * The payload of an endpoint, unwrapped: its schema's input, plus a {@link FileValue} (`Blob`,
+ * `File`, or the bytes: a `Uint8Array` or `Buffer`, an `ArrayBuffer`) for each of the endpoint's
+ * file fields (`logo`, `banner_image`), which take `undefined` as every optional field does (under
+ * `exactOptionalPropertyTypes` too).
  */
 export type Payload<E extends Endpoint> =
   E['body'] extends BodySpec<string | null, infer Schema, infer File>
-    ? z.input<Schema> & { [Field in File]?: Blob | null | undefined }
+    ? Documented<z.input<Schema> & { [Field in File]?: FileValue | null | undefined }>
     : never;
 
 /** What a call of the endpoint resolves to: its parsed response, or `undefined` when it has none. */

@@ -94,6 +94,12 @@ describe('organizations', () => {
     await caught(alice.client.organizations.retrieve(temp.id), NotFoundError);
     expect((await alice.client.organizations.list()).data.map((o) => o.id)).toEqual([org.id]);
   });
+  test('a logo given as bytes (a Buffer, no type) is stored as the PNG its bytes are', async () => {
+    const bytes = Buffer.from(png(12, 8, [30, 30, 200]));
+    const other = await alice.client.organizations.create({ name: 'Bytes', logo: bytes });
+    await expectServed(other.logo_url, new Blob([bytes]));
+    await alice.client.organizations.delete(other.id);
+  });
 });
 
 describe('members', () => {

@@ -1,0 +1,13 @@
+// What an editor shows on hover over a call's fields (test/hover.test.ts reads it; never run).
+import { Marketplace, OrganizationId } from '../../src/index.js';
+
+const client = new Marketplace({ token: 't', baseUrl: 'http://x' });
+const orgId = OrganizationId.parse('abcdefghijkl');
+export const calls = [
+  () => client.organizations.list({ page: 2 }),
+  () => client.organizations.create({ name: 'A', privacy_setting: 'public' }),
+  () => client.campaigns.create(orgId, { cpm_amount: 500, currency: 'usd', max_payout_amount: 0 }),
+  () => client.campaigns.update(orgId, orgId as never, { base_reward_amount: 100 }),
+  () => client.collabs.create(orgId, { countries: ['US'] }, { website: 'https://acme.example' }),
+  () => client.me.accessTokens.create({ description: 'ci', permission: 'read' }),
+];
