@@ -346,6 +346,43 @@ describe('tools/call', () => {
     expect(received.length).toBe(before);
   });
 
+  test('a "1"/"0" flag (purge_logo, purge_banner_image) takes what a boolean takes, true/false as JSON or as text; the request sends the wire\'s "1"/"0"', async () => {
+    const client = await connect();
+    const sent = async (name: string, args: Record<string, unknown>) => {
+      const before = received.length;
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      expect(detail(result).errors, JSON.stringify(result)).toBeUndefined();
+      return received.slice(before).map((line, i) => `${line} ${bodies[before + i]}`.trim());
+    };
+    for (const [given, wire] of [
+      [true, '1'],
+      ['true', '1'],
+      ['1', '1'],
+      [false, '0'],
+      ['false', '0'],
+      ['0', '0'],
+    ] as const)
+      expect(await sent('organizations_update', { id: 'o1', purge_logo: given }), String(given)).toEqual([
+        `PATCH /organizations/o1.json {"organization":{"purge_logo":"${wire}"}}`,
+      ]);
+    expect(
+      await sent('collabs_update', { organization_id: 'o1', id: 'c1', purge_banner_image: true }),
+    ).toEqual(['PATCH /organizations/o1/collabs/c1.json {"collab":{"purge_banner_image":"1"}}']);
+    // What a boolean refuses, the flag refuses, with its own message; nothing is sent.
+    const before = received.length;
+    for (const text of ['True', 'yes', '', 1, 'on'])
+      expect(
+        detail(
+          (await client.callTool({
+            name: 'organizations_update',
+            arguments: { id: 'o1', purge_logo: text },
+          })) as CallToolResult,
+        ).errors,
+        String(text),
+      ).toEqual({ purge_logo: ['must be "1" or "0"'] });
+    expect(received.length).toBe(before);
+  });
+
   test('the hint does not repeat what `errors` says: it names the fields to fix', async () => {
     const client = await connect();
     const missing = detail(
@@ -507,6 +544,43 @@ describe('tools/call', () => {
     await expect(client.callTool({ name: 'x'.repeat(5000), arguments: {} })).rejects.toMatchObject({
       message: `MCP error -32602: Tool ${'x'.repeat(100)}… (5000 characters) not found: tools/list gives the tools of this server.`,
     });
+  });
+});
+
+describe('resources/read', () => {
+  test('an unknown URI is one -32602 message (prefixed once, by the client) naming the resources and the template there are', async () => {
+    const client = await connect();
+    const schemas =
+      'AccessToken, AccessTokenWithSecret, Address, Campaign, CampaignSummary, Collab, CollabSummary, Membership, Notification, NotificationSettings, Organization, SocialAccount';
+    const there = `this server has marketplace://openapi.json (the OpenAPI document) and marketplace://schemas/{name} (the JSON Schema of a resource the tools return; name: ${schemas}); resources/list gives them.`;
+    for (const uri of [
+      'marketplace://nope',
+      'http://example.com/x',
+      'marketplace://openapi.json?x=1',
+      'marketplace://schemas/',
+      'marketplace://schemas/Campaign/x',
+    ])
+      await expect(client.readResource({ uri }), uri).rejects.toMatchObject({
+        code: -32602,
+        message: `MCP error -32602: Resource ${uri} not found: ${there}`,
+      });
+    // Not a URL at all: the same answer, not an internal error (-32603 "Invalid URL").
+    await expect(client.readResource({ uri: 'Campaign' })).rejects.toMatchObject({
+      code: -32602,
+      message: `MCP error -32602: Resource Campaign not found: ${there}`,
+    });
+    // A URI of any length is repeated cut short.
+    await expect(client.readResource({ uri: `marketplace://${'x'.repeat(5000)}` })).rejects.toThrow(
+      /^MCP error -32602: Resource marketplace:\/\/x{86}… \(5014 characters\) not found: /,
+    );
+    // A schema name nearly right names the one it may have meant.
+    await expect(client.readResource({ uri: 'marketplace://schemas/campaign' })).rejects.toMatchObject({
+      code: -32602,
+      message: `MCP error -32602: No schema campaign. Did you mean Campaign? resources/list gives the schemas (${schemas}).`,
+    });
+    // What there is still reads.
+    const read = await client.readResource({ uri: 'marketplace://schemas/Organization' });
+    expect(read.contents[0]).toMatchObject({ uri: 'marketplace://schemas/Organization' });
   });
 });
 
