@@ -702,3 +702,37 @@ describe('a call that the host retries, cancels, or that the API does not answer
     );
   });
 });
+
+describe('a call whose idempotency key is still running elsewhere (a stand-in API)', () => {
+  test('the 409 the SDK gave up retrying says to call again with the same key, not to check the arguments', async () => {
+    const keys: unknown[] = [];
+    const busy = createHttpServer((req, res) => {
+      keys.push(req.headers['idempotency-key']);
+      // What the server answers while the first request with the key runs.
+      res
+        .writeHead(409, { 'content-type': 'application/json', 'retry-after': '0' })
+        .end('{"error":"A request with this Idempotency-Key is in progress"}');
+    });
+    busy.listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const client = await connect({ baseUrl: `http://127.0.0.1:${(busy.address() as AddressInfo).port}` });
+      const result = (await client.callTool({
+        name: 'organizations_create',
+        arguments: { name: 'Acme', idempotency_key: 'k-1' },
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(detail(result)).toEqual({
+        status: 409,
+        error: 'A request with this Idempotency-Key is in progress',
+        hint: 'A request with this idempotency key is still running: call again in a moment with the same key, which runs it at most once (a new key would run it again).',
+      });
+      // The SDK tried again before giving up, always with the same key.
+      expect(keys.length).toBeGreaterThan(1);
+      expect(new Set(keys)).toEqual(new Set(['k-1']));
+    } finally {
+      busy.closeAllConnections();
+      await new Promise<void>((resolve) => busy.close(() => resolve()));
+    }
+  });
+});
