@@ -421,6 +421,27 @@ describe('tools/call', () => {
     ]);
   });
 
+  test("an argument named by the last words of one (url for account_url, image for banner_image) names it: models drop a name's first word", async () => {
+    const client = await connect();
+    const errorsOf = async (name: string, args: Record<string, unknown>) =>
+      detail((await client.callTool({ name, arguments: args })) as CallToolResult).errors;
+    expect(
+      (await errorsOf('me_social_accounts_create', { platform_id: 'x', url: 'https://x.com/a' }))?.url,
+    ).toEqual([
+      'is not an argument of this tool: did you mean account_url? (it takes platform_id, account_url, idempotency_key)',
+    ]);
+    expect(
+      (await errorsOf('collabs_update', { organization_id: 'o1', id: 'c1', image: 'a.png' }))?.image?.[0],
+    ).toMatch(/^is not an argument of this tool: did you mean banner_image or purge_banner_image\? /);
+    expect((await errorsOf('me_notification_settings_update', { enabled: true }))?.enabled?.[0]).toMatch(
+      /^is not an argument of this tool: did you mean push_notifications_enabled\? /,
+    );
+    // A word of two letters is no name's end worth naming (`id` ends organization_id too).
+    expect((await errorsOf('organizations_list', { at: 1 }))?.at).toEqual([
+      'is not an argument of this tool (it takes page, max_items, skip)',
+    ]);
+  });
+
   test('an argument given to a tool that takes none says so', async () => {
     const client = await connect();
     const result = (await client.callTool({
