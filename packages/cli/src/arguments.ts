@@ -1,6 +1,6 @@
 /** The command line's words: global options, an operation's fields as flags, their values. */
 import { readFile } from 'node:fs/promises';
-import { booleanFromText, numberFromText } from '@app/schemas';
+import { booleanFromText, isOneOrZeroEnum, numberFromText, oneOrZeroFromBoolean } from '@app/schemas';
 import { inputJsonSchema, nearNames, type Operation } from '@app/sdk/operations';
 
 /** A usage error: exit 2, the message and where to find help. */
@@ -113,10 +113,7 @@ export const typesOf = (field: FieldInfo): ReadonlySet<string> =>
  * A field whose values are `"1"` and `"0"` (`purge_logo`; the wire format stays those strings): a
  * switch on the command line, as a boolean is.
  */
-export const isOneOrZero = (field: FieldInfo): boolean => {
-  const values = field.schema.enum;
-  return Array.isArray(values) && values.length === 2 && values.includes('0') && values.includes('1');
-};
+export const isOneOrZero = (field: FieldInfo): boolean => isOneOrZeroEnum(field.schema.enum);
 
 /**
  * A boolean field's flag alone (`--push-notifications-enabled`, then another option or nothing)
@@ -167,8 +164,9 @@ export function coerce(field: FieldInfo, values: string[]): unknown {
     if (number !== undefined) return number;
     const boolean = types.has('boolean') ? booleanFromText(value) : undefined;
     if (boolean !== undefined) return boolean;
-    // `--purge-logo true|false`: the CLI's words for the wire's "1" and "0".
-    if (isOneOrZero(field) && (value === 'true' || value === 'false')) return value === 'true' ? '1' : '0';
+    // `--purge-logo true|false`: a boolean's words for the wire's "1" and "0" (the MCP tools' rule too).
+    const flag = isOneOrZero(field) ? oneOrZeroFromBoolean(value) : undefined;
+    if (flag !== undefined) return flag;
     if (types.has('object')) {
       try {
         return JSON.parse(value);

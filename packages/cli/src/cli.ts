@@ -320,9 +320,11 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
           : formatTable(data, { width, style }),
       );
     // More pages than printed: the table says so under it, JSON output (which stays parseable) on stderr.
-    const more = op.kind === 'list' ? pageNotice(op, result as ListResult, maxItems) : undefined;
+    // A streamed walk's items went out as they came, not into `data`: the writer counted them.
+    const count = streamed ? streamed.count() : undefined;
+    const more = op.kind === 'list' ? pageNotice(op, result as ListResult, maxItems, count) : undefined;
     // Past the last page: the output stays the empty list; the word why goes to stderr.
-    const past = op.kind === 'list' ? pastLastPage(result as ListResult) : undefined;
+    const past = op.kind === 'list' ? pastLastPage(result as ListResult, count) : undefined;
     if (past) io.stderr(`marketplace: ${past}\n`);
     if (more && output === 'table') io.stdout(wrap(more, width, style.dim));
     else if (more) io.stderr(`marketplace: ${more}\n`);
@@ -369,6 +371,8 @@ function jsonArrayWriter(write: (text: string) => void) {
       if (text !== '') write(escapeControls(text));
     },
     end: () => write(count === 0 ? '[]\n' : '\n]\n'),
+    /** The items written. */
+    count: () => count,
   };
 }
 

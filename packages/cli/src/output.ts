@@ -102,21 +102,23 @@ export function formatHead(response: Response, style: Style = plain): string {
  * the first; which page, when it printed one), and how to get the rest (`--page N` when the next
  * page starts after what was printed; `--all`, without `--page` when one was given, since `--all`
  * walks from the page given). `--all` from a later page says so too. Undefined when nothing is left.
- * `maxItems`: the items asked for (undefined: one page; infinite: `--all`).
+ * `maxItems`: the items asked for (undefined: one page; infinite: `--all`); `count`: the items
+ * printed (a streamed walk's are not in `result.data`).
  */
 export function pageNotice(
   op: Operation,
   result: ListResult,
   maxItems: number | undefined,
+  count: number = result.data.length,
 ): string | undefined {
   const what = op.command[op.command.length - 2] ?? 'items';
   // The first item's number: the pages before it are full (`Page-Items` each).
   const size = Number(result.response?.headers.get(PAGINATION_HEADERS.pageItems));
   const from = Number.isInteger(size) && size > 0 ? (result.page - 1) * size + 1 : 1;
-  const later = from > 1 && result.data.length > 0;
+  const later = from > 1 && count > 0;
   const shown = later
-    ? `items ${from}–${from + result.data.length - 1} of ${result.total_count} ${what} shown`
-    : `${result.data.length} of ${result.total_count} ${what} shown`;
+    ? `items ${from}–${from + count - 1} of ${result.total_count} ${what} shown`
+    : `${count} of ${result.total_count} ${what} shown`;
   const every = later ? '--all without --page for every page' : '--all for every page';
   if (result.next_page === null)
     return later && maxItems === Number.POSITIVE_INFINITY
@@ -131,8 +133,8 @@ export function pageNotice(
  * A page past the last was asked for (`--page 99`): the API answers it with no items, as any page
  * with none; this says why. Undefined otherwise.
  */
-export function pastLastPage(result: ListResult): string | undefined {
-  return result.data.length === 0 && result.page > result.total_pages
+export function pastLastPage(result: ListResult, count: number = result.data.length): string | undefined {
+  return count === 0 && result.page > result.total_pages
     ? `page ${result.page} is past the last page (${result.total_pages})`
     : undefined;
 }

@@ -8,7 +8,7 @@
  * say that text is taken).
  */
 
-import { booleanFromText, numberFromText } from '@app/schemas';
+import { booleanFromText, isOneOrZeroEnum, numberFromText, oneOrZeroFromBoolean } from '@app/schemas';
 
 type JsonSchema = Readonly<Record<string, unknown>>;
 
@@ -46,6 +46,13 @@ function scalarOf(schema: JsonSchema, text: string): unknown {
   return boolean ?? text;
 }
 
+/**
+ * A field whose values are the wire's `"1"` and `"0"` (`purge_logo`, `purge_banner_image`), and
+ * no boolean of its own.
+ */
+const isOneOrZeroFlag = (schema: JsonSchema): boolean =>
+  !typesOf(schema).has('boolean') && variantsOf(schema).some((variant) => isOneOrZeroEnum(variant.enum));
+
 /** The schema of a property (or of the items): the first variant that has one. */
 function partOf(schema: JsonSchema, pick: (variant: JsonSchema) => unknown): JsonSchema | undefined {
   for (const variant of variantsOf(schema)) {
@@ -58,12 +65,16 @@ function partOf(schema: JsonSchema, pick: (variant: JsonSchema) => unknown): Jso
 /**
  * `value` with each string that stands where `schema` (a JSON Schema, as `tools/list` gives it)
  * takes a number or a boolean and no string turned into that number or boolean, when the string
- * is exactly one: a JSON number that is finite (`"500"`, `"-2.5"`, `"1e3"`), or `"true"`/`"false"`.
+ * is exactly one: a JSON number that is finite (`"500"`, `"-2.5"`, `"1e3"`), or `"true"`/`"false"`;
+ * and where it takes the wire's `"1"`/`"0"` flag, `true`/`false` (JSON or text) as `"1"`/`"0"`.
  * Anything else is left as it is, for the schema's own check to refuse as it refused before: an
  * integer field given `"2.5"` is 2.5, not an integer. Keys the schema does not know are left too
  * (the check names them).
  */
 export function typedFromText(schema: JsonSchema, value: unknown): unknown {
+  // A `"1"`/`"0"` flag (`purge_logo`) takes what a boolean takes: `true`/`false`, as JSON or text.
+  const flag = isOneOrZeroFlag(schema) ? oneOrZeroFromBoolean(value) : undefined;
+  if (flag !== undefined) return flag;
   if (typeof value === 'string') return scalarOf(schema, value);
   if (Array.isArray(value)) {
     const items = partOf(schema, (variant) => variant.items);

@@ -30,6 +30,8 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
   type RequestId,
   type Tool,
   type ToolAnnotations,
@@ -89,8 +91,11 @@ export const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 /** The URI of the OpenAPI document resource. */
 export const OPENAPI_URI = 'marketplace://openapi.json';
 
+/** Where the resource schemas are: `marketplace://schemas/<name>`. */
+const SCHEMAS = 'marketplace://schemas/';
+
 /** The URI of the JSON Schema of a resource the tools return (`Campaign`): one a few KB long. */
-export const schemaUri = (name: string): string => `marketplace://schemas/${name}`;
+export const schemaUri = (name: string): string => `${SCHEMAS}${name}`;
 
 /** The tool whose items give the `organization_id` every organization-scoped tool takes. */
 const ORGANIZATIONS_LIST = 'organizations_list';
@@ -120,7 +125,8 @@ function instructionsOf(exposed: readonly Operation[]): string {
     `Tools for the creator-marketplace API, one per endpoint. Ids come from the list tools${first}. ` +
     'Lists return one page; pass `page`, or `max_items` to walk pages (then go on with ' +
     '`page: next_page, skip: next_skip`). Where a schema says number, integer or boolean, a number ' +
-    'or a boolean given as a JSON string ("500", "true") is taken too; any other text is refused.'
+    'or a boolean given as a JSON string ("500", "true") is taken too; any other text is refused. ' +
+    'A "1"/"0" flag (purge_logo, purge_banner_image) takes true/false too.'
   );
 }
 
@@ -701,6 +707,40 @@ export function createServer(options: ServerOptions): McpServer {
     }
   });
 
+  // Each resource schema the exposed tools return, as the JSON Schema a tool's `full` output
+  // schema holds: what `data` is, without reading the whole OpenAPI document.
+  const returned = returnedSchemas(exposed);
+  const readOpenApiResource = async (signal: AbortSignal): Promise<ReadResourceResult> => ({
+    contents: [
+      {
+        uri: OPENAPI_URI,
+        mimeType: 'application/json',
+        text: await readOpenApi(`${baseUrl}/openapi.json`, signal, callBudgetMs),
+      },
+    ],
+  });
+  const readSchema = (name: string): ReadResourceResult => {
+    const found = returned.includes(name) ? componentById(name) : undefined;
+    if (!found) {
+      const near = nearNames(name, returned).slice(0, 3);
+      const meant = near.length > 0 ? `. Did you mean ${near.join(' or ')}?` : ':';
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `No schema ${clip(name)}${meant} resources/list gives the schemas (${returned.join(', ')}).`,
+      );
+    }
+    return {
+      contents: [
+        {
+          uri: schemaUri(name),
+          mimeType: 'application/schema+json',
+          text: JSON.stringify({ title: name, ...outputJsonSchema(found.schema) }),
+        },
+      ],
+    };
+  };
+  // Registered for `resources/list`, `resources/templates/list` and completion; `resources/read`
+  // is this package's own handler, below.
   server.registerResource(
     'openapi',
     OPENAPI_URI,
@@ -709,19 +749,8 @@ export function createServer(options: ServerOptions): McpServer {
       description: 'The OpenAPI 3.1 document of the marketplace API, from the server',
       mimeType: 'application/json',
     },
-    async (uri, extra) => ({
-      contents: [
-        {
-          uri: uri.href,
-          mimeType: 'application/json',
-          text: await readOpenApi(`${baseUrl}/openapi.json`, extra.signal, callBudgetMs),
-        },
-      ],
-    }),
+    (_uri, extra) => readOpenApiResource(extra.signal),
   );
-  // Each resource schema the exposed tools return, as the JSON Schema a tool's `full` output
-  // schema holds: what `data` is, without reading the whole OpenAPI document.
-  const returned = returnedSchemas(exposed);
   server.registerResource(
     'schema',
     new ResourceTemplate(schemaUri('{name}'), {
@@ -741,25 +770,28 @@ export function createServer(options: ServerOptions): McpServer {
         'The JSON Schema of a resource the tools return as `data` (`Campaign`, `CollabSummary`, …)',
       mimeType: 'application/schema+json',
     },
-    async (uri, variables) => {
-      const name = String(variables.name);
-      const found = returned.includes(name) ? componentById(name) : undefined;
-      if (!found)
-        throw protocolError(
-          ErrorCode.InvalidParams,
-          `No schema ${clip(name)}: resources/list gives the schemas (${returned.join(', ')}).`,
-        );
-      return {
-        contents: [
-          {
-            uri: uri.href,
-            mimeType: 'application/schema+json',
-            text: JSON.stringify({ title: name, ...outputJsonSchema(found.schema) }),
-          },
-        ],
-      };
-    },
+    (_uri, variables) => readSchema(String(variables.name)),
   );
+  // `resources/read` answered here, replacing the SDK's (which `registerResource` installed): an
+  // unknown URI was its bare `Resource … not found`, sent inside `MCP error -32602: ` so that the
+  // client showed the prefix twice, and a URI that is no URL an internal error (`Invalid URL`).
+  // Now one message saying what there is (-32602, as SEP-2164 has it).
+  const unknownResource = (uri: string) =>
+    protocolError(
+      ErrorCode.InvalidParams,
+      `Resource ${clip(uri)} not found: this server has ${OPENAPI_URI} (the OpenAPI document) and ` +
+        `${schemaUri('{name}')} (the JSON Schema of a resource the tools return; name: ${returned.join(', ')}); ` +
+        'resources/list gives them.',
+    );
+  server.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
+    const given = request.params.uri;
+    // Read as a URL (`MARKETPLACE://…` is `marketplace://…`), as the SDK's handler did.
+    const uri = URL.canParse(given) ? new URL(given).href : given;
+    if (uri === OPENAPI_URI) return readOpenApiResource(extra.signal);
+    const name = uri.startsWith(SCHEMAS) ? uri.slice(SCHEMAS.length) : '';
+    if (name !== '' && !name.includes('/')) return readSchema(name);
+    throw unknownResource(given);
+  });
   // `registerResource` advertises `listChanged: true`; this list is made once and never changes.
   server.server.registerCapabilities({ resources: { listChanged: false } });
   return server;

@@ -346,6 +346,43 @@ describe('tools/call', () => {
     expect(received.length).toBe(before);
   });
 
+  test('a "1"/"0" flag (purge_logo, purge_banner_image) takes what a boolean takes, true/false as JSON or as text; the request sends the wire\'s "1"/"0"', async () => {
+    const client = await connect();
+    const sent = async (name: string, args: Record<string, unknown>) => {
+      const before = received.length;
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      expect(detail(result).errors, JSON.stringify(result)).toBeUndefined();
+      return received.slice(before).map((line, i) => `${line} ${bodies[before + i]}`.trim());
+    };
+    for (const [given, wire] of [
+      [true, '1'],
+      ['true', '1'],
+      ['1', '1'],
+      [false, '0'],
+      ['false', '0'],
+      ['0', '0'],
+    ] as const)
+      expect(await sent('organizations_update', { id: 'o1', purge_logo: given }), String(given)).toEqual([
+        `PATCH /organizations/o1.json {"organization":{"purge_logo":"${wire}"}}`,
+      ]);
+    expect(
+      await sent('collabs_update', { organization_id: 'o1', id: 'c1', purge_banner_image: true }),
+    ).toEqual(['PATCH /organizations/o1/collabs/c1.json {"collab":{"purge_banner_image":"1"}}']);
+    // What a boolean refuses, the flag refuses, with its own message; nothing is sent.
+    const before = received.length;
+    for (const text of ['True', 'yes', '', 1, 'on'])
+      expect(
+        detail(
+          (await client.callTool({
+            name: 'organizations_update',
+            arguments: { id: 'o1', purge_logo: text },
+          })) as CallToolResult,
+        ).errors,
+        String(text),
+      ).toEqual({ purge_logo: ['must be "1" or "0"'] });
+    expect(received.length).toBe(before);
+  });
+
   test('the hint does not repeat what `errors` says: it names the fields to fix', async () => {
     const client = await connect();
     const missing = detail(
@@ -381,6 +418,27 @@ describe('tools/call', () => {
     })) as CallToolResult;
     expect(detail(typo).errors?.rloe).toEqual([
       'is not an argument of this tool: did you mean role? (it takes organization_id, id, role)',
+    ]);
+  });
+
+  test("an argument named by the last words of one (url for account_url, image for banner_image) names it: models drop a name's first word", async () => {
+    const client = await connect();
+    const errorsOf = async (name: string, args: Record<string, unknown>) =>
+      detail((await client.callTool({ name, arguments: args })) as CallToolResult).errors;
+    expect(
+      (await errorsOf('me_social_accounts_create', { platform_id: 'x', url: 'https://x.com/a' }))?.url,
+    ).toEqual([
+      'is not an argument of this tool: did you mean account_url? (it takes platform_id, account_url, idempotency_key)',
+    ]);
+    expect(
+      (await errorsOf('collabs_update', { organization_id: 'o1', id: 'c1', image: 'a.png' }))?.image?.[0],
+    ).toMatch(/^is not an argument of this tool: did you mean banner_image or purge_banner_image\? /);
+    expect((await errorsOf('me_notification_settings_update', { enabled: true }))?.enabled?.[0]).toMatch(
+      /^is not an argument of this tool: did you mean push_notifications_enabled\? /,
+    );
+    // A word of two letters is no name's end worth naming (`id` ends organization_id too).
+    expect((await errorsOf('organizations_list', { at: 1 }))?.at).toEqual([
+      'is not an argument of this tool (it takes page, max_items, skip)',
     ]);
   });
 
@@ -510,6 +568,43 @@ describe('tools/call', () => {
   });
 });
 
+describe('resources/read', () => {
+  test('an unknown URI is one -32602 message (prefixed once, by the client) naming the resources and the template there are', async () => {
+    const client = await connect();
+    const schemas =
+      'AccessToken, AccessTokenWithSecret, Address, Campaign, CampaignSummary, Collab, CollabSummary, Membership, Notification, NotificationSettings, Organization, SocialAccount';
+    const there = `this server has marketplace://openapi.json (the OpenAPI document) and marketplace://schemas/{name} (the JSON Schema of a resource the tools return; name: ${schemas}); resources/list gives them.`;
+    for (const uri of [
+      'marketplace://nope',
+      'http://example.com/x',
+      'marketplace://openapi.json?x=1',
+      'marketplace://schemas/',
+      'marketplace://schemas/Campaign/x',
+    ])
+      await expect(client.readResource({ uri }), uri).rejects.toMatchObject({
+        code: -32602,
+        message: `MCP error -32602: Resource ${uri} not found: ${there}`,
+      });
+    // Not a URL at all: the same answer, not an internal error (-32603 "Invalid URL").
+    await expect(client.readResource({ uri: 'Campaign' })).rejects.toMatchObject({
+      code: -32602,
+      message: `MCP error -32602: Resource Campaign not found: ${there}`,
+    });
+    // A URI of any length is repeated cut short.
+    await expect(client.readResource({ uri: `marketplace://${'x'.repeat(5000)}` })).rejects.toThrow(
+      /^MCP error -32602: Resource marketplace:\/\/x{86}… \(5014 characters\) not found: /,
+    );
+    // A schema name nearly right names the one it may have meant.
+    await expect(client.readResource({ uri: 'marketplace://schemas/campaign' })).rejects.toMatchObject({
+      code: -32602,
+      message: `MCP error -32602: No schema campaign. Did you mean Campaign? resources/list gives the schemas (${schemas}).`,
+    });
+    // What there is still reads.
+    const read = await client.readResource({ uri: 'marketplace://schemas/Organization' });
+    expect(read.contents[0]).toMatchObject({ uri: 'marketplace://schemas/Organization' });
+  });
+});
+
 describe('the OpenAPI resource', () => {
   test('with the API down, reading it says which URL failed and what to check', async () => {
     const closed = createHttpServer();
@@ -626,5 +721,39 @@ describe('a call that the host retries, cancels, or that the API does not answer
     await expect(read).rejects.toThrow(
       `The OpenAPI document could not be read from ${slowUrl}/openapi.json: no complete answer within 0.1 s.`,
     );
+  });
+});
+
+describe('a call whose idempotency key is still running elsewhere (a stand-in API)', () => {
+  test('the 409 the SDK gave up retrying says to call again with the same key, not to check the arguments', async () => {
+    const keys: unknown[] = [];
+    const busy = createHttpServer((req, res) => {
+      keys.push(req.headers['idempotency-key']);
+      // What the server answers while the first request with the key runs.
+      res
+        .writeHead(409, { 'content-type': 'application/json', 'retry-after': '0' })
+        .end('{"error":"A request with this Idempotency-Key is in progress"}');
+    });
+    busy.listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const client = await connect({ baseUrl: `http://127.0.0.1:${(busy.address() as AddressInfo).port}` });
+      const result = (await client.callTool({
+        name: 'organizations_create',
+        arguments: { name: 'Acme', idempotency_key: 'k-1' },
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(detail(result)).toEqual({
+        status: 409,
+        error: 'A request with this Idempotency-Key is in progress',
+        hint: 'A request with this idempotency key is still running: call again in a moment with the same key, which runs it at most once (a new key would run it again).',
+      });
+      // The SDK tried again before giving up, always with the same key.
+      expect(keys.length).toBeGreaterThan(1);
+      expect(new Set(keys)).toEqual(new Set(['k-1']));
+    } finally {
+      busy.closeAllConnections();
+      await new Promise<void>((resolve) => busy.close(() => resolve()));
+    }
   });
 });

@@ -23,3 +23,21 @@ export function numberFromText(text: string): number | undefined {
 /** `true` or `false` when `text` is exactly that word; undefined otherwise (`"True"`, `"1"`, `"yes"`). */
 export const booleanFromText = (text: string): boolean | undefined =>
   text === 'true' ? true : text === 'false' ? false : undefined;
+
+/**
+ * Whether a field's values (a JSON Schema's `enum`) are exactly the wire's `"1"` and `"0"`: a flag
+ * such as `purge_logo`, which the spec makes a string.
+ */
+export const isOneOrZeroEnum = (values: unknown): boolean =>
+  Array.isArray(values) && values.length === 2 && values.includes('0') && values.includes('1');
+
+/**
+ * A `"1"`/`"0"` flag given as a boolean is (`purge_logo: true`): `true` or `"true"` is `"1"`,
+ * `false` or `"false"` is `"0"`, so that the flag takes what every boolean field takes (the CLI's
+ * `--purge-logo true`, a model's `"purge_logo": true`); undefined for anything else (`"1"` and `"0"`
+ * are the flag's own values; `1`, `"yes"`, `"True"` are refused by its check).
+ */
+export function oneOrZeroFromBoolean(value: unknown): '1' | '0' | undefined {
+  const boolean = typeof value === 'string' ? booleanFromText(value) : value;
+  return boolean === true ? '1' : boolean === false ? '0' : undefined;
+}

@@ -168,6 +168,11 @@ function hintOf(
       ].filter(Boolean);
       return parts.length > 0 ? parts.join(' ') : 'The request was refused as invalid; check the arguments.';
     }
+    case 409:
+      // The only `409` of the API (decisions.md §6): the SDK retried it after `Retry-After`, and
+      // the first request with the key was still running. Calling again with the same key is safe;
+      // a new key (as "check the arguments" would lead to) would run it a second time.
+      return 'A request with this idempotency key is still running: call again in a moment with the same key, which runs it at most once (a new key would run it again).';
     case 503:
       return 'The service is temporarily unavailable: try again in a moment.';
     default:

@@ -344,8 +344,10 @@ export interface CallOptions extends RequestOptions {
   /** Lists: items at the start of the first page to leave out (a `next_skip` given back). */
   skip?: number;
   /**
-   * Lists: called with each page's items (those kept in `data`) as the walk reaches them, before
-   * the next page is asked for: output that streams (the CLI's `--all`) need not wait for the last.
+   * Lists: called with each page's items as the walk reaches them, before the next page is asked
+   * for: output that streams (the CLI's `--all`) need not wait for the last. The items go there
+   * instead of into `data`, which stays empty, so that a walk holds one page at a time however
+   * long the list; the counts (`next_page`, `next_skip`) are as without it.
    */
   onItems?: (items: readonly unknown[]) => void;
 }
@@ -394,22 +396,24 @@ async function walk(
   onItems: ((items: readonly unknown[]) => void) | undefined,
 ): Promise<ListResult> {
   const data: unknown[] = [];
+  // Streamed items go to `onItems` only: kept, every page of a long walk would stay in memory.
+  const take = onItems ?? ((items: readonly unknown[]) => data.push(...items));
+  let taken = 0;
   let page = first;
   let offset = skip;
   let next: { page: number | null; skip: number };
   for (;;) {
     const rest = page.data.slice(offset);
-    const room = (maxItems ?? Number.POSITIVE_INFINITY) - data.length;
+    const room = (maxItems ?? Number.POSITIVE_INFINITY) - taken;
     if (rest.length > room) {
-      const kept = rest.slice(0, room);
-      data.push(...kept);
-      onItems?.(kept);
+      take(rest.slice(0, room));
+      taken += room;
       next = { page: page.page, skip: offset + room };
       break;
     }
-    data.push(...rest);
-    onItems?.(rest);
-    if (maxItems === undefined || data.length >= maxItems || !page.hasNextPage()) {
+    take(rest);
+    taken += rest.length;
+    if (maxItems === undefined || taken >= maxItems || !page.hasNextPage()) {
       next = { page: page.hasNextPage() ? page.page + 1 : null, skip: 0 };
       break;
     }

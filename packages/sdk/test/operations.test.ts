@@ -9,6 +9,7 @@ import { Marketplace, RequestValidationError } from '../src/index.js';
 import {
   callOperation,
   inputJsonSchema,
+  type ListResult,
   type Operation,
   operations,
   readFileValue,
@@ -100,6 +101,41 @@ describe('operations', () => {
       `DELETE /organizations/${ORG_ID}/collabs/${COLLAB_ID}.json`,
       'GET /me/address.json',
     ]);
+  });
+
+  test("a walk that streams its pages (onItems) keeps none of them: memory is one page, however long the list (the CLI's --all as JSON held every item)", async () => {
+    const items = Array.from({ length: 45 }, (_, i) => ({
+      ...organization,
+      id: `org${i}`,
+      name: `Org ${i}`,
+    }));
+    const fetch = async (input: string | URL | Request) =>
+      pageOf(items, Number(new URL(new Request(input).url).searchParams.get('page') ?? 1));
+    const bare = new Marketplace({ token: TOKEN, baseUrl: BASE, fetch, maxRetries: 0 });
+    const streamed: unknown[][] = [];
+    const result = (await callOperation(
+      bare,
+      op('organizations.list'),
+      {},
+      {
+        maxItems: 30,
+        onItems: (page) => streamed.push([...page]),
+      },
+    )) as ListResult;
+    expect(streamed.map((page) => page.length)).toEqual([20, 10]);
+    expect(streamed.flat()).toEqual(items.slice(0, 30));
+    expect(result).toMatchObject({
+      data: [],
+      page: 1,
+      total_pages: 3,
+      total_count: 45,
+      next_page: 2,
+      next_skip: 10,
+    });
+    // Without onItems the items are the result's, as before.
+    const kept = (await callOperation(bare, op('organizations.list'), {}, { maxItems: 30 })) as ListResult;
+    expect(kept.data).toEqual(items.slice(0, 30));
+    expect(kept).toMatchObject({ next_page: 2, next_skip: 10 });
   });
 
   test("descriptions are the table's prose (endpointDescription), not the summary again", () => {

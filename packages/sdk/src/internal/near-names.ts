@@ -33,8 +33,15 @@ function abbreviates(word: string, name: string): boolean {
 }
 
 /**
+ * `account_url` of `url`, `banner_image` of `image`: the last words of the name, 3 characters or
+ * more (a model or a user drops a name's first word; `id` ends too many names to mean one).
+ */
+const endsWith = (name: string, words: string): boolean => words.length >= 3 && name.endsWith(`_${words}`);
+
+/**
  * The known names a mistyped one may have meant, nearest first: at most 2 edits away (1 for a
- * short name), a name it starts (3 characters or more), the same words in another case or with
+ * short name), a name it starts (3 characters or more), a name it ends by whole words (`url`:
+ * `account_url`), the same words in another case or with
  * other separators (`bannerImage`: `banner_image`), or their abbreviation (`org_id`, `orgId`:
  * `organization_id`). None when nothing is near.
  */
@@ -50,6 +57,7 @@ export function nearNames(word: string, known: Iterable<string>): string[] {
         same ||
         d <= Math.min(2, Math.max(1, name.length - 2)) ||
         (word.length >= 3 && name.startsWith(word)) ||
+        endsWith(snakeWords(name), words) ||
         abbreviates(words, snakeWords(name)),
     )
     .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
