@@ -7,6 +7,7 @@ import {
   unsupportedContentEncoding,
   unsupportedMediaType,
 } from '../http/errors.js';
+import { clientNetwork, plainAddress } from '../pipeline/callers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,12 +86,6 @@ const PROXY_RANGES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
   ],
 };
 
-/** An IPv4 client of a dual-stack socket (`::ffff:192.0.2.1`) as the IPv4 address it is. */
-function plainAddress(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  return mapped ?? address;
-}
-
 /**
  * Whether a connection's peer is one of the trusted proxies of `MARKETPLACE_TRUST_PROXY` (its
  * entries were checked by config.ts: addresses, ranges, and proxy-addr's range names).
@@ -124,7 +119,7 @@ const REFUSALS_LOGGED_EVERY_MS = 10_000;
  * `maxConnections` (config.ts, `defaultMaxConnections`: from the open-file limit, with room for
  * what requests open), Node closes a new connection as soon as it is accepted (its documented
  * `server.maxConnections`, which emits `drop`), and the connections held keep being served.
- * One address holds at most {@link connectionsPerAddress} of them (a trusted proxy's connections
+ * One address (an IPv6 client's /64) holds at most {@link connectionsPerAddress} of them (a trusted proxy's connections
  * excepted): past it, its new connection is closed as soon as it is accepted, so that a client
  * holding connections open (slowly sent heads, reopened as the receive timeout closes them)
  * cannot take every connection from the others. The refusals are counted for `/metrics` and
@@ -155,8 +150,9 @@ function limitConnections(app: FastifyInstance, options: ConnectionOptions): voi
     socket.once('close', () => {
       open -= 1;
     });
-    const address = socket.remoteAddress;
-    if (share === 0 || address === undefined || fromProxy(address)) return;
+    const peer = socket.remoteAddress;
+    if (share === 0 || peer === undefined || fromProxy(peer)) return;
+    const address = clientNetwork(peer);
     const holding = held.get(address) ?? 0;
     if (holding >= share) {
       refuse(
