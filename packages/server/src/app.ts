@@ -101,7 +101,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.tracing) await app.register(options.tracing.fastifyPlugin);
   await registerCors(app, config.corsOrigins);
   installErrorHandler(app);
-  registerRequestIntake(app, { maxConnections: config.maxConnections });
+  registerRequestIntake(app, {
+    maxConnections: config.maxConnections,
+    ...(config.trustProxy !== undefined && { trustProxy: config.trustProxy }),
+  });
   // Every app-wide step of a request, one hook per phase (after CORS: every answer carries its
   // headers; before the routes: the body routes get their `preHandler`).
   await registerRequestLifecycle(app, {

@@ -121,3 +121,24 @@ describe(`a cap of ${CAP} requests in progress, ${SHARE} per client`, () => {
     expect((await listOrganizations(generateToken(), attacker)).statusCode).toBe(401);
   });
 });
+
+describe('an IPv6 client is its /64', () => {
+  it('counts requests without a known token from addresses of one /64 against one share', async () => {
+    const first = await admin('First');
+    const second = await admin('Second');
+    briefRenderer.hold(true);
+    // Two addresses of one /64 (what one host, or one subscriber's line, is given): one client.
+    const held = [
+      ...(await heldCreates(first.user.token, first.organizationId, 1, '2001:db8:1:2::66')),
+      ...(await heldCreates(second.user.token, second.organizationId, 1, '2001:db8:1:2:aaaa::67')),
+    ];
+    expectUnavailable(await listOrganizations(null, '2001:db8:1:2::68'));
+    expectUnavailable(await listOrganizations(generateToken(), '2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    // Another /64, and an IPv4 client, still get slots.
+    expect((await listOrganizations(null, '2001:db8:1:3::66')).statusCode).toBe(401);
+    expect((await listOrganizations(null, '10.0.0.68')).statusCode).toBe(401);
+
+    briefRenderer.hold(false);
+    for (const answer of await Promise.all(held)) expect(answer.statusCode).toBe(201);
+  });
+});

@@ -1,5 +1,32 @@
+import { isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { tokenDigestOf } from '../modules/access-tokens/caller.js';
+
+/** An IPv4 client of a dual-stack socket (`::ffff:192.0.2.1`) as the IPv4 address it is. */
+export function plainAddress(address: string): string {
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
+}
+
+/**
+ * The client an address is: an IPv4 address itself (an IPv4 client of a dual-stack socket,
+ * `::ffff:192.0.2.1`, as that address), an IPv6 address its /64 (`2001:db8:1:2::/64`). A host, or
+ * one subscriber's line, is given a whole /64 (RFC 6177, RFC 7421): counted per address, one
+ * IPv6 client could pick a new address, and so a new share, for every request or connection.
+ */
+export function clientNetwork(peer: string): string {
+  const address = plainAddress(peer);
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.split('%')[0]!.split('::');
+  const front = head === '' ? [] : head.split(':');
+  const back = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::')
+    ? [...front, ...Array(8 - front.length - back.length).fill('0'), ...back]
+    : front;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
 
 /** Tokens whose user is remembered, at most (the oldest learnt is forgotten first). */
 export const KNOWN_TOKENS = 10_000;
@@ -12,7 +39,7 @@ export const KNOWN_TOKENS = 10_000;
  * - a token that has authenticated in this process before: its user (`user:<id>`), so all the
  *   tokens of one user share one share;
  * - anything else (no token, a malformed one, one never seen yet, an unknown or revoked one): the
- *   client's address (`address:<ip>`). A made-up token, well-formed or not, is its sender's
+ *   client's address (`address:<ip>`; an IPv6 client's /64, {@link clientNetwork}). A made-up token, well-formed or not, is its sender's
  *   address's, never a user's: an attacker cannot take another user's share without that user's
  *   token, nor get a new share per token it invents.
  *
@@ -30,7 +57,7 @@ export class Callers {
   clientOf(request: FastifyRequest): string {
     const digest = this.#users.size > 0 ? tokenDigestOf(request) : null;
     const user = digest !== null ? this.#users.get(digest) : undefined;
-    return user === undefined ? `address:${request.ip}` : `user:${user}`;
+    return user === undefined ? `address:${clientNetwork(request.ip)}` : `user:${user}`;
   }
 
   /** The token of `digest` authenticated as `userId`: its next requests count against that user's share. */

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
+import { BlockList, isIPv4, type Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   badRequest,
@@ -7,6 +7,7 @@ import {
   unsupportedContentEncoding,
   unsupportedMediaType,
 } from '../http/errors.js';
+import { clientNetwork, plainAddress } from '../pipeline/callers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,6 +52,62 @@ export function registerRequestIntake(app: FastifyInstance, options: ConnectionO
 export interface ConnectionOptions {
   /** Connections held at once; one more is closed as soon as it is accepted (0: no limit). */
   maxConnections: number;
+  /**
+   * The reverse proxies in front (`MARKETPLACE_TRUST_PROXY`): their connections carry many clients
+   * and are held to no address's share. A number of hops: every peer is a proxy.
+   */
+  trustProxy?: readonly string[] | number;
+}
+
+/**
+ * The share of `maxConnections` one address holds at most: half (rounded up), as a client's share
+ * of the cap on requests in progress is half of it (config.ts): one address cannot take every
+ * connection, two are needed to fill the cap.
+ */
+export function connectionsPerAddress(maxConnections: number): number {
+  return Math.ceil(maxConnections / 2);
+}
+
+/** The ranges proxy-addr (Fastify's `trustProxy`) names. */
+const PROXY_RANGES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
+  loopback: [
+    ['127.0.0.0', 8, 'ipv4'],
+    ['::1', 128, 'ipv6'],
+  ],
+  linklocal: [
+    ['169.254.0.0', 16, 'ipv4'],
+    ['fe80::', 10, 'ipv6'],
+  ],
+  uniquelocal: [
+    ['10.0.0.0', 8, 'ipv4'],
+    ['172.16.0.0', 12, 'ipv4'],
+    ['192.168.0.0', 16, 'ipv4'],
+    ['fc00::', 7, 'ipv6'],
+  ],
+};
+
+/**
+ * Whether a connection's peer is one of the trusted proxies of `MARKETPLACE_TRUST_PROXY` (its
+ * entries were checked by config.ts: addresses, ranges, and proxy-addr's range names).
+ */
+export function proxyPeer(trust: readonly string[] | number | undefined): (address: string) => boolean {
+  if (trust === undefined) return () => false;
+  if (typeof trust === 'number') return () => true;
+  const proxies = new BlockList();
+  for (const entry of trust) {
+    for (const [network, prefix, family] of PROXY_RANGES[entry] ?? [])
+      proxies.addSubnet(network, prefix, family);
+    if (PROXY_RANGES[entry]) continue;
+    const [address = '', prefix] = entry.split('/');
+    const plain = plainAddress(address);
+    const family = isIPv4(plain) ? 'ipv4' : 'ipv6';
+    if (prefix === undefined) proxies.addAddress(plain, family);
+    else proxies.addSubnet(plain, Number(prefix), family);
+  }
+  return (address) => {
+    const plain = plainAddress(address);
+    return proxies.check(plain, isIPv4(plain) ? 'ipv4' : 'ipv6');
+  };
 }
 
 /** At most one log line per this many ms says that connections are being refused. */
@@ -61,37 +118,62 @@ const REFUSALS_LOGGED_EVERY_MS = 10_000;
  * limit can open nothing more (an upload's file, a database connection, `/proc/self/stat`). Past
  * `maxConnections` (config.ts, `defaultMaxConnections`: from the open-file limit, with room for
  * what requests open), Node closes a new connection as soon as it is accepted (its documented
- * `server.maxConnections`, which emits `drop`), and the connections held keep being served. The
- * refusals are counted for `/metrics` and logged at `warn`, at most once per 10 s with how many
- * since the last line (a flood must not become a flood of log lines).
+ * `server.maxConnections`, which emits `drop`), and the connections held keep being served.
+ * One address (an IPv6 client's /64) holds at most {@link connectionsPerAddress} of them (a trusted proxy's connections
+ * excepted): past it, its new connection is closed as soon as it is accepted, so that a client
+ * holding connections open (slowly sent heads, reopened as the receive timeout closes them)
+ * cannot take every connection from the others. The refusals are counted for `/metrics` and
+ * logged at `warn`, at most once per 10 s with how many since the last line (a flood must not
+ * become a flood of log lines).
  */
 function limitConnections(app: FastifyInstance, options: ConnectionOptions): void {
   const server = app.server;
   let open = 0;
   let refused = 0;
   app.decorate('connectionCounts', () => ({ open, refused }));
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  const refuse = (details: Record<string, unknown>, message: string) => {
+    refused += 1;
+    unlogged += 1;
+    const now = performance.now();
+    if (now - loggedAt < REFUSALS_LOGGED_EVERY_MS) return;
+    app.log.warn({ maxConnections: options.maxConnections, ...details, refused: unlogged }, message);
+    loggedAt = now;
+    unlogged = 0;
+  };
+  const share = options.maxConnections > 0 ? connectionsPerAddress(options.maxConnections) : 0;
+  const fromProxy = proxyPeer(options.trustProxy);
+  const held = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     open += 1;
     socket.once('close', () => {
       open -= 1;
     });
+    const peer = socket.remoteAddress;
+    if (share === 0 || peer === undefined || fromProxy(peer)) return;
+    const address = clientNetwork(peer);
+    const holding = held.get(address) ?? 0;
+    if (holding >= share) {
+      refuse(
+        { remoteAddress: address, connectionsPerAddress: share },
+        'refusing connections: an address holds its share of MARKETPLACE_MAX_CONNECTIONS already',
+      );
+      socket.destroy();
+      return;
+    }
+    held.set(address, holding + 1);
+    socket.once('close', () => {
+      const left = (held.get(address) ?? 1) - 1;
+      if (left > 0) held.set(address, left);
+      else held.delete(address);
+    });
   });
   if (options.maxConnections <= 0) return;
   server.maxConnections = options.maxConnections;
-  let loggedAt = Number.NEGATIVE_INFINITY;
-  let unlogged = 0;
-  server.on('drop', () => {
-    refused += 1;
-    unlogged += 1;
-    const now = performance.now();
-    if (now - loggedAt < REFUSALS_LOGGED_EVERY_MS) return;
-    app.log.warn(
-      { maxConnections: options.maxConnections, refused: unlogged },
-      'refusing connections: the server holds MARKETPLACE_MAX_CONNECTIONS already',
-    );
-    loggedAt = now;
-    unlogged = 0;
-  });
+  server.on('drop', () =>
+    refuse({}, 'refusing connections: the server holds MARKETPLACE_MAX_CONNECTIONS already'),
+  );
 }
 
 /**

@@ -1,0 +1,109 @@
+/**
+ * One address's share of the cap on connections (`MARKETPLACE_MAX_CONNECTIONS`, 6 here: an
+ * address holds at most 3). The hostile-client trial, round seven: one address opening
+ * connections and sending a header line now and then (each is closed by the receive timeout,
+ * and reopened at once) held every connection the server would take, and every other client's
+ * new connection was closed as soon as it was accepted. Connections of a trusted proxy
+ * (`MARKETPLACE_TRUST_PROXY`) carry many clients and are not held to a share. Real sockets, from
+ * two loopback addresses (Linux answers all of 127.0.0.0/8); each test waits for events (the
+ * server's `connection` and `drop`, a socket's `close`, an answer), never for a time.
+ */
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from './harness.js';
+import { answerOn } from './raw-http.js';
+
+const MAX_CONNECTIONS = 6;
+const HOG = '127.0.0.1';
+const OTHER = '127.0.0.2';
+
+describe('one address holds at most half of the connections', () => {
+  const server = useTestServer({ maxConnections: MAX_CONNECTIONS }, {}, { keepData: true });
+  const sockets = new Set<Socket>();
+  let port: number;
+
+  beforeAll(async () => {
+    await server.app.listen({ port: 0, host: '0.0.0.0' });
+    port = (server.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+  });
+
+  /** `count` connections from `from`, each with a request head not finished; resolves once the server has taken or dropped each. */
+  async function holdConnections(from: string, count: number): Promise<Socket[]> {
+    let seen = 0;
+    const taken = new Promise<void>((resolve) => {
+      const onOne = () => {
+        seen += 1;
+        if (seen < count) return;
+        server.app.server.off('connection', onOne).off('drop', onOne);
+        resolve();
+      };
+      server.app.server.on('connection', onOne).on('drop', onOne);
+    });
+    const held = Array.from({ length: count }, () => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+      return socket;
+    });
+    await taken;
+    return held;
+  }
+
+  /** A whole request on a new connection from `from`: its answer, or null if the connection was closed without one. */
+  function request(from: string) {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    const answer = answerOn(socket);
+    socket.write('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    return answer;
+  }
+
+  it('serves a new connection of another address while one address opens as many as the cap', async () => {
+    const held = await holdConnections(HOG, MAX_CONNECTIONS);
+    const answer = await request(OTHER);
+    expect(answer?.status).toBe(200);
+    for (const socket of held) socket.destroy();
+  });
+});
+
+describe('a trusted proxy holds connections past an address share', () => {
+  const server = useTestServer(
+    { maxConnections: MAX_CONNECTIONS, trustProxy: [HOG] },
+    {},
+    { keepData: true },
+  );
+  const sockets = new Set<Socket>();
+  let port: number;
+
+  beforeAll(async () => {
+    await server.app.listen({ port: 0, host: '0.0.0.0' });
+    port = (server.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+  });
+
+  it('answers a request on each of as many connections of the proxy as the cap', async () => {
+    const held = Array.from({ length: MAX_CONNECTIONS }, () => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: HOG });
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      return socket;
+    });
+    // Each sends its request once all are open: none has been answered (and closed) before the last is taken.
+    await Promise.all(held.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
+    const answers = held.map((socket) => {
+      const answer = answerOn(socket);
+      socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.${sockets.size}\r\n\r\n`);
+      return answer;
+    });
+    expect((await Promise.all(answers)).map((answer) => answer?.status)).toEqual(
+      Array(MAX_CONNECTIONS).fill(200),
+    );
+  });
+});
