@@ -10,6 +10,7 @@
  */
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proxyPeer } from '../src/plugins/request-intake.js';
 import { useTestServer } from './harness.js';
 import { answerOn } from './raw-http.js';
 
@@ -105,5 +106,27 @@ describe('a trusted proxy holds connections past an address share', () => {
     expect((await Promise.all(answers)).map((answer) => answer?.status)).toEqual(
       Array(MAX_CONNECTIONS).fill(200),
     );
+  });
+});
+
+describe('which peers are trusted proxies', () => {
+  it('follows Fastify’s trustProxy rule: addresses, ranges, range names, an IPv4 client of a dual-stack socket', () => {
+    const trusted = proxyPeer(['uniquelocal', '192.0.2.0/24', '2001:db8::7']);
+    expect(['10.1.2.3', '::ffff:172.16.0.9', '192.0.2.200', '2001:db8::7', 'fd00::1'].map(trusted)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['127.0.0.1', '198.51.100.1', '2001:db8::8', '::ffff:8.8.8.8'].map(trusted)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(proxyPeer(['loopback'])('::1')).toBe(true);
+    expect(proxyPeer(2)('198.51.100.1')).toBe(true);
+    expect(proxyPeer(undefined)('127.0.0.1')).toBe(false);
   });
 });

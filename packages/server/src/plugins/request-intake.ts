@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { BlockList, isIPv4, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { compile } from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   badRequest,
@@ -7,7 +8,7 @@ import {
   unsupportedContentEncoding,
   unsupportedMediaType,
 } from '../http/errors.js';
-import { clientNetwork, plainAddress } from '../pipeline/callers.js';
+import { clientNetwork } from '../pipeline/callers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,46 +69,16 @@ export function connectionsPerAddress(maxConnections: number): number {
   return Math.ceil(maxConnections / 2);
 }
 
-/** The ranges proxy-addr (Fastify's `trustProxy`) names. */
-const PROXY_RANGES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
-  loopback: [
-    ['127.0.0.0', 8, 'ipv4'],
-    ['::1', 128, 'ipv6'],
-  ],
-  linklocal: [
-    ['169.254.0.0', 16, 'ipv4'],
-    ['fe80::', 10, 'ipv6'],
-  ],
-  uniquelocal: [
-    ['10.0.0.0', 8, 'ipv4'],
-    ['172.16.0.0', 12, 'ipv4'],
-    ['192.168.0.0', 16, 'ipv4'],
-    ['fc00::', 7, 'ipv6'],
-  ],
-};
-
 /**
- * Whether a connection's peer is one of the trusted proxies of `MARKETPLACE_TRUST_PROXY` (its
- * entries were checked by config.ts: addresses, ranges, and proxy-addr's range names).
+ * Whether a connection's peer is one of the trusted proxies of `MARKETPLACE_TRUST_PROXY`, by the
+ * rule Fastify's `trustProxy` applies to it (proxy-addr's public `compile`: addresses, ranges,
+ * `loopback`/`linklocal`/`uniquelocal`, an IPv4 client of a dual-stack socket as its address).
  */
 export function proxyPeer(trust: readonly string[] | number | undefined): (address: string) => boolean {
   if (trust === undefined) return () => false;
   if (typeof trust === 'number') return () => true;
-  const proxies = new BlockList();
-  for (const entry of trust) {
-    for (const [network, prefix, family] of PROXY_RANGES[entry] ?? [])
-      proxies.addSubnet(network, prefix, family);
-    if (PROXY_RANGES[entry]) continue;
-    const [address = '', prefix] = entry.split('/');
-    const plain = plainAddress(address);
-    const family = isIPv4(plain) ? 'ipv4' : 'ipv6';
-    if (prefix === undefined) proxies.addAddress(plain, family);
-    else proxies.addSubnet(plain, Number(prefix), family);
-  }
-  return (address) => {
-    const plain = plainAddress(address);
-    return proxies.check(plain, isIPv4(plain) ? 'ipv4' : 'ipv6');
-  };
+  const trusted = compile([...trust]);
+  return (address) => trusted(address, 0);
 }
 
 /** At most one log line per this many ms says that connections are being refused. */
