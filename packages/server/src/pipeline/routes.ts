@@ -311,6 +311,25 @@ export interface RouteOptions {
 export const takesFiles = (route: Route): boolean =>
   ((route.endpoint.body as BodySpec | undefined)?.files.length ?? 0) > 0;
 
+/**
+ * The end of a handler whose request was answered before it (`503` at the request's deadline,
+ * plugins/request-lifecycle.ts): what it did is not sent, and a write it had not made is not
+ * made (the creates check the request's end before they write: members.service.ts,
+ * `checkCallerStillAllowed`). Logged at `info`, once: the client had its answer, so neither the
+ * error the late work ended with (Fastify would log it at `error`) nor a second send (`warn`).
+ */
+function answeredAlready(request: FastifyRequest, reply: FastifyReply, error?: unknown): FastifyReply {
+  request.log.info(
+    {
+      url: request.url,
+      statusCode: reply.statusCode,
+      ...(error !== undefined && { lateError: String(error) }),
+    },
+    'handler ended after its request was answered already',
+  );
+  return reply;
+}
+
 /** Registers one endpoint of the table: hooks in the order of decisions.md, then the handler. */
 export function registerRoute(app: FastifyInstance, route: Route, options: RouteOptions): void {
   const { endpoint, handler } = route;
@@ -408,8 +427,10 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
       } catch (error) {
         // The key's stored answer was sent instead (a handler that takes its key itself).
         if (lateKey && error instanceof AnsweredFromKey) return reply;
+        if (reply.sent) return answeredAlready(request, reply, error);
         throw error;
       }
+      if (reply.sent) return answeredAlready(request, reply);
       if (endpoint.show) {
         const page = buildPath(endpoint.show.path, request.params as Record<string, string>);
         return reply
