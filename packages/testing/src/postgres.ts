@@ -63,11 +63,19 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   let name: string | undefined;
   let orm: Orm | undefined;
   let reader: Promise<pg.Client> | undefined;
+  // Every step is taken even when one before it failed (PostgreSQL gone mid-run): what is local
+  // (the pools, the connections) is always closed. A database that could not be dropped is said
+  // in one line; its name's pid is no backend once `admin` is closed, so the next start drops it.
   const drop = async () => {
-    await orm?.close(true);
+    const closedOrm = await settle(orm?.close(true));
     await (await reader?.catch(() => undefined))?.end().catch(() => {});
-    if (name) await dropDatabase(admin, url, name);
+    const dropped = name ? await settle(dropDatabase(admin, url, name)) : undefined;
     await admin.end().catch(() => {});
+    if (dropped)
+      throw new Error(
+        `${target.label}: close() could not drop the server's database ${name} (the next start on that PostgreSQL server drops it): ${firstLine(dropped.error)}`,
+      );
+    if (closedOrm) throw closedOrm.error;
   };
   try {
     const { rows } = await admin.query<{ pid: number }>('select pg_backend_pid() as pid');
@@ -105,7 +113,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     };
     return { orm, url: kitUrl, sql, close: drop };
   } catch (error) {
-    await drop();
+    // The start's own error is the one to see; a database left is dropped by the next start.
+    await drop().catch(() => {});
     throw error;
   }
 }
@@ -147,6 +156,16 @@ async function openReader(url: string): Promise<pg.Client> {
   } catch (error) {
     await client.end().catch(() => {});
     throw error;
+  }
+}
+
+/** Waits for `promise`; resolves to its error, wrapped (`undefined` when it fulfilled). */
+async function settle(promise: Promise<unknown> | undefined): Promise<{ error: unknown } | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return { error };
   }
 }
 

@@ -124,16 +124,24 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
   let kitDatabase: KitDatabase | undefined;
   let app: App | undefined;
   let url = '';
+  // Each step is taken even when one before it failed (PostgreSQL gone mid-run, a database that
+  // could not be dropped): the folder is always removed, and the first failure is what rejects.
   const shutDown = async () => {
     const closed = app?.close();
     // The tests are over: a connection still open is not waited for. Fastify's close ends the idle
     // ones and waits for the rest, and under load CI saw a keep-alive connection of a finished
     // GET /uploads/… stay open, so `close()` hung for a minute (packages/mcp/test/hostile.test.ts).
     app?.server.closeAllConnections();
-    await closed;
-    // PGlite: closed for good; PostgreSQL: the kit's database dropped, its connections closed.
-    await kitDatabase?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    try {
+      await closed;
+    } finally {
+      try {
+        // PGlite: closed for good; PostgreSQL: the kit's database dropped, its connections closed.
+        await kitDatabase?.close();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
   };
   try {
     if (isPostgresUrl(database.url)) {
@@ -176,7 +184,8 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
       }
     }
   } catch (error) {
-    await shutDown();
+    // The start's own error is the one to see.
+    await shutDown().catch(() => {});
     throw error;
   }
 
