@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { migrate, type Orm, openDatabase } from '@app/server';
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
+import { parsePostgresUrl } from './database-url.js';
 
 /** The prefix of the databases the kit makes; no other database is ever dropped. */
 export const DATABASE_PREFIX = 'mkt_kit_';
@@ -38,9 +39,6 @@ export interface PostgresOptions {
   poolSize: number;
   pooler: 'none' | 'transaction';
 }
-
-/** `postgres://` and `postgresql://`, the schemes `pg` reads. */
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
 /** Creates, migrates and opens a database of the kit's own on the PostgreSQL server of `url`. */
 export async function openPostgres(url: string, options: PostgresOptions): Promise<KitDatabase> {
@@ -225,21 +223,8 @@ interface Target {
 }
 
 function describeTarget(url: string, setting: string): Target {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`${setting} is not a URL: give postgres://user:password@host:port/database`);
-  }
-  // Decoded here once, as `pg` and the ORM decode them: a `%` that is no escape (a password's) was
-  // `URIError: URI malformed` from deep inside, or a database made and dropped again.
-  try {
-    for (const part of [parsed.username, parsed.password, parsed.pathname]) decodeURIComponent(part);
-  } catch {
-    throw new Error(
-      `${setting} has a % that is not followed by two hex digits (in its user, password or database): write a % there as %25`,
-    );
-  }
+  // Checked before the server was loaded (index.ts); parsed again here for its parts.
+  const parsed = parsePostgresUrl(url, setting);
   const host = parsed.host || 'localhost';
   const user = decodeURIComponent(parsed.username) || process.env.PGUSER || 'the default user';
   const database =

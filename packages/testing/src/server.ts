@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { type ClientOptions, Marketplace } from '@app/sdk';
 import { buildApp, loadConfig, openDatabase, processRunning } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
+import { type ChosenDatabase, isPostgresUrl } from './database-url.js';
 import { freePort } from './free-port.js';
 import type { TestServer, TestServerOptions } from './index.js';
-import { isPostgresUrl, type KitDatabase, openPostgres } from './postgres.js';
+import { type KitDatabase, openPostgres } from './postgres.js';
 import { discardSnapshot, migratedSnapshot } from './snapshot.js';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -26,27 +27,6 @@ async function bootFromSnapshot(): Promise<PGlite> {
     discardSnapshot();
     return load();
   }
-}
-
-/** Puts every kit not given a `databaseUrl` on that PostgreSQL server (README, "On PostgreSQL"). */
-export const DATABASE_URL_VARIABLE = 'MARKETPLACE_TEST_DATABASE_URL';
-
-/** The database the options ask for, and the setting that asked (named in its errors). */
-function chooseDatabase(options: TestServerOptions): { url: string; setting: string } {
-  const fromEnv = process.env[DATABASE_URL_VARIABLE];
-  const chosen = options.databaseUrl
-    ? { url: options.databaseUrl, setting: 'databaseUrl' }
-    : fromEnv
-      ? { url: fromEnv, setting: DATABASE_URL_VARIABLE }
-      : { url: 'pglite://memory', setting: 'databaseUrl' };
-  if (chosen.url !== 'pglite://memory' && !isPostgresUrl(chosen.url)) {
-    // The value itself is not repeated: it may hold a password.
-    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(chosen.url)?.[0];
-    throw new Error(
-      `${chosen.setting} must be a postgres:// URL or pglite://memory${scheme ? `, not a ${scheme} URL` : ''}`,
-    );
-  }
-  return chosen;
 }
 
 /** An in-memory PGlite of the server's own, booted from the migrated snapshot. */
@@ -109,8 +89,7 @@ function removeLeftoverDataDirs(dir = tmpdir()): void {
 }
 
 /** Starts a test server: see {@link startTestServer} in `index.ts`. */
-export async function start(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = chooseDatabase(options);
+export async function start(options: TestServerOptions, database: ChosenDatabase): Promise<TestServer> {
   const helpersKey = options.helpersKey ?? `test-helpers-${randomBytes(24).toString('base64url')}`;
   removeLeftoverDataDirs();
   const dataDir = mkdtempSync(join(tmpdir(), `${DATA_DIR_PREFIX}${process.pid}-`));

@@ -45,7 +45,8 @@ async function backendGone(admin: pg.Client, pid: number): Promise<void> {
 }
 
 /** The server folders of this process (`mkt-test-server-<pid>-…` in the temp folder). */
-const ownFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`mkt-test-server-${process.pid}-`));
+const ownFolders = () =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith(`mkt-test-server-${process.pid}-`));
 
 /**
  * A TCP proxy to the PostgreSQL server of `url` on a loopback port of its own, and `url` through
