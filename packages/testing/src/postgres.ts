@@ -1,7 +1,9 @@
 /**
  * The kit's database on PostgreSQL (`databaseUrl`, `MARKETPLACE_TEST_DATABASE_URL`): a database of
  * each server's own, created on the PostgreSQL server the URL names, migrated, and dropped by
- * `close()`. The database in the URL is only where the kit connects to create and drop it.
+ * `close()`. The database in the URL is only where the kit connects to create and drop it. Each is a
+ * copy of a migrated template made once per PostgreSQL server and schema (`mkt_kit_tpl_<hash>`,
+ * `buildTemplate`), not migrated at every start.
  *
  * Each kit keeps one connection of its own there for its whole life, and its database's name
  * carries that connection's backend pid (`mkt_kit_<pid>_<random>`): while the connection is open
@@ -15,6 +17,7 @@ import { migrate, type Orm, openDatabase } from '@app/server';
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { parsePostgresUrl } from './database-url.js';
+import { migrationsHash } from './snapshot.js';
 
 /** The prefix of the databases the kit makes; no other database is ever dropped. */
 export const DATABASE_PREFIX = 'mkt_kit_';
@@ -78,10 +81,20 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   try {
     const { rows } = await admin.query<{ pid: number }>('select pg_backend_pid() as pid');
     await dropLeftovers(admin);
-    const created = `${DATABASE_PREFIX}${rows[0]?.pid}_${randomBytes(5).toString('hex')}`;
-    await admin.query(`create database "${created}"`).catch((error: unknown) => {
-      throw createError(error, target);
-    });
+    const pid = rows[0]?.pid as number;
+    const created = databaseName(pid);
+    const template = `${TEMPLATE_PREFIX}${migrationsHash()}`;
+    let copied = await copyTemplate(admin, created, template);
+    if (copied === 'missing') {
+      await buildTemplate(admin, url, template, databaseName(pid), options);
+      copied = await copyTemplate(admin, created, template);
+    }
+    // No template to copy (one being built failed, or a session is connected to it, or another user
+    // made it): created empty and migrated, as every start was before the template.
+    if (copied !== 'copied')
+      await admin.query(`create database "${created}"`).catch((error: unknown) => {
+        throw createError(error, target);
+      });
     name = created;
     const kitUrl = withDatabase(url, created);
     orm = await openDatabase({
@@ -90,6 +103,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
       poolSize: options.poolSize,
       pooler: options.pooler,
     });
+    // A copy of the template has every migration already: this only checks that it has.
     await migrate(orm).catch((error: unknown) => {
       throw new Error(`${target.label}: migrating the kit's database ${created} failed: ${firstLine(error)}`);
     });
@@ -155,6 +169,85 @@ async function openReader(url: string): Promise<pg.Client> {
     await client.end().catch(() => {});
     throw error;
   }
+}
+
+/** A name for a database of the kit whose connection has the backend pid `pid`. */
+const databaseName = (pid: number) => `${DATABASE_PREFIX}${pid}_${randomBytes(5).toString('hex')}`;
+
+/**
+ * The migrated template the kit's databases are copied from (`CREATE DATABASE … TEMPLATE …`),
+ * one per PostgreSQL server and schema: `mkt_kit_tpl_<hash of the migrations>`, so a server with
+ * other migrations makes (and copies) its own. Its name does not match the leftovers' pattern.
+ */
+export const TEMPLATE_PREFIX = `${DATABASE_PREFIX}tpl_`;
+
+/**
+ * Creates `name` as a copy of `template`: `'missing'` when there is none, `'refused'` when
+ * PostgreSQL would not copy it (a session connected to it, for which it waits 5 s first; another
+ * user's, which this one may not copy; no `CREATEDB`, which the plain create then says).
+ *
+ * A template is never dropped under a copy: `CREATE DATABASE` holds a lock on its template from
+ * its look-up to its end, which `DROP DATABASE` waits for; a copy that comes after a drop finds
+ * none (`'missing'`) and the template is made again.
+ */
+async function copyTemplate(
+  admin: pg.Client,
+  name: string,
+  template: string,
+): Promise<'copied' | 'missing' | 'refused'> {
+  try {
+    await admin.query(`create database "${name}" template "${template}"`);
+    return 'copied';
+  } catch (error) {
+    return (error as { code?: unknown }).code === '3D000' ? 'missing' : 'refused';
+  }
+}
+
+/**
+ * Makes the template: a database of the kit's (`building`, named after this kit's connection so
+ * that a process killed meanwhile leaves a leftover the next start drops), migrated, its
+ * connections closed, then renamed to `template`. Two kits that build at once both migrate; the
+ * first rename wins and the other drops its own. The one that made it then drops the templates of
+ * other migrations (an older schema of the server; best effort, and never one a session is
+ * connected to or another user owns), so they do not pile up. Best effort throughout: a start whose
+ * build fails creates and migrates its database as before.
+ */
+async function buildTemplate(
+  admin: pg.Client,
+  url: string,
+  template: string,
+  building: string,
+  options: PostgresOptions,
+): Promise<void> {
+  try {
+    await admin.query(`create database "${building}"`);
+  } catch {
+    return;
+  }
+  try {
+    const orm = await openDatabase({
+      url: withDatabase(url, building),
+      dataDir: options.dataDir,
+      poolSize: 2,
+      pooler: options.pooler,
+    });
+    try {
+      await migrate(orm);
+    } finally {
+      await orm.close(true);
+    }
+    // PostgreSQL waits (up to 5 s) for the closed connections' backends to end before renaming.
+    await admin.query(`alter database "${building}" rename to "${template}"`);
+  } catch {
+    // 42P04: another kit made the template meanwhile; anything else: no template this time.
+    await admin.query(`drop database if exists "${building}" with (force)`).catch(() => {});
+    return;
+  }
+  const { rows } = await admin.query<{ datname: string }>(
+    'select datname from pg_database where datname ~ $1 and datname <> $2',
+    [`^${TEMPLATE_PREFIX}[0-9a-f]{16}$`, template],
+  );
+  for (const { datname } of rows) await admin.query(`drop database if exists "${datname}"`).catch(() => {});
 }
 
 /** Waits for `promise`; resolves to its error, wrapped (`undefined` when it fulfilled). */
