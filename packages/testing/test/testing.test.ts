@@ -111,12 +111,16 @@ describe('startTestServer()', () => {
   });
 
   it("a faked Date (README, Time) is the server's clock for what it stamps; last_used_at is the database's", async () => {
+    // A server of its own: on PGlite, PostgreSQL's timers set at the faked time stay set for it
+    // (README, Time), and would print warnings through the tests after this one.
+    const server = await startTestServer();
     const owner = server.client(await server.createUser());
     const org = await owner.organizations.create({ name: 'Clock Co' });
     const { user } = await server.testHelpers.createUser({ user: { name: 'Cy', email: 'cy@example.com' } });
     vi.useFakeTimers({ toFake: ['Date'] });
-    onTestFinished(() => {
+    onTestFinished(async () => {
       vi.useRealTimers();
+      await server.close();
     });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
     const notify = () =>
