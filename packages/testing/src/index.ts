@@ -15,6 +15,7 @@
  * ```
  */
 import type { ClientOptions, Marketplace } from '@app/sdk';
+import { chooseDatabase } from './database-url.js';
 
 export { freePort } from './free-port.js';
 
@@ -108,8 +109,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { nodeTooOld } = await loadServer(() => import('@app/server/node-version'));
   const tooOld = nodeTooOld('@app/testing');
   if (tooOld) throw new Error(tooOld);
+  // A URL that cannot be right is refused before the server's modules are imported (a second).
+  const database = chooseDatabase(options);
   const { start } = await loadServer(() => import('./server.js'));
-  return start(options);
+  return start(options, database);
 }
 
 /**

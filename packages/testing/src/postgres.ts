@@ -1,7 +1,9 @@
 /**
  * The kit's database on PostgreSQL (`databaseUrl`, `MARKETPLACE_TEST_DATABASE_URL`): a database of
  * each server's own, created on the PostgreSQL server the URL names, migrated, and dropped by
- * `close()`. The database in the URL is only where the kit connects to create and drop it.
+ * `close()`. The database in the URL is only where the kit connects to create and drop it. Each is a
+ * copy of a migrated template made once per PostgreSQL server and schema (`mkt_kit_tpl_<hash>`,
+ * `buildTemplate`), not migrated at every start.
  *
  * Each kit keeps one connection of its own there for its whole life, and its database's name
  * carries that connection's backend pid (`mkt_kit_<pid>_<random>`): while the connection is open
@@ -14,6 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { migrate, type Orm, openDatabase } from '@app/server';
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
+import { parsePostgresUrl } from './database-url.js';
+import { migrationsHash } from './snapshot.js';
 
 /** The prefix of the databases the kit makes; no other database is ever dropped. */
 export const DATABASE_PREFIX = 'mkt_kit_';
@@ -39,9 +43,6 @@ export interface PostgresOptions {
   pooler: 'none' | 'transaction';
 }
 
-/** `postgres://` and `postgresql://`, the schemes `pg` reads. */
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
-
 /** Creates, migrates and opens a database of the kit's own on the PostgreSQL server of `url`. */
 export async function openPostgres(url: string, options: PostgresOptions): Promise<KitDatabase> {
   const target = describeTarget(url, options.setting);
@@ -63,19 +64,37 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   let name: string | undefined;
   let orm: Orm | undefined;
   let reader: Promise<pg.Client> | undefined;
+  // Every step is taken even when one before it failed (PostgreSQL gone mid-run): what is local
+  // (the pools, the connections) is always closed. A database that could not be dropped is said
+  // in one line; its name's pid is no backend once `admin` is closed, so the next start drops it.
   const drop = async () => {
-    await orm?.close(true);
+    const closedOrm = await settle(orm?.close(true));
     await (await reader?.catch(() => undefined))?.end().catch(() => {});
-    if (name) await dropDatabase(admin, url, name);
+    const dropped = name ? await settle(dropDatabase(admin, url, name)) : undefined;
     await admin.end().catch(() => {});
+    if (dropped)
+      throw new Error(
+        `${target.label}: close() could not drop the server's database ${name} (the next start on that PostgreSQL server drops it): ${firstLine(dropped.error)}`,
+      );
+    if (closedOrm) throw closedOrm.error;
   };
   try {
     const { rows } = await admin.query<{ pid: number }>('select pg_backend_pid() as pid');
     await dropLeftovers(admin);
-    const created = `${DATABASE_PREFIX}${rows[0]?.pid}_${randomBytes(5).toString('hex')}`;
-    await admin.query(`create database "${created}"`).catch((error: unknown) => {
-      throw createError(error, target);
-    });
+    const pid = rows[0]?.pid as number;
+    const created = databaseName(pid);
+    const template = `${TEMPLATE_PREFIX}${migrationsHash()}`;
+    let copied = await copyTemplate(admin, created, template);
+    if (copied === 'missing') {
+      await buildTemplate(admin, url, template, databaseName(pid), options);
+      copied = await copyTemplate(admin, created, template);
+    }
+    // No template to copy (one being built failed, or a session is connected to it, or another user
+    // made it): created empty and migrated, as every start was before the template.
+    if (copied !== 'copied')
+      await admin.query(`create database "${created}"`).catch((error: unknown) => {
+        throw createError(error, target);
+      });
     name = created;
     const kitUrl = withDatabase(url, created);
     orm = await openDatabase({
@@ -84,6 +103,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
       poolSize: options.poolSize,
       pooler: options.pooler,
     });
+    // A copy of the template has every migration already: this only checks that it has.
     await migrate(orm).catch((error: unknown) => {
       throw new Error(`${target.label}: migrating the kit's database ${created} failed: ${firstLine(error)}`);
     });
@@ -105,7 +125,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     };
     return { orm, url: kitUrl, sql, close: drop };
   } catch (error) {
-    await drop();
+    // The start's own error is the one to see; a database left is dropped by the next start.
+    await drop().catch(() => {});
     throw error;
   }
 }
@@ -147,6 +168,95 @@ async function openReader(url: string): Promise<pg.Client> {
   } catch (error) {
     await client.end().catch(() => {});
     throw error;
+  }
+}
+
+/** A name for a database of the kit whose connection has the backend pid `pid`. */
+const databaseName = (pid: number) => `${DATABASE_PREFIX}${pid}_${randomBytes(5).toString('hex')}`;
+
+/**
+ * The migrated template the kit's databases are copied from (`CREATE DATABASE … TEMPLATE …`),
+ * one per PostgreSQL server and schema: `mkt_kit_tpl_<hash of the migrations>`, so a server with
+ * other migrations makes (and copies) its own. Its name does not match the leftovers' pattern.
+ */
+export const TEMPLATE_PREFIX = `${DATABASE_PREFIX}tpl_`;
+
+/**
+ * Creates `name` as a copy of `template`: `'missing'` when there is none, `'refused'` when
+ * PostgreSQL would not copy it (a session connected to it, for which it waits 5 s first; another
+ * user's, which this one may not copy; no `CREATEDB`, which the plain create then says).
+ *
+ * A template is never dropped under a copy: `CREATE DATABASE` holds a lock on its template from
+ * its look-up to its end, which `DROP DATABASE` waits for; a copy that comes after a drop finds
+ * none (`'missing'`) and the template is made again.
+ */
+async function copyTemplate(
+  admin: pg.Client,
+  name: string,
+  template: string,
+): Promise<'copied' | 'missing' | 'refused'> {
+  try {
+    await admin.query(`create database "${name}" template "${template}"`);
+    return 'copied';
+  } catch (error) {
+    return (error as { code?: unknown }).code === '3D000' ? 'missing' : 'refused';
+  }
+}
+
+/**
+ * Makes the template: a database of the kit's (`building`, named after this kit's connection so
+ * that a process killed meanwhile leaves a leftover the next start drops), migrated, its
+ * connections closed, then renamed to `template`. Two kits that build at once both migrate; the
+ * first rename wins and the other drops its own. The one that made it then drops the templates of
+ * other migrations (an older schema of the server; best effort, and never one a session is
+ * connected to or another user owns), so they do not pile up. Best effort throughout: a start whose
+ * build fails creates and migrates its database as before.
+ */
+async function buildTemplate(
+  admin: pg.Client,
+  url: string,
+  template: string,
+  building: string,
+  options: PostgresOptions,
+): Promise<void> {
+  try {
+    await admin.query(`create database "${building}"`);
+  } catch {
+    return;
+  }
+  try {
+    const orm = await openDatabase({
+      url: withDatabase(url, building),
+      dataDir: options.dataDir,
+      poolSize: 2,
+      pooler: options.pooler,
+    });
+    try {
+      await migrate(orm);
+    } finally {
+      await orm.close(true);
+    }
+    // PostgreSQL waits (up to 5 s) for the closed connections' backends to end before renaming.
+    await admin.query(`alter database "${building}" rename to "${template}"`);
+  } catch {
+    // 42P04: another kit made the template meanwhile; anything else: no template this time.
+    await admin.query(`drop database if exists "${building}" with (force)`).catch(() => {});
+    return;
+  }
+  const { rows } = await admin.query<{ datname: string }>(
+    'select datname from pg_database where datname ~ $1 and datname <> $2',
+    [`^${TEMPLATE_PREFIX}[0-9a-f]{16}$`, template],
+  );
+  for (const { datname } of rows) await admin.query(`drop database if exists "${datname}"`).catch(() => {});
+}
+
+/** Waits for `promise`; resolves to its error, wrapped (`undefined` when it fulfilled). */
+async function settle(promise: Promise<unknown> | undefined): Promise<{ error: unknown } | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return { error };
   }
 }
 
@@ -206,21 +316,8 @@ interface Target {
 }
 
 function describeTarget(url: string, setting: string): Target {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`${setting} is not a URL: give postgres://user:password@host:port/database`);
-  }
-  // Decoded here once, as `pg` and the ORM decode them: a `%` that is no escape (a password's) was
-  // `URIError: URI malformed` from deep inside, or a database made and dropped again.
-  try {
-    for (const part of [parsed.username, parsed.password, parsed.pathname]) decodeURIComponent(part);
-  } catch {
-    throw new Error(
-      `${setting} has a % that is not followed by two hex digits (in its user, password or database): write a % there as %25`,
-    );
-  }
+  // Checked before the server was loaded (index.ts); parsed again here for its parts.
+  const parsed = parsePostgresUrl(url, setting);
   const host = parsed.host || 'localhost';
   const user = decodeURIComponent(parsed.username) || process.env.PGUSER || 'the default user';
   const database =

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { type ClientOptions, Marketplace } from '@app/sdk';
 import { buildApp, loadConfig, openDatabase, processRunning } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
+import { type ChosenDatabase, isPostgresUrl } from './database-url.js';
 import { freePort } from './free-port.js';
 import type { TestServer, TestServerOptions } from './index.js';
-import { isPostgresUrl, type KitDatabase, openPostgres } from './postgres.js';
+import { type KitDatabase, openPostgres } from './postgres.js';
 import { discardSnapshot, migratedSnapshot } from './snapshot.js';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -26,27 +27,6 @@ async function bootFromSnapshot(): Promise<PGlite> {
     discardSnapshot();
     return load();
   }
-}
-
-/** Puts every kit not given a `databaseUrl` on that PostgreSQL server (README, "On PostgreSQL"). */
-export const DATABASE_URL_VARIABLE = 'MARKETPLACE_TEST_DATABASE_URL';
-
-/** The database the options ask for, and the setting that asked (named in its errors). */
-function chooseDatabase(options: TestServerOptions): { url: string; setting: string } {
-  const fromEnv = process.env[DATABASE_URL_VARIABLE];
-  const chosen = options.databaseUrl
-    ? { url: options.databaseUrl, setting: 'databaseUrl' }
-    : fromEnv
-      ? { url: fromEnv, setting: DATABASE_URL_VARIABLE }
-      : { url: 'pglite://memory', setting: 'databaseUrl' };
-  if (chosen.url !== 'pglite://memory' && !isPostgresUrl(chosen.url)) {
-    // The value itself is not repeated: it may hold a password.
-    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(chosen.url)?.[0];
-    throw new Error(
-      `${chosen.setting} must be a postgres:// URL or pglite://memory${scheme ? `, not a ${scheme} URL` : ''}`,
-    );
-  }
-  return chosen;
 }
 
 /** An in-memory PGlite of the server's own, booted from the migrated snapshot. */
@@ -109,8 +89,7 @@ function removeLeftoverDataDirs(dir = tmpdir()): void {
 }
 
 /** Starts a test server: see {@link startTestServer} in `index.ts`. */
-export async function start(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = chooseDatabase(options);
+export async function start(options: TestServerOptions, database: ChosenDatabase): Promise<TestServer> {
   const helpersKey = options.helpersKey ?? `test-helpers-${randomBytes(24).toString('base64url')}`;
   removeLeftoverDataDirs();
   const dataDir = mkdtempSync(join(tmpdir(), `${DATA_DIR_PREFIX}${process.pid}-`));
@@ -124,16 +103,24 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
   let kitDatabase: KitDatabase | undefined;
   let app: App | undefined;
   let url = '';
+  // Each step is taken even when one before it failed (PostgreSQL gone mid-run, a database that
+  // could not be dropped): the folder is always removed, and the first failure is what rejects.
   const shutDown = async () => {
     const closed = app?.close();
     // The tests are over: a connection still open is not waited for. Fastify's close ends the idle
     // ones and waits for the rest, and under load CI saw a keep-alive connection of a finished
     // GET /uploads/… stay open, so `close()` hung for a minute (packages/mcp/test/hostile.test.ts).
     app?.server.closeAllConnections();
-    await closed;
-    // PGlite: closed for good; PostgreSQL: the kit's database dropped, its connections closed.
-    await kitDatabase?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    try {
+      await closed;
+    } finally {
+      try {
+        // PGlite: closed for good; PostgreSQL: the kit's database dropped, its connections closed.
+        await kitDatabase?.close();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
   };
   try {
     if (isPostgresUrl(database.url)) {
@@ -176,7 +163,8 @@ export async function start(options: TestServerOptions = {}): Promise<TestServer
       }
     }
   } catch (error) {
-    await shutDown();
+    // The start's own error is the one to see.
+    await shutDown().catch(() => {});
     throw error;
   }
 

@@ -28,9 +28,17 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env, cwd: string = pro
  * other migrations (another version, another branch) never boots from it.
  */
 export function snapshotFile(): string {
+  return `pglite-${migrationsHash()}.tar`;
+}
+
+/**
+ * 16 hex digits of a SHA-256 over the server's migrations (their names and code): the name of what
+ * holds them migrated, the snapshot here and the template database on PostgreSQL (postgres.ts).
+ */
+export function migrationsHash(): string {
   const hash = createHash('sha256');
   for (const migration of migrations) hash.update(`${migration.name}\n${String(migration.class)}\n`);
-  return `pglite-${hash.digest('hex').slice(0, 16)}.tar`;
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** A fresh in-memory PGlite with every migration applied, dumped (uncompressed tar). */

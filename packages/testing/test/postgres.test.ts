@@ -5,9 +5,14 @@
  * every run; what needs one is defined in the run on PostgreSQL (TEST_DATABASE_URL, as CI's
  * tests:postgres sets it), where every other suite of the kit runs on it too (vitest.config.ts).
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, startTestServer, type TestServer } from '@app/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { migrationsHash } from '../src/snapshot.js';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
@@ -38,6 +43,45 @@ async function connect(url: string): Promise<pg.Client> {
  */
 async function backendGone(admin: pg.Client, pid: number): Promise<void> {
   while ((await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount) {}
+}
+
+/** The server folders of this process (`mkt-test-server-<pid>-…` in the temp folder). */
+const ownFolders = () =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith(`mkt-test-server-${process.pid}-`));
+
+/**
+ * A TCP proxy to the PostgreSQL server of `url` on a loopback port of its own, and `url` through
+ * it. `stop()` is PostgreSQL gone: no new connection, and every open one cut.
+ */
+async function proxyTo(url: string): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  const proxy = createServer((client) => {
+    const upstream = tcpConnect(Number(target.port || 5432), target.hostname);
+    for (const [one, other] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(one);
+      one.on('error', () => other.destroy());
+      one.on('close', () => {
+        sockets.delete(one);
+        other.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  const proxied = new URL(url);
+  proxied.host = `127.0.0.1:${port}`;
+  const stop = async () => {
+    const closed = new Promise<void>((resolve) => proxy.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  onTestFinished(stop);
+  return { url: proxied.toString(), port, stop };
 }
 
 const databaseOf = async (server: TestServer) =>
@@ -206,6 +250,100 @@ if (postgresUrl)
       ]);
       expect(sessions.rows).toEqual([]);
       await server.close();
+    });
+
+    it("close() when PostgreSQL is gone: removes the server's folder all the same, and rejects in one line naming the database left", async () => {
+      const proxy = await proxyTo(postgresUrl);
+      const user = new URL(postgresUrl).username;
+      const before = ownFolders();
+      const server = await startTestServer({ databaseUrl: proxy.url });
+      const name = await databaseOf(server);
+      const folders = ownFolders().filter((folder) => !before.includes(folder));
+      expect(folders).toHaveLength(1);
+      const admin = await connect(postgresUrl);
+      onTestFinished(async () => {
+        await admin.query(`drop database if exists "${name}" with (force)`);
+      });
+      await proxy.stop();
+      const error = await server.close().then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toBe(
+        `databaseUrl (PostgreSQL at 127.0.0.1:${proxy.port} as ${user}): close() could not drop the server's database ${name} (the next start on that PostgreSQL server drops it): connect ECONNREFUSED 127.0.0.1:${proxy.port}`,
+      );
+      // Its folder is removed all the same, not left for the next start.
+      expect(folders.filter((folder) => existsSync(join(tmpdir(), folder)))).toEqual([]);
+      // The database is still there, for the next start (or the test) to drop.
+      const left = await admin.query('select datname from pg_database where datname = $1', [name]);
+      expect(left.rows).toEqual([{ datname: name }]);
+      // A second close() reports the same.
+      await expect(server.close()).rejects.toThrow(error as Error);
+    });
+
+    /** The migrated template the kit copies its databases from on that server, named after the migrations. */
+    const template = `mkt_kit_tpl_${migrationsHash()}`;
+    const templateOid = async (admin: pg.Client) =>
+      (await admin.query<{ oid: number }>('select oid::int from pg_database where datname = $1', [template]))
+        .rows[0]?.oid;
+    const migrationsOf = async (server: TestServer) =>
+      (await server.sql<{ name: string }>('select name from mikro_orm_migrations order by name')).map(
+        (r) => r.name,
+      );
+
+    it('a start copies its database from a migrated template of the server, made once (mkt_kit_tpl_<hash of the migrations>)', async () => {
+      const admin = await connect(postgresUrl);
+      const one = await startTestServer({ databaseUrl: postgresUrl });
+      onTestFinished(() => one.close());
+      const made = await templateOid(admin);
+      expect(made).toBeGreaterThan(0);
+      const two = await startTestServer({ databaseUrl: postgresUrl });
+      onTestFinished(() => two.close());
+      // The same template, not made again; nobody stays connected to it (that would stop a copy).
+      expect(await templateOid(admin)).toBe(made);
+      const sessions = await admin.query('select pid from pg_stat_activity where datname = $1', [template]);
+      expect(sessions.rows).toEqual([]);
+      // Each copy is a database of its own, with every migration of the server, and works.
+      expect(await databaseOf(one)).not.toBe(await databaseOf(two));
+      const applied = await migrationsOf(one);
+      expect(applied.length).toBeGreaterThan(0);
+      expect(await migrationsOf(two)).toEqual(applied);
+      const client = two.client(await two.createUser());
+      await client.organizations.create({ name: 'Acme' });
+      expect(await one.sql('select count(*) as n from organizations')).toEqual([{ n: 0 }]);
+    });
+
+    it('kits starting at once with no template: each gets a migrated database, one template is made, and those of other migrations are dropped', async () => {
+      const admin = await connect(postgresUrl);
+      // Another schema's template (an older server's), and none of this one's (a changed schema).
+      const old = 'mkt_kit_tpl_00000000deadbeef';
+      onTestFinished(async () => {
+        await admin.query(`drop database if exists "${old}"`);
+      });
+      await admin.query(`create database "${old}"`);
+      await admin.query(`drop database if exists "${template}"`);
+      const servers = await Promise.all([1, 2, 3].map(() => startTestServer({ databaseUrl: postgresUrl })));
+      onTestFinished(() => Promise.all(servers.map((server) => server.close())).then(() => undefined));
+      const names = await Promise.all(servers.map(databaseOf));
+      expect(new Set(names).size).toBe(3);
+      const applied = await migrationsOf(servers[0] as TestServer);
+      for (const server of servers) expect(await migrationsOf(server)).toEqual(applied);
+      const templates = await admin.query('select datname from pg_database where datname = any($1)', [
+        [template, old],
+      ]);
+      expect(templates.rows).toEqual([{ datname: template }]);
+    });
+
+    it('a session connected to the template (someone looking at it): a start creates and migrates its database instead', async () => {
+      const admin = await connect(postgresUrl);
+      const first = await startTestServer({ databaseUrl: postgresUrl });
+      await first.close();
+      const made = await templateOid(admin);
+      await connect(withUrl(postgresUrl, { database: template }));
+      const server = await startTestServer({ databaseUrl: postgresUrl });
+      onTestFinished(() => server.close());
+      expect((await migrationsOf(server)).length).toBeGreaterThan(0);
+      expect(await templateOid(admin)).toBe(made);
     });
 
     it('a start drops the databases of kits whose connection is gone, and no other database', async () => {

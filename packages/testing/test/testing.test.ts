@@ -6,7 +6,7 @@
 import { connect, createServer } from 'node:net';
 import { AuthenticationError, Marketplace } from '@app/sdk';
 import { freePort, startTestServer, type TestServer } from '@app/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 
 let server: TestServer;
 
@@ -108,6 +108,41 @@ describe('startTestServer()', () => {
     expect((await bea.me.notifications.list()).data).toMatchObject([
       { type: 'organization_membership_created' },
     ]);
+  });
+
+  it("a faked Date (README, Time) is the server's clock for what it stamps; last_used_at is the database's", async () => {
+    // A server of its own: on PGlite, PostgreSQL's timers set at the faked time stay set for it
+    // (README, Time), and would print warnings through the tests after this one.
+    const server = await startTestServer();
+    const owner = server.client(await server.createUser());
+    const org = await owner.organizations.create({ name: 'Clock Co' });
+    const { user } = await server.testHelpers.createUser({ user: { name: 'Cy', email: 'cy@example.com' } });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(async () => {
+      vi.useRealTimers();
+      await server.close();
+    });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    const notify = () =>
+      server.testHelpers.createNotification(user.id, {
+        type: 'organization_membership_created',
+        params: {},
+        record_type: 'Organization',
+        record_id: org.id,
+      });
+    const first = await notify();
+    const collab = await owner.collabs.create(org.id, { name: 'Launch' });
+    vi.setSystemTime(new Date('2030-01-02T12:00:00Z'));
+    const second = await notify();
+    expect(
+      [first.created_at, collab.created_at, second.created_at].map((at) => new Date(at).toISOString()),
+    ).toEqual(['2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z', '2030-01-02T12:00:00.000Z']);
+    // Set by the database's now(): PGlite's clock is the test process's `Date` (it asks it), so a use
+    // at the faked time records it; PostgreSQL's is its own, which no fake in the test process moves.
+    const [token] = (await owner.me.accessTokens.list()).data;
+    const lastUsed = new Date(token?.last_used_at as string);
+    if (process.env.MARKETPLACE_TEST_DATABASE_URL) expect(lastUsed.getUTCFullYear()).toBeLessThan(2030);
+    else expect(lastUsed.toISOString()).toBe('2030-01-02T12:00:00.000Z');
   });
 
   it('sql() reads what the server stored, with ? placeholders', async () => {
