@@ -1,6 +1,9 @@
 /**
- * The built CLI (`dist/bin.js`) in child processes against the real server, started in-process by
- * the SDK's e2e harness; its config home is a scratch directory.
+ * The CLI against the real server, started in-process by the SDK's e2e harness; its config home is
+ * a scratch directory. Most tests call `main()`, what `dist/bin.js` runs, in this process with the
+ * IO of a command in a pipe (stdout and stdin not terminals): a command costs milliseconds, not a
+ * process start (0.3-0.6 s, about 140 of them). What only a process has (the bin's own wiring, a
+ * pipe its reader closes, a pseudo-terminal, a working directory) spawns the built bin: `runBin`.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -21,13 +24,13 @@ import { join } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  type ChildRun,
   download,
   png,
   runChild,
   type TestUser,
   useServer,
 } from '../../sdk/test/e2e/harness.js';
+import { runInProcess } from './run.js';
 
 const server = useServer();
 const bin = join(import.meta.dirname, '../dist/bin.js');
@@ -38,19 +41,22 @@ const { NODE_PATH: _hoisted, MARKETPLACE_TOKEN: _t, MARKETPLACE_BASE_URL: _b, ..
 
 let user: TestUser;
 
-/** Runs `marketplace …args` (with this user's token in the environment unless `env` says otherwise). */
-function run(args: string[], env: Record<string, string | undefined> = {}, input = ''): Promise<ChildRun> {
-  return runChild(process.execPath, [bin, ...args], {
-    env: {
-      ...inherited,
-      XDG_CONFIG_HOME: join(scratch, 'config'),
-      MARKETPLACE_TOKEN: user.token,
-      MARKETPLACE_BASE_URL: server.url,
-      ...env,
-    },
-    input,
-  });
-}
+/** The environment of a command: this user's token and the server, unless `env` says otherwise. */
+const environmentOf = (env: Record<string, string | undefined>) => ({
+  ...inherited,
+  XDG_CONFIG_HOME: join(scratch, 'config'),
+  MARKETPLACE_TOKEN: user.token,
+  MARKETPLACE_BASE_URL: server.url,
+  ...env,
+});
+
+/** Runs `marketplace …args` in this process, as the built bin runs it in a pipe (test/run.ts). */
+const run = (args: string[], env: Record<string, string | undefined> = {}, input = '') =>
+  runInProcess(args, environmentOf(env), input);
+
+/** Runs the built bin, `node dist/bin.js …args`, in a child process (same environment as `run`). */
+const runBin = (args: string[], env: Record<string, string | undefined> = {}, input = '') =>
+  runChild(process.execPath, [bin, ...args], { env: environmentOf(env), input });
 
 /** Runs a command that must succeed and print JSON; returns it parsed. */
 async function json<T = Record<string, unknown>>(args: string[]): Promise<T> {
@@ -62,6 +68,25 @@ async function json<T = Record<string, unknown>>(args: string[]): Promise<T> {
 
 beforeAll(async () => {
   user = await server.newUser('Shell User');
+});
+
+describe('the built bin', () => {
+  test('is main() in a process: the same output and exit code for help, a usage error, a call, a body on stdin', async () => {
+    for (const args of [['--help'], ['collabs', 'list'], ['nope'], ['organizations', 'list']]) {
+      const [child, inProcess] = [await runBin(args), await run(args)];
+      expect(child, args.join(' ')).toEqual(inProcess);
+    }
+    const piped = await runBin(['organizations', 'create', '--body', '@-'], {}, '{"name":"From a pipe"}');
+    expect([piped.code, piped.stderr]).toEqual([0, '']);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ name: 'From a pipe' });
+    const login = await runBin(
+      ['auth', 'login', '--base-url', server.url],
+      { MARKETPLACE_TOKEN: undefined, XDG_CONFIG_HOME: join(scratch, 'bin-login') },
+      `${user.token}\n`,
+    );
+    expect([login.code, login.stderr]).toEqual([0, '']);
+    expect(statSync(join(scratch, 'bin-login', 'marketplace', 'config.json')).mode & 0o777).toBe(0o600);
+  });
 });
 
 describe('help and usage', () => {

@@ -2,7 +2,8 @@
  * The CLI as a terminal tool (#29 part 3): pages it did not print, tables that fit the terminal,
  * colour, confirmations, "did you mean", an error said once. What a terminal decides (a TTY, its
  * width, the answer typed at a prompt) is given to `main()` in-process, as `bin.ts` does for the
- * real terminal; the rest runs the built `dist/bin.js` in child processes, as cli.test.ts does.
+ * real terminal; the rest calls it as a command in a pipe (test/run.ts), and what only a process
+ * has (a pseudo-terminal, Ctrl-C, a reader that closes the pipe) runs the built `dist/bin.js`.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,8 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ChildRun, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
+import { type ChildRun, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
 import { main } from '../src/index.js';
+import { runInProcess } from './run.js';
 
 const server = useServer();
 const bin = join(import.meta.dirname, '../dist/bin.js');
@@ -43,16 +45,14 @@ beforeAll(async () => {
   }
 });
 
-/** `marketplace …args` in a child process: stdout and stdin are pipes (not a terminal). */
+/** `marketplace …args` with stdout and stdin pipes (not a terminal), in this process (test/run.ts). */
 function run(args: string[], env: Record<string, string | undefined> = {}): Promise<ChildRun> {
-  return runChild(process.execPath, [bin, ...args], {
-    env: {
-      ...inherited,
-      XDG_CONFIG_HOME: join(scratch, 'config'),
-      MARKETPLACE_TOKEN: many.token,
-      MARKETPLACE_BASE_URL: server.url,
-      ...env,
-    },
+  return runInProcess(args, {
+    ...inherited,
+    XDG_CONFIG_HOME: join(scratch, 'config'),
+    MARKETPLACE_TOKEN: many.token,
+    MARKETPLACE_BASE_URL: server.url,
+    ...env,
   });
 }
 

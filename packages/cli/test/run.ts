@@ -1,0 +1,39 @@
+import type { ChildRun } from '../../sdk/test/e2e/harness.js';
+import { main } from '../src/index.js';
+
+/** An environment as a child process gets it: a variable set to undefined is not set. */
+export function environment(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * Runs `marketplace …args` in this process as `dist/bin.js` runs it in a pipe: `main()` with stdout
+ * and stdin not terminals, `input` as all of stdin. An error `main()` throws is what the process
+ * would die of: exit 1, its stack on stderr. A command costs milliseconds here, not a process
+ * start (0.3-0.6 s); what only a process has is tested on the built bin in child processes.
+ */
+export async function runInProcess(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  input = '',
+): Promise<ChildRun> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: (text: string) => {
+      stdout += text;
+    },
+    stderr: (text: string) => {
+      stderr += text;
+    },
+    isTTY: false,
+    env: environment(env),
+    readStdin: async () => input,
+    stdinIsTTY: false,
+  };
+  try {
+    return { code: await main(args, io), stdout, stderr };
+  } catch (error) {
+    return { code: 1, stdout, stderr: `${stderr}${error instanceof Error ? error.stack : String(error)}\n` };
+  }
+}
