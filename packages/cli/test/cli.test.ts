@@ -23,13 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicEndpoints } from '@app/schemas';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  download,
-  png,
-  runChild,
-  type TestUser,
-  useServer,
-} from '../../sdk/test/e2e/harness.js';
+import { download, png, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
 import { runInProcess } from './run.js';
 
 const server = useServer();
