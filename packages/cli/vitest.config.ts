@@ -2,7 +2,7 @@ import { defineProject } from 'vitest/config';
 
 // The CLI against the real server, started in-process by the test kit (`@app/testing`) through the
 // SDK's e2e harness: `main()` in-process as a command in a pipe, and the built `dist/bin.js` (built
-// once by test/build.ts) in child processes for what only a process has (README, "Tests").
+// once by ../sdk/test/e2e/build-package.ts) in child processes for what only a process has (README, "Tests").
 // `@app/source` resolves the workspace packages to their TypeScript source; the rest are Vite's
 // defaults for server code, which setting `conditions` would otherwise drop.
 // Not `module`: Node does not know it, and with it @opentelemetry/api (loaded by the server's
@@ -15,7 +15,7 @@ export default defineProject({
   test: {
     name: 'cli',
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/build.ts'],
+    globalSetup: ['../sdk/test/e2e/build-package.ts'],
     hookTimeout: 60_000,
     testTimeout: 30_000,
   },

@@ -14,6 +14,9 @@ export default defineProject({
   test: {
     name: 'mcp',
     include: ['test/**/*.test.ts'],
+    // The bin runs built (`dist/bin.js`, built once for the run), as users get it: a process
+    // starts in a third of the time it took from the TypeScript source through tsx.
+    globalSetup: ['../sdk/test/e2e/build-package.ts'],
     hookTimeout: 60_000,
     testTimeout: 30_000,
   },

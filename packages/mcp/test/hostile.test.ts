@@ -21,13 +21,14 @@ import { defaultAllowDirs } from '../src/files.js';
 import { createServer, serveHttp } from '../src/index.js';
 
 const server = useServer();
-const bin = join(import.meta.dirname, '../src/bin.ts');
+// The built bin (vitest.config.ts builds it once for the run).
+const bin = join(import.meta.dirname, '../dist/bin.js');
 const {
   NODE_PATH: _hoisted,
   MARKETPLACE_MCP_AUTH_TOKEN: _secret,
   ...inherited
 } = process.env as Record<string, string>;
-const nodeArgs = ['--conditions=@app/source', '--import', 'tsx', bin];
+const nodeArgs = [bin];
 
 let user: TestUser;
 beforeAll(async () => {

@@ -19,9 +19,10 @@ import { download, png, runChild, type TestUser, useServer } from '../../sdk/tes
 import { createServer } from '../src/index.js';
 
 const server = useServer();
-const bin = join(import.meta.dirname, '../src/bin.ts');
+// The built bin (vitest.config.ts builds it once for the run).
+const bin = join(import.meta.dirname, '../dist/bin.js');
 const { NODE_PATH: _hoisted, ...inherited } = process.env;
-const nodeArgs = ['--conditions=@app/source', '--import', 'tsx', bin];
+const nodeArgs = [bin];
 
 let user: TestUser;
 /** The bearer secret of the HTTP servers started here (`MARKETPLACE_MCP_AUTH_TOKEN`). */
