@@ -83,8 +83,44 @@ export interface TestServer {
 }
 
 /**
+ * Empties every table: rows deleted, not tables truncated (MikroORM's default). A TRUNCATE makes
+ * new files for the table and commits on its own, ~0.7 s a test for the 20-odd tables on
+ * PostgreSQL (the run there took 300 s, 245 s after). Deleting fires the count triggers, which
+ * take every count down to none (db/pages.ts), as an empty database has.
+ */
+const clearRows = (orm: Orm) => orm.schema.clear({ truncate: false });
+
+/**
+ * What must be as it was when the file began for a PGlite to go to the next file: the tables,
+ * columns, indexes, constraints, triggers and functions, and the settings of the session (`SET`),
+ * less the server's own (`plan_cache_mode`, set on every connection's first statement). Rows are not in it: the
+ * tables are emptied before each test.
+ */
+const STATE = `select md5(string_agg(item, ',' order by item)) as state from (
+  select 'c ' || table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') as item
+    from information_schema.columns where table_schema = 'public'
+  union all select 'i ' || indexdef from pg_indexes where schemaname = 'public'
+  union all select 'k ' || conrelid::regclass::text || ' ' || pg_get_constraintdef(oid) from pg_constraint where connamespace = 'public'::regnamespace
+  union all select 't ' || tgname || ' ' || tgenabled::text from pg_trigger where not tgisinternal
+  union all select 'f ' || proname || ' ' || md5(prosrc) from pg_proc where pronamespace = 'public'::regnamespace
+  union all select 's ' || name || '=' || setting from pg_settings where source = 'session' and name <> 'plan_cache_mode'
+) items`;
+
+const stateOf = async (pglite: PGlite) =>
+  (await pglite.query<{ state: string }>(STATE)).rows[0]?.state as string;
+
+/**
+ * A PGlite booted from the snapshot that a test file of this worker is done with (the server's
+ * files share a worker's modules: `isolate: false`), with its state when booted: the next file
+ * takes it instead of booting another (1.3 s of WebAssembly on an idle core, more on a busy one).
+ */
+let spare: { pglite: PGlite; state: string } | undefined;
+
+/**
  * A database of the test file's own: a copy of the migrated one, or (`empty`) one with no schema
- * and no migrations applied, for the tests of migrations themselves.
+ * and no migrations applied, for the tests of migrations themselves. On PGlite, `drop` hands the
+ * instance on to the worker's next file when its schema and session are as booted (the rows are
+ * deleted first: `handOn`, before the ORM closes), and closes it otherwise.
  */
 async function openTestDatabase(
   dataDir: string,
@@ -95,14 +131,37 @@ async function openTestDatabase(
   if (database.kind === 'pglite') {
     // Both are dumps made once by the set-up: booting one skips the seconds of WebAssembly a new
     // instance takes.
-    const blob = new Blob([readFileSync(empty ? database.empty : database.snapshot)]);
-    const pglite = await PGlite.create({ loadDataDir: blob });
+    const handed = empty ? undefined : spare;
+    spare = undefined;
+    const pglite =
+      handed?.pglite ??
+      (await PGlite.create({
+        loadDataDir: new Blob([readFileSync(empty ? database.empty : database.snapshot)]),
+      }));
     const orm = await openDatabase({ url: undefined, dataDir, pglite, onQuery });
+    const state = handed?.state ?? (await stateOf(pglite));
     const stop = async () => {
       if (!pglite.closed) await pglite.close();
     };
     const start = () => Promise.reject(new Error('a closed PGlite cannot be opened again'));
-    return { orm, stop, start, drop: stop };
+    // Before the ORM closes: its rows deleted, the instance goes to the next file if it is as booted.
+    const handOn = async () => {
+      if (empty || pglite.closed || spare) return;
+      // A transaction a test left open ends here (outside one, this is a warning and nothing more).
+      const kept = await pglite
+        .exec('rollback')
+        .then(() => clearRows(orm))
+        .then(
+          async () => (await stateOf(pglite)) === state,
+          () => false,
+        );
+      if (kept) spare = { pglite, state };
+    };
+    // After it: closed, unless handed on.
+    const drop = async () => {
+      if (spare?.pglite !== pglite) await stop();
+    };
+    return { orm, stop, start, drop, handOn };
   }
   const name = `mkt_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: database.url });
@@ -123,6 +182,7 @@ async function openTestDatabase(
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     },
+    handOn: async () => undefined,
   };
 }
 
@@ -177,6 +237,7 @@ export function useTestServer(
   let orm: Orm;
   let config: Config;
   let drop: () => Promise<void>;
+  let handOn: () => Promise<void>;
   let stop: () => Promise<void>;
   let start: () => Promise<void>;
   let dataDir: string;
@@ -194,6 +255,7 @@ export function useTestServer(
     });
     orm = db.orm;
     drop = db.drop;
+    handOn = db.handOn;
     stop = db.stop;
     start = db.start;
     if (options.storage === 's3') s3 = await startS3();
@@ -215,17 +277,14 @@ export function useTestServer(
 
   beforeEach(async () => {
     if (stopped || options.keepData) return;
-    // Rows deleted, not tables truncated (MikroORM's default): a TRUNCATE makes new files for the
-    // table and commits on its own, ~0.7 s a test for the 20-odd tables on PostgreSQL (the run
-    // there took 300 s, 245 s after). Deleting fires the count triggers, which take every count
-    // down to none (db/pages.ts), as an empty database has.
-    await orm.schema.clear({ truncate: false });
+    await clearRows(orm);
     if (!storeBroken) await Promise.all((await uploads.list()).map((name) => uploads.remove(name)));
     queries.length = 0;
   });
 
   afterAll(async () => {
     await app?.close();
+    if (!stopped) await handOn?.();
     await orm?.close(true);
     await drop?.();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
