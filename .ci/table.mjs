@@ -66,8 +66,16 @@ export default [
     run: `export MARKETPLACE_TEST_CACHE_DIR="$(mktemp -d)"; trap 'rm -rf "$MARKETPLACE_TEST_CACHE_DIR"' EXIT
       pnpm --filter @app/testing run measure:start 2 2`,
   },
-  // The README's test command, on embedded PGlite: every project.
-  { name: 'tests:pglite', after: ['build'], cpus: 2, report: 'pglite.json', run: 'run_tests pglite' },
+  // The README's test command, on embedded PGlite: every project. The fuzzing draws half as many
+  // cases per endpoint as `pnpm test` does, from a random seed of its own, as the PostgreSQL run
+  // below does: a CI run draws one full run's cases, half on each database.
+  {
+    name: 'tests:pglite',
+    after: ['build'],
+    cpus: 2,
+    report: 'pglite.json',
+    run: 'FUZZ_RUNS_SCALE=0.5 run_tests pglite',
+  },
   // The same server suites on PostgreSQL (the SDK's end-to-end tests embed PGlite), and the test
   // kit's, each of its servers on a database of its own there (packages/testing/README.md, "On
   // PostgreSQL"). The fuzzing draws half as many cases per endpoint, from a seed of its own.

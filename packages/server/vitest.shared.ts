@@ -44,8 +44,23 @@ export const mockingFiles = [
 ];
 
 /**
- * Test files that never read the database under test: the CLI suite runs the command in processes
- * of their own, on embedded PGlite (the zero-set-up path it proves). The PostgreSQL run
- * (TEST_DATABASE_URL set) leaves them out: they would run exactly as in the default run.
+ * Test files that never read the database under test: the CLI suite and the open-files suite run
+ * the server in processes of their own on embedded PGlite (the zero-set-up path; `pglite://memory`),
+ * the rest have no database (a bare Fastify with one plugin, the brief renderer, the OpenAPI
+ * document, the settings, the package's files). The PostgreSQL run (TEST_DATABASE_URL set) leaves
+ * them out: they would run exactly as in the default run.
  */
-export const databaseIndependentFiles = ['test/cli.test.ts'];
+export const databaseIndependentFiles = [
+  'test/cli.test.ts',
+  'test/open-files.test.ts',
+  'test/package-contents.test.ts',
+  'test/config.test.ts',
+  'test/openapi-clients.test.ts',
+  'test/openapi-committed.test.ts',
+  'test/openapi-document.test.ts',
+  'test/overload-start.test.ts',
+  'test/overload-slots.test.ts',
+  'test/responses-sending.test.ts',
+  'src/modules/briefs/brief.test.ts',
+  'src/modules/collabs/public-address.test.ts',
+];
