@@ -1,7 +1,9 @@
 /**
  * Test harness: a real app on its own database per test file (a PGlite copy of the migrated
- * snapshot, or a PostgreSQL database cloned from the migrated template), emptied before each
- * test, with its upload store (a directory, or an S3 store of its own), emptied too. Requests go through `app.inject()`; `queries` records every statement sent.
+ * snapshot, booted for the file or handed on, emptied, by the worker's previous file; or a
+ * PostgreSQL database cloned from the migrated template), emptied before each test, with its
+ * upload store (a directory, or an S3 store of its own), emptied too. Requests go through
+ * `app.inject()`; `queries` records every statement sent.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,8 +95,8 @@ const clearRows = (orm: Orm) => orm.schema.clear({ truncate: false });
 /**
  * What must be as it was when the file began for a PGlite to go to the next file: the tables,
  * columns, indexes, constraints, triggers and functions, and the settings of the session (`SET`),
- * less the server's own (`plan_cache_mode`, set on every connection's first statement). Rows are not in it: the
- * tables are emptied before each test.
+ * less the server's own (`plan_cache_mode`, set on every connection's first statement). Rows are
+ * not in it: the tables are emptied before each test.
  */
 const STATE = `select md5(string_agg(item, ',' order by item)) as state from (
   select 'c ' || table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') as item
@@ -111,16 +113,16 @@ const stateOf = async (pglite: PGlite) =>
 
 /**
  * A PGlite booted from the snapshot that a test file of this worker is done with (the server's
- * files share a worker's modules: `isolate: false`), with its state when booted: the next file
- * takes it instead of booting another (1.3 s of WebAssembly on an idle core, more on a busy one).
+ * files share a worker's modules: `isolate: false`), with its state when that file began: the next
+ * file takes it instead of booting another (1.3 s of WebAssembly on an idle core, more on a busy one).
  */
 let spare: { pglite: PGlite; state: string } | undefined;
 
 /**
  * A database of the test file's own: a copy of the migrated one, or (`empty`) one with no schema
- * and no migrations applied, for the tests of migrations themselves. On PGlite, `drop` hands the
- * instance on to the worker's next file when its schema and session are as booted (the rows are
- * deleted first: `handOn`, before the ORM closes), and closes it otherwise.
+ * and no migrations applied, for the tests of migrations themselves. On PGlite, `handOn` (before
+ * the ORM closes) deletes the rows and keeps the instance for the worker's next file when its schema
+ * and session are as they were; `drop` closes it otherwise.
  */
 async function openTestDatabase(
   dataDir: string,
