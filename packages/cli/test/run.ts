@@ -1,8 +1,8 @@
 import type { ChildRun } from '../../sdk/test/e2e/harness.js';
-import { main } from '../src/index.js';
+import { type IO, main } from '../src/index.js';
 
 /** An environment as a child process gets it: a variable set to undefined is not set. */
-export function environment(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+function environment(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
 }
 
@@ -11,15 +11,17 @@ export function environment(env: Record<string, string | undefined>): NodeJS.Pro
  * and stdin not terminals, `input` as all of stdin. An error `main()` throws is what the process
  * would die of: exit 1, its stack on stderr. A command costs milliseconds here, not a process
  * start (0.3-0.6 s); what only a process has is tested on the built bin in child processes.
+ * `terminal` gives what a terminal decides instead (a TTY, its width, the answer at a prompt).
  */
 export async function runInProcess(
   args: readonly string[],
   env: Record<string, string | undefined>,
   input = '',
+  terminal: Partial<Pick<IO, 'isTTY' | 'stdinIsTTY' | 'columns' | 'readLine'>> = {},
 ): Promise<ChildRun> {
   let stdout = '';
   let stderr = '';
-  const io = {
+  const io: IO = {
     stdout: (text: string) => {
       stdout += text;
     },
@@ -30,6 +32,7 @@ export async function runInProcess(
     env: environment(env),
     readStdin: async () => input,
     stdinIsTTY: false,
+    ...terminal,
   };
   try {
     return { code: await main(args, io), stdout, stderr };

@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ChildRun, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
-import { main } from '../src/index.js';
 import { runInProcess } from './run.js';
 
 const server = useServer();
@@ -70,32 +69,24 @@ async function inTerminal(
   args: string[],
   { columns, env = {}, answer = '', isTTY = true, stdinIsTTY = true }: Terminal = {},
 ) {
-  let stdout = '';
-  let stderr = '';
   const questions: string[] = [];
-  const code = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
+  const terminalEnv = {
+    XDG_CONFIG_HOME: join(scratch, 'config'),
+    MARKETPLACE_TOKEN: many.token,
+    MARKETPLACE_BASE_URL: server.url,
+    ...env,
+  };
+  const readLine = async (question: string) => {
+    questions.push(question);
+    return answer;
+  };
+  const ran = await runInProcess(args, terminalEnv, '', {
     isTTY,
     stdinIsTTY,
+    readLine,
     ...(columns !== undefined && { columns }),
-    env: {
-      XDG_CONFIG_HOME: join(scratch, 'config'),
-      MARKETPLACE_TOKEN: many.token,
-      MARKETPLACE_BASE_URL: server.url,
-      ...env,
-    },
-    readStdin: async () => '',
-    readLine: async (question) => {
-      questions.push(question);
-      return answer;
-    },
   });
-  return { code, stdout, stderr, questions };
+  return { ...ran, questions };
 }
 
 const ESC = '\u001b';
