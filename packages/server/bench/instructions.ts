@@ -1,30 +1,16 @@
-/**
- * `pnpm bench:instructions`: the show and the one-statement anchor's show (targets/anchor.ts)
- * counted in instructions, not in seconds. Each runs under valgrind's callgrind, is warmed up,
- * then answers `BENCH_REQUESTS` shows, one connection at a time; the counts of those requests are
- * what it prints, per request, split into the main thread (the event loop: what a request waits
- * for) and the rest (V8's compiler and collector threads), with the simulated level-1 instruction
- * cache's misses and the branches mispredicted. The same build gives the same figures on a busy
- * machine and on a quiet one, which `pnpm bench`'s req/s do not (docs/performance.md): it tells
- * whether a change made the request path do less, and where a ratio of seconds comes from.
- *
- * Under callgrind a request takes some 40 times as long, so the work a process's timers do
- * whatever the load (the server's overload sampling every 10 ms and its database check every
- * second) falls on 40 times fewer requests than at full speed. Each target is therefore also
- * counted idle for `BENCH_IDLE_MS` (30 s) after its requests, and a second table gives the main
- * thread's counts less that work scaled to the requests' duration.
- *
- * PostgreSQL only (`BENCH_DATABASE_URL`; a fresh database is made and dropped). Needs valgrind
- * (Debian's package) and the built server (`pnpm --filter @app/server exec tsup`). Both targets run
- * at once, one per core, about 10 minutes with the defaults.
- */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import {
+  type Counts,
+  callgrindControl,
+  countsOf,
+  requireValgrind,
+  underCallgrind,
+} from '../../../scripts/callgrind.js';
 import { checkAnchorShows, freshDatabase, HELPERS_KEY, seed, start, type Target } from './launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,37 +22,6 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 30_000);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const serverCli = process.env.BENCH_SERVER ?? join(here, '..', 'dist', 'cli.js');
-
-interface Counts {
-  /** Instructions, level-1 instruction-cache misses, branches mispredicted (conditional and indirect). */
-  main: { instructions: number; i1Misses: number; mispredicted: number };
-  others: { instructions: number };
-}
-
-/** The totals of each thread's dump (`--separate-threads=yes`: `<file>.<dump>-<thread>`), read then removed. */
-function countsOf(dir: string): Counts {
-  const threads = readdirSync(dir)
-    .filter((name) => /-\d+$/.test(name))
-    .map((name) => {
-      const text = readFileSync(join(dir, name), 'utf8');
-      rmSync(join(dir, name));
-      const events = /^events: (.*)$/m.exec(text)?.[1]?.split(' ') ?? [];
-      const totals = (/^(?:summary|totals): (.*)$/m.exec(text)?.[1] ?? '').split(' ').map(Number);
-      const of = (event: string) => totals[events.indexOf(event)] ?? 0;
-      return { thread: name, of };
-    });
-  const main = threads.find((t) => t.thread.endsWith('-01'));
-  if (!main) throw new Error(`no dump of the main thread in ${dir}`);
-  const others = threads.filter((t) => t !== main);
-  return {
-    main: {
-      instructions: main.of('Ir'),
-      i1Misses: main.of('I1mr'),
-      mispredicted: main.of('Bcm') + main.of('Bim'),
-    },
-    others: { instructions: others.reduce((sum, t) => sum + t.of('Ir'), 0) },
-  };
-}
 
 /**
  * The main thread's `counts` less its `idle` ones scaled from `idleMs` to `ms`: what the requests
@@ -109,23 +64,13 @@ async function count(
 ) {
   const dir = mkdtempSync(join(tmpdir(), `bench-callgrind-${name}-`));
   const target = await start(args, env, probe, {
-    under: [
-      'valgrind',
-      '--tool=callgrind',
-      '--cache-sim=yes',
-      '--branch-sim=yes',
-      '--separate-threads=yes',
-      // Threads take turns fairly: a compilation does not hold the event loop for long.
-      '--fair-sched=yes',
-      `--callgrind-out-file=${join(dir, 'out')}`,
-    ],
+    under: underCallgrind(dir),
     startupMs: 600_000,
   });
   try {
     await check?.(target.url);
     await drive(target.url + path, auth, WARM_UP, true);
-    const control = (command: string) =>
-      execFileSync('callgrind_control', [command, String(target.pid)], { stdio: 'ignore' });
+    const control = (command: '--zero' | '--dump') => callgrindControl(target.pid, command);
     control('--zero');
     const started = performance.now();
     await drive(target.url + path, auth, REQUESTS, false);
@@ -145,12 +90,7 @@ async function count(
   }
 }
 
-try {
-  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-} catch {
-  console.error('valgrind is not installed (Debian: apt-get install valgrind)');
-  process.exit(1);
-}
+requireValgrind();
 const database = await freshDatabase(databaseUrl, 'bench_instructions');
 const targets: Target[] = [];
 try {
