@@ -17,43 +17,30 @@
  *   - heap growth while iterating 10 000 items.
  * `--short`: fewer calls, for CI (no thresholds there).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OrganizationId, PAGINATION_HEADERS } from '@app/schemas';
+import { OrganizationId } from '@app/schemas';
 import { Marketplace } from '@app/sdk';
 import ky from 'ky';
-import { retryPolicy } from '../src/core/retry.js';
+import {
+  handLoop,
+  iterate,
+  kyAlone,
+  ORG,
+  PLAIN_ORG,
+  spawnScript,
+  stopChildren,
+  stub,
+  stubHeaders,
+  stubListUrl,
+  stubPlainUrl,
+  token,
+} from './cases.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const short = process.argv.includes('--short');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (short ? 1 : 5));
 const CALLS = short ? 200 : 2_000;
-const token = 'mkt_bench';
-const ORG = OrganizationId.parse('OrgBench00000001');
-const PLAIN_ORG = OrganizationId.parse('OrgBench00000002');
-const children: ChildProcess[] = [];
-
-/** Starts `script` (TypeScript, through tsx) in its own process; resolves with the first match of `line` in its output. */
-function spawnScript(script: string, env: Record<string, string>, line: RegExp): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@app/source', script], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = line.exec(output);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-const stub = (env: Record<string, string>) =>
-  spawnScript(join(here, 'stub-server.ts'), env, /listening on (\S+)/);
 
 /**
  * The reference server (its built `dist/cli.js`) on a fresh PostgreSQL database, seeded through
@@ -94,24 +81,6 @@ async function compare(calls: number, a: () => Promise<unknown>, b: () => Promis
   return { a: best.a, b: best.b, ratio: best.b / best.a, cpu };
 }
 
-/** A hand-written loop over every page of `listUrl` with `get` (ky, configured as the SDK): the items counted. */
-const handLoop = (get: (url: string) => ReturnType<typeof ky>, listUrl: string) => async () => {
-  let n = 0;
-  for (let page = 1, pages = 1; page <= pages; page++) {
-    const res = get(`${listUrl}?page=${page}`);
-    pages = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
-    n += (JSON.parse(await res.text()) as unknown[]).length;
-  }
-  return n;
-};
-
-/** The SDK's auto-pagination over every collab of `organization`: the items counted. */
-const iterate = (client: Marketplace, organization: OrganizationId) => async () => {
-  let n = 0;
-  for await (const _ of client.collabs.list(organization)) n++;
-  return n;
-};
-
 const rows: Array<[string, string, string, string, string]> = [];
 const row = (
   name: string,
@@ -129,14 +98,13 @@ const row = (
 
 try {
   const base = await stub({ BENCH_ITEMS: short ? '400' : '2000' });
-  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  const headers = stubHeaders;
   const client = new Marketplace({ baseUrl: base, token, cache: false });
   const cached = new Marketplace({ baseUrl: base, token });
 
   // The baseline of a ky-based client: ky alone, with the SDK's retry policy and timeout, no SDK code.
-  const plain = `${base}/organizations/OrgBench00000002.json`;
-  const retry = retryPolicy('GET', 3, Math.random);
-  const kyGet = (url: string) => ky(url, { headers, retry, timeout: 30_000 });
+  const plain = stubPlainUrl(base);
+  const kyGet = kyAlone(headers);
   const r1 = await compare(
     CALLS,
     async () => JSON.parse(await kyGet(plain).text()),
@@ -189,8 +157,7 @@ try {
   row('(reference) cached 304 vs raw conditional fetch', r2, 'ms/call', '');
 
   // iterating vs a hand loop
-  const listUrl = `${base}/organizations/OrgBench00000001/collabs.json`;
-  const r3 = await compare(short ? 2 : 5, handLoop(kyGet, listUrl), iterate(client, ORG));
+  const r3 = await compare(short ? 2 : 5, handLoop(kyGet, stubListUrl(base)), iterate(client, ORG));
   row(
     "stub server (the client's own cost): iterating a list vs a hand loop over ky alone (configured the same)",
     r3,
@@ -205,7 +172,7 @@ try {
   const realClient = new Marketplace({ baseUrl: real.url, token: real.token, cache: false });
   const realHeaders = { authorization: `Bearer ${real.token}`, accept: 'application/json' };
   const realOrg = OrganizationId.parse(real.organizationId);
-  const realKyGet = (url: string) => ky(url, { headers: realHeaders, retry, timeout: 30_000 });
+  const realKyGet = kyAlone(realHeaders);
   const realShow = `${real.url}/organizations/${real.organizationId}.json`;
   const r5 = await compare(
     CALLS,
@@ -276,14 +243,5 @@ try {
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 } finally {
   // The reference server's process drops its database before it exits.
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-          child.once('exit', resolve);
-          child.kill();
-        }),
-    ),
-  );
+  await stopChildren();
 }

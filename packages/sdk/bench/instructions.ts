@@ -1,0 +1,116 @@
+/**
+ * `pnpm bench:instructions`, the SDK half: the SDK's `retrieve` and its iteration of a list against
+ * ky alone configured the same (cases.ts, the baselines of issue #27's SDK targets), counted in
+ * instructions, not in seconds. Each side runs in its own process under valgrind's callgrind
+ * (counted-calls.ts) against the stub server (stub-server.ts, answering from memory, not counted),
+ * is warmed up, then makes the counted calls; what it prints is per call (per page for a list): the
+ * main thread's instructions, level-1 instruction-cache misses and branches mispredicted, and the
+ * other threads' instructions (V8's compiler and collector). The SDK bench's seconds swing by
+ * ±0.15 from run to run on a 2-core machine (docs/performance.md); these counts do not move with
+ * the machine's load. The two sides of a case run at once, one per core.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { PAGE_SIZE } from '@app/schemas';
+import {
+  type Counts,
+  callgrindControl,
+  countsOf,
+  requireValgrind,
+  underCallgrind,
+} from '../../../scripts/callgrind.js';
+import { stopChildren, stub } from './cases.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ITEMS = 2_000;
+const PAGES = ITEMS / PAGE_SIZE;
+// V8 keeps compiling a client's code for the first thousands of calls; under callgrind the counts
+// settle later. The warm-up is what that costs (as for the server's count).
+/** Calls of `retrieve` counted (`BENCH_CALLS`) after `BENCH_WARM_UP` calls; pages of lists, the same. */
+const CALLS = Number(process.env.BENCH_CALLS ?? 3_000);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 10_000);
+const lists = (pages: number) => Math.max(1, Math.round(pages / PAGES));
+
+/** Runs `name` under callgrind against `base`: `warmUp` calls, then `counted` calls counted. */
+async function count(name: string, base: string, warmUp: number, counted: number): Promise<Counts> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-sdk-'));
+  const script = join(here, 'counted-calls.ts');
+  const [command, ...args] = [
+    ...underCallgrind(dir),
+    process.execPath,
+    '--import',
+    'tsx',
+    '--conditions=@app/source',
+    script,
+    name,
+    base,
+    String(warmUp),
+    String(counted),
+  ];
+  // valgrind's banner and warnings go to stderr: kept, and shown only if the side fails.
+  const child: ChildProcess = spawn(command as string, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
+  try {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+    const expect = async (line: string) => {
+      const next = await lines.next();
+      if (next.value !== line) throw new Error(`${name}: expected "${line}", got "${next.value}"\n${stderr}`);
+    };
+    await expect('warm');
+    callgrindControl(child.pid as number, '--zero');
+    child.stdin?.write('go\n');
+    await expect('done');
+    callgrindControl(child.pid as number, '--dump');
+    return countsOf(dir);
+  } finally {
+    child.stdin?.end();
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+requireValgrind();
+try {
+  const base = await stub({ BENCH_ITEMS: String(ITEMS) });
+  const k = (n: number, per: number) => (n / per / 1000).toFixed(1);
+  const ratio = (a: number, b: number) => (b / a).toFixed(3);
+  console.log(
+    `\n## The SDK counted in instructions (callgrind; the stub server; ${CALLS} retrieves after ${WARM_UP}, ${lists(CALLS)} lists of ${PAGES} pages after ${lists(WARM_UP)})\n`,
+  );
+  console.log(
+    "| per call | ky alone (the SDK's retry and timeout) | SDK | ratio | target |\n|---|---|---|---|---|",
+  );
+  for (const [what, warmUp, calls, per, unit] of [
+    ['retrieve', WARM_UP, CALLS, CALLS, 'call'],
+    ['iterate', lists(WARM_UP), lists(CALLS), lists(CALLS) * PAGES, 'page'],
+  ] as const) {
+    const [ky, sdk] = await Promise.all([
+      count(`ky ${what}`, base, warmUp, calls),
+      count(`sdk ${what}`, base, warmUp, calls),
+    ]);
+    const rows: Array<[string, number, number]> = [
+      ['main thread: thousand instructions', ky.main.instructions, sdk.main.instructions],
+      ['main thread: thousand L1 instruction-cache misses', ky.main.i1Misses, sdk.main.i1Misses],
+      ['main thread: thousand branches mispredicted', ky.main.mispredicted, sdk.main.mispredicted],
+      ['other threads: thousand instructions', ky.others.instructions, sdk.others.instructions],
+      // A young collection's work is shared between the main thread and helpers, in a split that
+      // moves from run to run: the sum is the steadier figure of the two.
+      [
+        'all threads: thousand instructions',
+        ky.main.instructions + ky.others.instructions,
+        sdk.main.instructions + sdk.others.instructions,
+      ],
+    ];
+    for (const [name, a, b] of rows)
+      console.log(
+        `| ${what}, per ${unit}: ${name} | ${k(a, per)} | ${k(b, per)} | ${ratio(a, b)} | ${name.startsWith('main thread: thousand instructions') ? '≤ 1.10' : ''} |`,
+      );
+  }
+} finally {
+  await stopChildren();
+}
