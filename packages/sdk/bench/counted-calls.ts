@@ -32,6 +32,8 @@ if (!call) throw new Error(`no case ${name} (cases: ${Object.keys(cases).join(',
 
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 for (let i = 0; i < Number(warmUp); i++) await call();
+// Both sides' counts start from a collected heap (`--expose-gc`, given by instructions.ts).
+(globalThis as { gc?: () => void }).gc?.();
 process.stdout.write('warm\n');
 await lines.next();
 for (let i = 0; i < Number(counted); i++) await call();

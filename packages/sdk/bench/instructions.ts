@@ -5,7 +5,9 @@
  * (counted-calls.ts) against the stub server (stub-server.ts, answering from memory, not counted),
  * is warmed up, then makes the counted calls; what it prints is per call (per page for a list): the
  * main thread's instructions, level-1 instruction-cache misses and branches mispredicted, and the
- * other threads' instructions (V8's compiler and collector). The SDK bench's seconds swing by
+ * other threads' instructions (V8's compiler). Each client collects its garbage on its main thread
+ * (`--single-threaded-gc`), so that a collection is counted whole, and where the call waits for
+ * it. The SDK bench's seconds swing by
  * ±0.15 from run to run on a 2-core machine (docs/performance.md); these counts do not move with
  * the machine's load. The two sides of a case run at once, one per core.
  */
@@ -31,8 +33,8 @@ const PAGES = ITEMS / PAGE_SIZE;
 // V8 keeps compiling a client's code for the first thousands of calls; under callgrind the counts
 // settle later. The warm-up is what that costs (as for the server's count).
 /** Calls of `retrieve` counted (`BENCH_CALLS`) after `BENCH_WARM_UP` calls; pages of lists, the same. */
-const CALLS = Number(process.env.BENCH_CALLS ?? 3_000);
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 10_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 5_000);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 5_000);
 const lists = (pages: number) => Math.max(1, Math.round(pages / PAGES));
 
 /** Runs `name` under callgrind against `base`: `warmUp` calls, then `counted` calls counted. */
@@ -42,6 +44,11 @@ async function count(name: string, base: string, warmUp: number, counted: number
   const [command, ...args] = [
     ...underCallgrind(dir),
     process.execPath,
+    // A young collection's work is otherwise shared between the main thread and V8's helper
+    // threads in a split that moved the main thread's count by up to 15 % between two runs of the
+    // same code; on one thread, every collection is counted where the call waits for it.
+    '--single-threaded-gc',
+    '--expose-gc',
     '--import',
     'tsx',
     '--conditions=@app/source',
@@ -98,8 +105,7 @@ try {
       ['main thread: thousand L1 instruction-cache misses', ky.main.i1Misses, sdk.main.i1Misses],
       ['main thread: thousand branches mispredicted', ky.main.mispredicted, sdk.main.mispredicted],
       ['other threads: thousand instructions', ky.others.instructions, sdk.others.instructions],
-      // A young collection's work is shared between the main thread and helpers, in a split that
-      // moves from run to run: the sum is the steadier figure of the two.
+      // The compiler's threads and the main thread together.
       [
         'all threads: thousand instructions',
         ky.main.instructions + ky.others.instructions,
