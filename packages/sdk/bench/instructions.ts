@@ -7,7 +7,7 @@
  * main thread's instructions, level-1 instruction-cache misses and branches mispredicted, and the
  * other threads' instructions (V8's compiler). Each client collects its garbage on its main thread
  * (`--single-threaded-gc`), so that a collection is counted whole, and where the call waits for
- * it. The SDK bench's seconds swing by
+ * it, and none on a timer (`--no-memory-reducer`). The SDK bench's seconds swing by
  * ±0.15 from run to run on a 2-core machine (docs/performance.md); these counts do not move with
  * the machine's load. The two sides of a case run at once, one per core.
  */
@@ -48,6 +48,9 @@ async function count(name: string, base: string, warmUp: number, counted: number
     // threads in a split that moved the main thread's count by up to 15 % between two runs of the
     // same code; on one thread, every collection is counted where the call waits for it.
     '--single-threaded-gc',
+    // Nor does V8 collect on a timer (a heap that seems idle): under callgrind a call takes some
+    // 40 times as long, so such collections fell on the slower side's calls far more often.
+    '--no-memory-reducer',
     '--expose-gc',
     '--import',
     'tsx',
