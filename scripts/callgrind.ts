@@ -39,6 +39,19 @@ export function countsOf(dir: string): Counts {
   };
 }
 
+/**
+ * The rows both counts print, each a measure of `a` and of `b` (the baseline first): the main
+ * thread's instructions, misses and mispredicted branches, and the other threads' instructions.
+ */
+export function compareRows(a: Counts, b: Counts): Array<[string, number, number]> {
+  return [
+    ['main thread: thousand instructions', a.main.instructions, b.main.instructions],
+    ['main thread: thousand L1 instruction-cache misses', a.main.i1Misses, b.main.i1Misses],
+    ['main thread: thousand branches mispredicted', a.main.mispredicted, b.main.mispredicted],
+    ['other threads: thousand instructions', a.others.instructions, b.others.instructions],
+  ];
+}
+
 /** The command a process runs under to be counted, its dumps written in `dir`. */
 export const underCallgrind = (dir: string): string[] => [
   'valgrind',

@@ -7,9 +7,10 @@
  * main thread's instructions, level-1 instruction-cache misses and branches mispredicted, and the
  * other threads' instructions (V8's compiler). Each client collects its garbage on its main thread
  * (`--single-threaded-gc`), so that a collection is counted whole, and where the call waits for
- * it, and none on a timer (`--no-memory-reducer`). The SDK bench's seconds swing by
- * ±0.15 from run to run on a 2-core machine (docs/performance.md); these counts do not move with
- * the machine's load. The two sides of a case run at once, one per core.
+ * it, and none on a timer (`--no-memory-reducer`). The SDK bench's seconds swing by ±0.15 from
+ * run to run on a 2-core machine; these counts do not move with the machine's load, but they did
+ * move with the collector's work between runs of the same code, and two runs that agree are still
+ * to be seen (docs/performance.md). The two sides of a case run at once, one per core.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { PAGE_SIZE } from '@app/schemas';
 import {
   type Counts,
   callgrindControl,
+  compareRows,
   countsOf,
   requireValgrind,
   underCallgrind,
@@ -104,10 +106,7 @@ try {
       count(`sdk ${what}`, base, warmUp, calls),
     ]);
     const rows: Array<[string, number, number]> = [
-      ['main thread: thousand instructions', ky.main.instructions, sdk.main.instructions],
-      ['main thread: thousand L1 instruction-cache misses', ky.main.i1Misses, sdk.main.i1Misses],
-      ['main thread: thousand branches mispredicted', ky.main.mispredicted, sdk.main.mispredicted],
-      ['other threads: thousand instructions', ky.others.instructions, sdk.others.instructions],
+      ...compareRows(ky, sdk),
       // The compiler's threads and the main thread together.
       [
         'all threads: thousand instructions',

@@ -1,3 +1,23 @@
+/**
+ * `pnpm bench:instructions`: the show and the one-statement anchor's show (targets/anchor.ts)
+ * counted in instructions, not in seconds. Each runs under valgrind's callgrind, is warmed up,
+ * then answers `BENCH_REQUESTS` shows, one connection at a time; the counts of those requests are
+ * what it prints, per request, split into the main thread (the event loop: what a request waits
+ * for) and the rest (V8's compiler and collector threads), with the simulated level-1 instruction
+ * cache's misses and the branches mispredicted. The same build gives the same figures on a busy
+ * machine and on a quiet one, which `pnpm bench`'s req/s do not (docs/performance.md): it tells
+ * whether a change made the request path do less, and where a ratio of seconds comes from.
+ *
+ * Under callgrind a request takes some 40 times as long, so the work a process's timers do
+ * whatever the load (the server's overload sampling every 10 ms and its database check every
+ * second) falls on 40 times fewer requests than at full speed. Each target is therefore also
+ * counted idle for `BENCH_IDLE_MS` (30 s) after its requests, and a second table gives the main
+ * thread's counts less that work scaled to the requests' duration.
+ *
+ * PostgreSQL only (`BENCH_DATABASE_URL`; a fresh database is made and dropped). Needs valgrind
+ * (Debian's package) and the built server (`pnpm --filter @app/server exec tsup`). Both targets run
+ * at once, one per core, about 10 minutes with the defaults.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,6 +27,7 @@ import autocannon from 'autocannon';
 import {
   type Counts,
   callgrindControl,
+  compareRows,
   countsOf,
   requireValgrind,
   underCallgrind,
@@ -127,13 +148,8 @@ try {
     console.log(
       '| per request | one-statement anchor | GET /organizations/:id.json | ratio |\n|---|---|---|---|',
     );
-    const rows: Array<[string, number, number]> = [
-      ['main thread: thousand instructions', a.main.instructions, s.main.instructions],
-      ['main thread: thousand L1 instruction-cache misses', a.main.i1Misses, s.main.i1Misses],
-      ['main thread: thousand branches mispredicted', a.main.mispredicted, s.main.mispredicted],
-      ['other threads: thousand instructions', a.others.instructions, s.others.instructions],
-    ];
-    for (const [what, x, y] of rows) console.log(`| ${what} | ${k(x)} | ${k(y)} | ${ratio(y, x)} |`);
+    for (const [what, x, y] of compareRows(a, s))
+      console.log(`| ${what} | ${k(x)} | ${k(y)} | ${ratio(y, x)} |`);
   };
   table(
     `Instructions per show (callgrind; ${REQUESTS} requests after ${WARM_UP}, one connection; ` +
