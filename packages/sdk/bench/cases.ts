@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OrganizationId, PAGINATION_HEADERS } from '@app/schemas';
+import { acceptsAsIs, endpoints, OrganizationId, PAGINATION_HEADERS } from '@app/schemas';
 import type { Marketplace } from '@app/sdk';
 import ky from 'ky';
 import { retryPolicy } from '../src/core/retry.js';
@@ -25,15 +25,32 @@ export const kyAlone = (headers: Record<string, string>) => {
   return (url: string) => ky(url, { headers, retry, timeout: 30_000 });
 };
 
-/** A hand-written loop over every page of `listUrl` with `get` (ky, configured as the SDK): the items counted. */
-export const handLoop = (get: (url: string) => ReturnType<typeof ky>, listUrl: string) => async () => {
-  let n = 0;
-  for (let page = 1, pages = 1; page <= pages; page++) {
-    const res = get(`${listUrl}?page=${page}`);
-    pages = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
-    n += (JSON.parse(await res.text()) as unknown[]).length;
-  }
-  return n;
+/**
+ * A hand-written loop over every page of `listUrl` with `get` (ky, configured as the SDK): the
+ * items counted. With `check`, each page must pass it (see {@link checkedPage}).
+ */
+export const handLoop =
+  (get: (url: string) => ReturnType<typeof ky>, listUrl: string, check?: (items: unknown) => boolean) =>
+  async () => {
+    let n = 0;
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const res = get(`${listUrl}?page=${page}`);
+      pages = Number((await res).headers.get(PAGINATION_HEADERS.totalPages));
+      const items = JSON.parse(await res.text()) as unknown[];
+      if (check && !check(items)) throw new Error(`page ${page} of ${listUrl} failed its check`);
+      n += items.length;
+    }
+    return n;
+  };
+
+/**
+ * A page of collabs checked as the SDK checks every answer (decisions: every answer is validated):
+ * the fast check of the list's response schema, which the stub's pages pass. With it, a
+ * {@link handLoop} is a reference for the SDK's iteration, not the issue's baseline.
+ */
+export const checkedPage = (items: unknown) => {
+  const schema = endpoints.collabs.list.response;
+  return schema !== undefined && acceptsAsIs(schema, items);
 };
 
 /** The SDK's auto-pagination over every collab of `organization`: the items counted. */

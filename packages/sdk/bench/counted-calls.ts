@@ -7,6 +7,7 @@
 import { createInterface } from 'node:readline';
 import { Marketplace } from '@app/sdk';
 import {
+  checkedPage,
   handLoop,
   iterate,
   kyAlone,
@@ -25,6 +26,7 @@ const cases: Record<string, () => Promise<unknown>> = {
   'ky retrieve': async () => JSON.parse(await kyGet(stubPlainUrl(base)).text()),
   'sdk retrieve': () => client.organizations.retrieve(PLAIN_ORG),
   'ky iterate': handLoop(kyGet, stubListUrl(base)),
+  'ky checked iterate': handLoop(kyGet, stubListUrl(base), checkedPage),
   'sdk iterate': iterate(client, ORG),
 };
 const call = cases[name ?? ''];

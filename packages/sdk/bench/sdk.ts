@@ -11,7 +11,8 @@
  *         in its own process; `BENCH_DATABASE_URL`, default the local one; the server's bench must
  *         have built it, as `pnpm bench` does);
  *   - for reference, ky alone vs raw `fetch` + `JSON.parse`, with the SDK's options and with none
- *     (what no ky option takes away), and `retrieve` vs raw `fetch`;
+ *     (what no ky option takes away), `retrieve` vs raw `fetch`, and (over the stub) iterating vs
+ *     the hand loop checking each page as the SDK must;
  *   - a cached `304` (the SDK's ETag cache) vs a raw conditional `fetch` keeping its own copy;
  *   - `concurrency: 4` vs sequential with 20 ms of latency per page;
  *   - heap growth while iterating 10 000 items.
@@ -23,6 +24,7 @@ import { OrganizationId } from '@app/schemas';
 import { Marketplace } from '@app/sdk';
 import ky from 'ky';
 import {
+  checkedPage,
   handLoop,
   iterate,
   kyAlone,
@@ -163,6 +165,19 @@ try {
     r3,
     'ms/list',
     '≤ 1.10',
+  );
+  // The same loop checking each page as the SDK must (cases.ts `checkedPage`): where the SDK's
+  // cost beyond the loop goes, the check or the rest.
+  const r3checked = await compare(
+    short ? 2 : 5,
+    handLoop(kyGet, stubListUrl(base), checkedPage),
+    iterate(client, ORG),
+  );
+  row(
+    '(reference) iterating vs the same hand loop checking each page as the SDK does',
+    r3checked,
+    'ms/list',
+    '',
   );
 
   // The same two targets against the reference server on PostgreSQL (what issue #27 names): the
