@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { component } from '../components.js';
 import * as ex from '../examples.js';
+import type { ResourceFieldDocs } from '../field-docs.js';
 import { amountInput, briefInput, idOf, text, timestamp, typeError } from '../primitives.js';
 import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 import { PlatformId } from './platform.js';
@@ -39,7 +40,7 @@ export const CampaignSummary = z.object({
   paused_at: timestamp.nullable(),
   ...pageFields,
 });
-export type CampaignSummary = z.infer<typeof CampaignSummary>;
+export type CampaignSummary = z.infer<typeof CampaignSummary> & ResourceFieldDocs['CampaignSummary'];
 const { brief: _brief, ...campaignSummaryExample } = ex.campaign;
 component(CampaignSummary, {
   id: 'CampaignSummary',
@@ -49,7 +50,7 @@ component(CampaignSummary, {
 
 /** A campaign as shown: with `brief`, rendered and sanitized HTML. */
 export const Campaign = withBrief(CampaignSummary);
-export type Campaign = z.infer<typeof Campaign>;
+export type Campaign = z.infer<typeof Campaign> & ResourceFieldDocs['Campaign'];
 component(Campaign, {
   id: 'Campaign',
   description:

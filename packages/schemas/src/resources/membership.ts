@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { component } from '../components.js';
 import * as ex from '../examples.js';
+import type { ResourceFieldDocs } from '../field-docs.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
 import { User } from './user.js';
 
@@ -22,7 +23,7 @@ export const Membership = z.object({
   updated_at: timestamp,
   user: User,
 });
-export type Membership = z.infer<typeof Membership>;
+export type Membership = z.infer<typeof Membership> & ResourceFieldDocs['Membership'] & { user: User };
 component(Membership, {
   id: 'Membership',
   description: "A user's membership of an organization, with the user.",

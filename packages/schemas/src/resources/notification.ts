@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { component } from '../components.js';
 import * as ex from '../examples.js';
+import type { ResourceFieldDocs } from '../field-docs.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
 
 export const NotificationId = idOf('NotificationId', 'notification');
@@ -23,7 +24,7 @@ export const Notification = z.object({
   read_at: timestamp.nullable(),
   created_at: timestamp,
 });
-export type Notification = z.infer<typeof Notification>;
+export type Notification = z.infer<typeof Notification> & ResourceFieldDocs['Notification'];
 component(Notification, {
   id: 'Notification',
   description: "A notification in the caller's inbox.",
@@ -36,7 +37,8 @@ export const NotificationSettings = z.object({
   /** Number of devices currently subscribed for web push. */
   push_subscription_count: z.int().nonnegative(),
 });
-export type NotificationSettings = z.infer<typeof NotificationSettings>;
+export type NotificationSettings = z.infer<typeof NotificationSettings> &
+  ResourceFieldDocs['NotificationSettings'];
 component(NotificationSettings, {
   id: 'NotificationSettings',
   description: "The caller's notification settings.",

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { component } from '../components.js';
 import * as ex from '../examples.js';
+import type { ResourceFieldDocs } from '../field-docs.js';
 import {
   absoluteUrl,
   echoedUrl,
@@ -35,7 +36,7 @@ export const Organization = z.object({
   /** Omitted when no logo is attached. */
   logo_url: absoluteUrl.optional(),
 });
-export type Organization = z.infer<typeof Organization>;
+export type Organization = z.infer<typeof Organization> & ResourceFieldDocs['Organization'];
 component(Organization, {
   id: 'Organization',
   description: 'An organization (brand or agency). `logo_url` is present only when a logo was uploaded.',

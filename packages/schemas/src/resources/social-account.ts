@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { annotate, component } from '../components.js';
 import * as ex from '../examples.js';
+import type { ResourceFieldDocs } from '../field-docs.js';
 import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
 import { accountUrlProblem, PlatformId, parseAccountUrl, URL_PLATFORMS } from './platform.js';
 
@@ -34,7 +35,7 @@ export const SocialAccount = z.object({
   updated_at: timestamp,
   url: absoluteUrl,
 });
-export type SocialAccount = z.infer<typeof SocialAccount>;
+export type SocialAccount = z.infer<typeof SocialAccount> & ResourceFieldDocs['SocialAccount'];
 component(SocialAccount, {
   id: 'SocialAccount',
   description: "One of the caller's social accounts; stats are null until the first sync.",

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { ResourceFieldDocs } from '../field-docs.js';
 import { idOf } from '../primitives.js';
 
 export const UserId = idOf('UserId', 'user');
@@ -10,4 +11,4 @@ export const User = z.object({
   name: z.string(),
   email: z.email(),
 });
-export type User = z.infer<typeof User>;
+export type User = z.infer<typeof User> & ResourceFieldDocs['User'];
