@@ -1,7 +1,9 @@
 /**
  * What an editor shows on hover over a field of a call's payload or query: the field's meaning
  * from the contract (`FIELD_DESCRIPTIONS`), e.g. that an amount is in the minor unit of its
- * currency, not only `number`. Asked of TypeScript's language service, as an editor asks it.
+ * currency, not only `number`; and over a field of what a call returns: its meaning from the
+ * resource's schema (the JSDoc of its field in `@app/schemas`). Asked of TypeScript's language
+ * service, as an editor asks it.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,15 +14,14 @@ import { expect, test } from 'vitest';
 const fixture = fileURLToPath(new URL('./types/hover.ts', import.meta.url));
 const baseConfig = fileURLToPath(new URL('../../../tsconfig.base.json', import.meta.url));
 
-function hover(needles: readonly string[]): Record<string, { type: string; doc: string }> {
+function languageService(): ts.LanguageService {
   const { config } = ts.readConfigFile(baseConfig, (path) => ts.sys.readFile(path));
   const { options } = ts.parseJsonConfigFileContent(
     config,
     ts.sys,
     fileURLToPath(new URL('.', import.meta.url)),
   );
-  const text = readFileSync(fixture, 'utf8');
-  const service = ts.createLanguageService({
+  return ts.createLanguageService({
     getScriptFileNames: () => [fixture],
     getScriptVersion: () => '1',
     getScriptSnapshot: (f) =>
@@ -34,9 +35,15 @@ function hover(needles: readonly string[]): Record<string, { type: string; doc: 
     directoryExists: ts.sys.directoryExists,
     getDirectories: ts.sys.getDirectories,
   });
+}
+
+function hover(needles: readonly string[]): Record<string, { type: string; doc: string }> {
+  const text = readFileSync(fixture, 'utf8');
+  const service = languageService();
   const shown: Record<string, { type: string; doc: string }> = {};
   for (const needle of needles) {
-    const info = service.getQuickInfoAtPosition(fixture, text.indexOf(needle));
+    // At the needle's last name: `privacy_setting: 'public'` at `privacy_setting`, `collab.state` at `state`.
+    const info = service.getQuickInfoAtPosition(fixture, text.indexOf(needle) + needle.lastIndexOf('.') + 1);
     shown[needle] = {
       type: ts.displayPartsToString(info?.displayParts),
       doc: ts.displayPartsToString(info?.documentation),
@@ -67,4 +74,82 @@ test('a payload or query field shows what it means, its enum values and its type
     '(property) privacy_setting?: "public" | "private" | "restricted" | undefined',
   );
   expect(shown['cpm_amount: 500']?.type).toBe('(property) cpm_amount?: number | undefined');
+});
+
+/**
+ * Every field of what the client's methods resolve to (`APIPromise<T>`, a page's items of
+ * `PagePromise<T>`), and of the objects within (a member's `user`), whose hover shows no
+ * description, as `client.members.list().user.email` (the first call found that returns it).
+ */
+function undocumentedResultFields(): string[] {
+  const service = languageService();
+  const program = service.getProgram();
+  const source = program?.getSourceFile(fixture);
+  if (!program || !source) throw new Error('the fixture did not compile');
+  const checker = program.getTypeChecker();
+  const client = source.statements
+    .flatMap((statement) => (ts.isVariableStatement(statement) ? statement.declarationList.declarations : []))
+    .find((declaration) => declaration.name.getText(source) === 'client');
+  if (!client) throw new Error('the fixture declares no client');
+
+  // Each type a call resolves to, named by the first call found that resolves to it.
+  const results = new Map<ts.Type, string>();
+  const walkResources = (type: ts.Type, path: string, depth: number) => {
+    for (const property of type.getProperties()) {
+      if (property.name.startsWith('#') || property.name.startsWith('_')) continue;
+      const member = checker.getTypeOfSymbolAtLocation(property, client);
+      for (const signature of member.getCallSignatures()) {
+        const returned = signature.getReturnType();
+        const name = returned.getSymbol()?.getName();
+        if (name !== 'APIPromise' && name !== 'PagePromise') continue;
+        // The client's own generic `request(endpoint, …)` resolves to a type still open.
+        for (const argument of checker.getTypeArguments(returned as ts.TypeReference))
+          if (
+            !(argument.flags & (ts.TypeFlags.TypeVariable | ts.TypeFlags.Conditional)) &&
+            !results.has(argument)
+          )
+            results.set(argument, `${path}${property.name}()`);
+      }
+      // A resource (`client.collabs`) or a group of them (`client.me`): its methods, a level down.
+      if (depth < 2 && member.getCallSignatures().length === 0 && member.flags & ts.TypeFlags.Object)
+        walkResources(member, `${path}${property.name}.`, depth + 1);
+    }
+  };
+  walkResources(checker.getTypeAtLocation(client), 'client.', 0);
+
+  const missing = new Set<string>();
+  const seen = new Set<ts.Type>();
+  const walkFields = (type: ts.Type, owner: string): void => {
+    const shown = checker.getNonNullableType(type);
+    if (shown.isUnion()) {
+      for (const member of shown.types) walkFields(member, owner);
+      return;
+    }
+    if (checker.isArrayType(shown)) {
+      walkFields(checker.getTypeArguments(shown as ts.TypeReference)[0]!, owner);
+      return;
+    }
+    // Strings (branded ids are `string & { … }`), numbers, booleans, records: nothing to hover inside.
+    if (!(shown.flags & ts.TypeFlags.Object) || seen.has(shown)) return;
+    seen.add(shown);
+    for (const property of shown.getProperties()) {
+      const doc = ts.displayPartsToString(property.getDocumentationComment(checker)).trim();
+      if (doc === '') missing.add(`${owner}.${property.name}`);
+      walkFields(checker.getTypeOfSymbolAtLocation(property, client), `${owner}.${property.name}`);
+    }
+  };
+  for (const [result, call] of results) walkFields(result, call);
+  if (results.size < 10) throw new Error(`only ${results.size} result types found: the walk is broken`);
+  return [...missing].sort();
+}
+
+test('a field of what a call returns shows what it means', { timeout: 120_000 }, () => {
+  const shown = hover(['campaign.unused_amount', 'collab.state', 'member.user.email']);
+  expect(shown['campaign.unused_amount']).toEqual({
+    type: '(property) unused_amount: number',
+    doc: 'Of the budget, what is left: total_budget_amount - used_amount (read-only)',
+  });
+  expect(shown['collab.state']?.doc).toContain('submitted_for_review (after submit)');
+  expect(shown['member.user.email']?.doc).toBe("The user's e-mail address");
+  expect(undocumentedResultFields()).toEqual([]);
 });

@@ -1,18 +1,28 @@
 import {
+  type Campaign,
   type CampaignId,
+  type Collab,
   type CollabId,
   testHelperEndpoints as h,
+  type Membership,
+  type Notification,
   type OrganizationId,
+  type SocialAccount,
   type SocialAccountId,
+  type TestFunding,
+  type TestJoinRequest,
+  type TestPushSubscription,
+  type TestSubmission,
+  type TestSubscription,
+  type TestUserCreated,
   type testHelperEndpoints,
   type UserId,
 } from '@app/schemas';
 import type { APIPromise } from '../core/api-promise.js';
-import type { Payload, Result } from '../core/types.js';
+import type { Payload } from '../core/types.js';
 import type { TestHelperOptions } from '../internal/options.js';
 import { APIResource } from './resource.js';
 
-type Helpers = typeof h;
 /** Body of `client.testHelpers.createUser()`: `{ user: { name, email }, access_token? }`. */
 export type TestUserCreateParams = Payload<typeof testHelperEndpoints.createUser>;
 /** Body of `client.testHelpers.addMember()`: `{ user_id, role }`. */
@@ -32,8 +42,26 @@ export type TestSocialAccountSyncParams = Payload<typeof testHelperEndpoints.syn
 /** Body of `client.testHelpers.createNotification()`: `{ type, params, record_type, record_id }`. */
 export type TestNotificationCreateParams = Payload<typeof testHelperEndpoints.createNotification>;
 
+/**
+ * What each test helper resolves to: its response's resource type, whose fields show their
+ * meaning on hover (`ResourceFieldDocs`). Each method's `request` checks that its endpoint's
+ * response is this type.
+ */
+interface Replies {
+  createUser: TestUserCreated;
+  addMember: Membership;
+  createJoinRequest: TestJoinRequest;
+  setSubscription: TestSubscription;
+  createSubmission: TestSubmission;
+  setCollabState: Collab;
+  createFunding: TestFunding;
+  setCampaignStatus: Campaign;
+  syncSocialAccount: SocialAccount;
+  createNotification: Notification;
+  createPushSubscription: TestPushSubscription;
+}
 /** What test helper `K` resolves to. */
-type Reply<K extends keyof Helpers> = APIPromise<Result<Helpers[K]>>;
+type Reply<K extends keyof Replies> = APIPromise<Replies[K]>;
 
 /**
  * The reference server's sandbox set-up API (decisions.md §4): it makes what the real service

@@ -1,4 +1,4 @@
-// What an editor shows on hover over a call's fields (test/hover.test.ts reads it; never run).
+// What an editor shows on hover over a call's fields and its result's (test/hover.test.ts reads it; never run).
 import { Marketplace, OrganizationId } from '../../src/index.js';
 
 const client = new Marketplace({ token: 't', baseUrl: 'http://x' });
@@ -11,3 +11,10 @@ export const calls = [
   () => client.collabs.create(orgId, { countries: ['US'] }, { website: 'https://acme.example' }),
   () => client.me.accessTokens.create({ description: 'ci', permission: 'read' }),
 ];
+
+export async function results() {
+  const campaign = await client.campaigns.retrieve(orgId, 'c' as never);
+  const collab = await client.collabs.retrieve(orgId, 'c' as never);
+  for await (const member of client.members.list(orgId))
+    return [campaign.unused_amount, collab.state, member.user.email];
+}
