@@ -9,6 +9,7 @@ import {
   IDEMPOTENCY_KEY_PATTERN,
   PAGE_SIZE,
   toFieldErrors,
+  withFieldDescriptions,
 } from '@app/schemas';
 import { Marketplace, NotFoundError, RequestValidationError, VERSION } from '@app/sdk';
 import {
@@ -221,14 +222,15 @@ type JsonSchema = Record<string, unknown>;
 
 /**
  * The JSON Schema of an output schema as tools list it (draft-07, as the MCP SDK writes them; the
- * input's is the SDK's `inputJsonSchema`).
+ * input's is the SDK's `inputJsonSchema`), each field of a resource saying what it means
+ * (`RESOURCE_FIELD_DESCRIPTIONS`: that an amount is in the minor unit of its currency).
  */
 const outputJsonSchema = (schema: z.ZodType): JsonSchema => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io: 'output',
     target: 'draft-7',
   }) as JsonSchema;
-  return rest;
+  return withFieldDescriptions(rest, schema);
 };
 
 /** The component a resource schema is published as (`Campaign`), for a compact output schema. */

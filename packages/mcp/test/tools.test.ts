@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { publicEndpoints } from '@app/schemas';
+import { publicEndpoints, RESOURCE_FIELD_DESCRIPTIONS } from '@app/schemas';
 import { operations } from '@app/sdk/operations';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -98,6 +98,12 @@ describe('tools/list', () => {
     const schema = JSON.parse(text);
     expect(schema).toMatchObject({ title: 'Campaign', type: 'object' });
     expect(schema.properties.status.enum).toEqual(['draft', 'active', 'paused', 'finished']);
+    // Each field says what it means (RESOURCE_FIELD_DESCRIPTIONS): an amount, its unit.
+    for (const [field, property] of Object.entries(
+      schema.properties as Record<string, { description?: string }>,
+    ))
+      expect(property.description, field).toBe(RESOURCE_FIELD_DESCRIPTIONS.Campaign?.[field]);
+    expect(schema.properties.cpm_amount.description).toContain('minor unit of `currency`');
     // A name that is not one is refused, saying which are.
     await expect(client.readResource({ uri: 'marketplace://schemas/Nope' })).rejects.toThrow(
       /^MCP error -32602: No schema Nope: resources\/list gives the schemas \(AccessToken, /,

@@ -19,6 +19,7 @@ import {
   testHelperEndpointList,
   UNAUTHORIZED_TEXT,
   WWW_AUTHENTICATE,
+  withFieldDescriptions,
 } from '@app/schemas';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import * as z from 'zod';
@@ -318,8 +319,12 @@ function tidyComponents(doc: Json): Json {
       plain !== id && (!used.has(plain) || sameAsOutput) && componentById(plain) !== undefined ? plain : id;
     if (name !== id) renames.push([id, name]);
     // zod leaves `examples` out of input schemas: the payload examples come from the registry.
-    const meta = componentById(name)?.meta;
-    schemas[name] = { ...(components[id] as Json), ...(meta && { examples: meta.examples }) };
+    // A resource's fields say what they mean (RESOURCE_FIELD_DESCRIPTIONS).
+    const found = componentById(name);
+    const schema = found
+      ? withFieldDescriptions(components[id] as Json, found.schema)
+      : (components[id] as Json);
+    schemas[name] = { ...schema, ...(found && { examples: found.meta.examples }) };
   }
   text = JSON.stringify({ ...doc, components: { ...(doc.components as Json), schemas } });
   for (const [from, to] of renames)
