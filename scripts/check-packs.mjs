@@ -8,6 +8,8 @@
 //   - the server's bin (`marketplace-server serve`, in-memory PGlite, test helpers on) answers
 //     `GET /ready` 200; without the optional peers, asking for S3 or tracing stops it with one line;
 //   - an ESM and a CommonJS program on `@app/sdk` create and list organizations on it;
+//   - an editor's hover over a field the SDK sends or returns shows its description, from the
+//     published declarations (ESM and CommonJS);
 //   - a vitest file uses the test kit (`@app/testing`), and a CommonJS script too (it must exit by itself);
 //   - `marketplace --version` prints the CLI's version;
 //   - `marketplace-mcp` answers `tools/list` over stdio.
@@ -20,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import ts from 'typescript';
 
 const packs = resolve(process.argv[2] ?? join(import.meta.dirname, '..', '.packs'));
 const tarballs = readdirSync(packs)
@@ -147,6 +150,50 @@ console.log('ESM ok: @app/sdk ' + VERSION + ', ' + names.join(', '));
   );
   console.log(sh(process.execPath, ['esm.mjs'], { env }).trim());
   console.log(sh(process.execPath, ['cjs.cjs'], { env }).trim());
+
+  step("an editor's hover over @app/sdk's types says what a field sent and a field returned mean");
+  // The published declarations, not the sources: TypeScript (the workspace's) asked as an editor asks.
+  for (const file of ['hover.mts', 'hover.cts']) {
+    const text = `import { Marketplace } from '@app/sdk';
+const client = new Marketplace({ token: 't', baseUrl: 'http://x' });
+export async function shown() {
+  await client.campaigns.create('o' as never, { cpm_amount: 500 });
+  const campaign = await client.campaigns.retrieve('o' as never, 'c' as never);
+  for await (const member of client.members.list('o' as never)) return [campaign.unused_amount, member.user.email];
+}
+`;
+    writeFileSync(join(dir, file), text);
+    const path = join(dir, file);
+    const service = ts.createLanguageService({
+      getScriptFileNames: () => [path],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (f) =>
+        existsSync(f) ? ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined,
+      getCurrentDirectory: () => dir,
+      getCompilationSettings: () => ({
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        strict: true,
+        types: [],
+      }),
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    });
+    const doc = (needle) => {
+      const info = service.getQuickInfoAtPosition(path, text.indexOf(needle) + needle.lastIndexOf('.') + 1);
+      return ts.displayPartsToString(info?.documentation);
+    };
+    const pay = doc('cpm_amount: 500');
+    check(pay.includes('minor unit of `currency`'), `${file}: cpm_amount (sent): ${pay}`);
+    const amount = doc('campaign.unused_amount');
+    const email = doc('member.user.email');
+    check(amount.includes('total_budget_amount - used_amount'), `${file}: unused_amount: ${amount}`);
+    check(email.includes('e-mail address'), `${file}: user.email: ${email}`);
+  }
 
   step('marketplace --version');
   const cliVersion = JSON.parse(
