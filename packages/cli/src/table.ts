@@ -287,7 +287,20 @@ export interface ListTable {
   readonly columns: readonly ListColumn[];
   readonly fitted: Fitted;
   readonly layout: Layout;
+  /** The fields the first rows have (`name`, `user.name`): another field of a later row is no column. */
+  readonly seen: ReadonlySet<string>;
 }
+
+/** The fields of `items` and of the objects in them (`user`, `user.name`), nested or not. */
+const pathsOf = (items: readonly Record<string, unknown>[]) =>
+  new Set(
+    items.flatMap((item) =>
+      Object.entries(item).flatMap(([key, value]) => [
+        key,
+        ...(isPlainObject(value) ? Object.keys(value).map((sub) => `${key}.${sub}`) : []),
+      ]),
+    ),
+  );
 
 const cellsOf = (item: Record<string, unknown>, columns: readonly ListColumn[]) =>
   columns.map((c) => cell(c.value(item)));
@@ -303,7 +316,7 @@ export function listTable(items: Record<string, unknown>[], layout: Layout): Lis
     layout.width,
     true,
   );
-  return { columns, fitted, layout };
+  return { columns, fitted, layout, seen: pathsOf(items) };
 }
 
 /** `items` as rows of `table` (after its header, in bold, with `header`); a status in colour. */
@@ -327,12 +340,25 @@ export function listRows(
   );
 }
 
-/** The line under a list's table naming the columns that did not fit at all; empty when none. */
-export function notShown(table: ListTable): string {
+/** The fields of `items` that are no column of `table`: first seen after its first rows. */
+export const laterFields = (items: Record<string, unknown>[], table: ListTable): string[] =>
+  columnsOf(items)
+    .map((c) => c.name)
+    .filter((name) => !table.seen.has(name));
+
+/**
+ * The line under a list's table naming the fields it does not show: the columns that did not fit
+ * at all, and `later`, fields first seen after the rows the table was fitted to. Empty when none.
+ */
+export function notShown(table: ListTable, later: readonly string[] = []): string {
   const hidden = table.fitted.widths.flatMap((w, i) => (w === undefined ? [table.columns[i]?.name] : []));
-  if (hidden.length === 0) return '';
+  const why = [
+    ...(hidden.length > 0 ? [`(no room): ${hidden.join(', ')}`] : []),
+    ...(later.length > 0 ? [`(not on the first page): ${later.join(', ')}`] : []),
+  ];
+  if (why.length === 0) return '';
   const { width: total, style } = table.layout;
-  return wrap(`Not shown (no room): ${hidden.join(', ')}; --output json shows every field`, total, style.dim);
+  return wrap(`Not shown ${why.join('; ')}; --output json shows every field`, total, style.dim);
 }
 
 /**
