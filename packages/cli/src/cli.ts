@@ -51,7 +51,17 @@ import {
   styleOf,
   widthOf,
 } from './output.js';
-import { escapeControls, formatTable, wrap } from './table.js';
+import {
+  escapeControls,
+  formatTable,
+  type Layout,
+  type ListTable,
+  laterFields,
+  listRows,
+  listTable,
+  notShown,
+  wrap,
+} from './table.js';
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], terminal: IO): Promise<number> {
@@ -289,25 +299,39 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     return EXIT_NOT_CONFIRMED;
   }
   const style = styleOf(values['no-color'], io, output);
-  // Pages walked as JSON go out as they come (`--all | head` stops the walk); a table needs every
-  // row for its widths, and --include the head first.
+  const width = widthOf(io);
+  // Pages walked go out as they come (`--all | head` stops the walk), JSON and table alike, and
+  // no item is kept once written: a table's columns and widths are those of its first page.
   const streamed =
-    op.kind === 'list' && maxItems !== undefined && output === 'json' && !values.include
-      ? jsonArrayWriter(io.stdout)
+    op.kind === 'list' && maxItems !== undefined
+      ? output === 'json'
+        ? jsonArrayWriter(io.stdout)
+        : tableWriter(io.stdout, { width, style })
       : undefined;
+  // --include's head goes first: a walk's is its first page's, known with that page's items.
+  let headWritten = false;
+  const writeHead = (response: Response) => {
+    if (!values.include || headWritten) return;
+    headWritten = true;
+    io.stdout(formatHead(response, style));
+  };
   try {
     const result = await callOperation(client, op, args, {
       readFile: readFileField,
       ...(maxItems !== undefined && { maxItems }),
       ...(typeof idempotencyKey === 'string' && { idempotencyKey }),
-      ...(streamed && { onItems: streamed.items }),
+      ...(streamed && {
+        onItems: (items: readonly unknown[], response: Response) => {
+          writeHead(response);
+          streamed.items(items);
+        },
+      }),
     });
     const data = op.kind === 'list' ? (result as ListResult).data : result.data;
     if (op.endpoint.emptyNotFound && data === null) io.stderr(`marketplace: ${noneSet(op)}\n`);
     const unread = prefillNotice(op, args, data);
     if (unread) io.stderr(`marketplace: ${unread}\n`);
-    if (values.include && result.response) io.stdout(formatHead(result.response, style));
-    const width = widthOf(io);
+    if (result.response) writeHead(result.response);
     if (op.kind === 'delete') {
       if (output === 'table') io.stdout('Deleted.\n');
     } else if (streamed) streamed.end();
@@ -355,12 +379,21 @@ function requiredNamed(error: unknown, fields: readonly FieldInfo[], args: Recor
   return Object.keys(errors).some(left) ? new RequestValidationError(errors) : error;
 }
 
+/** A list written page by page as the walk reaches each (`callOperation`'s `onItems`), keeping no item. */
+interface ItemWriter {
+  items: (items: readonly unknown[]) => void;
+  /** What closes the list, once every page is in (not after an error). */
+  end: () => void;
+  /** The items written. */
+  count: () => number;
+}
+
 /**
  * A list's JSON written page by page: the same bytes as `JSON.stringify(items, null, 2)` once
  * every page is in, each page as soon as it is. An error on a later page leaves the array unclosed
  * (and the exit status non-zero): a reader never takes a cut-short list for the whole one.
  */
-function jsonArrayWriter(write: (text: string) => void) {
+function jsonArrayWriter(write: (text: string) => void): ItemWriter {
   let count = 0;
   return {
     items: (items: readonly unknown[]) => {
@@ -371,7 +404,38 @@ function jsonArrayWriter(write: (text: string) => void) {
       if (text !== '') write(escapeControls(text));
     },
     end: () => write(count === 0 ? '[]\n' : '\n]\n'),
-    /** The items written. */
+    count: () => count,
+  };
+}
+
+/**
+ * A list's table written page by page: the header and the first page's rows as soon as that page
+ * is in, then each page's rows as it comes. The columns and their widths are the first page's
+ * (fitted to the terminal as a one-page table is; a walk of one page prints what `formatTable`
+ * does), as the rows are not kept to fit all of them: a later cell wider than its column is cut
+ * as cells are when there is a width, whole when there is none; a field no first-page item has is
+ * no column, and is named under the table with those left out for want of room (`--output json`
+ * shows every field). An error on a later page leaves the rows printed and nothing under them.
+ */
+function tableWriter(write: (text: string) => void, layout: Layout): ItemWriter {
+  let table: ListTable | undefined;
+  let count = 0;
+  // Names only: the fields first seen after the first page, for the line under the table.
+  const later = new Set<string>();
+  return {
+    items: (page) => {
+      if (page.length === 0) return;
+      const items = page as Record<string, unknown>[];
+      if (table) for (const name of laterFields(items, table)) later.add(name);
+      const header = table === undefined;
+      table ??= listTable(items, layout);
+      write(listRows(items, table, header));
+      count += items.length;
+    },
+    end: () => {
+      const under = table ? notShown(table, [...later]) : formatTable([], layout);
+      if (under !== '') write(under);
+    },
     count: () => count,
   };
 }

@@ -192,29 +192,51 @@ const statusStyle = (style: Style, value: string) => {
   return colour ? style[colour] : String;
 };
 
-function grid(
-  header: string[] | undefined,
+/** A grid's columns as fitted to its rows: each one's width (undefined: left out), and how lines are made. */
+interface Fitted {
+  widths: (number | undefined)[];
+  /** Columns never cut (a list's ids, an object's field names): printed whole. */
+  keep: boolean[];
+  /** The width fitted to; undefined: none (every cell whole). */
+  total: number | undefined;
+  /** A list: columns without room are left out, and no line is cut at its end (ids stay whole). */
+  list: boolean;
+}
+
+/** The columns of `rows` (a header among them) fitted to `total`: what `renderGrid` prints them in. */
+function fitGrid(
   rows: string[][],
   keep: (i: number) => boolean,
   rank: (i: number) => number,
-  paint: (text: string, row: string[], i: number) => string,
-  { width: total, style }: Layout,
-  /** A list: columns without room are left out, and no line is cut at its end (ids stay whole). */
+  total: number | undefined,
   list: boolean,
-): { text: string; hidden: number[] } {
-  const all = header ? [header, ...rows] : rows;
-  const count = (all[0] ?? []).length;
+): Fitted {
+  const count = (rows[0] ?? []).length;
   const columns = Array.from({ length: count }, (_, i) => ({
-    natural: Math.max(...all.map((r) => width(r[i] ?? ''))),
+    natural: Math.max(...rows.map((r) => width(r[i] ?? ''))),
     keep: keep(i),
     rank: rank(i),
   }));
-  const widths = fit(columns, total, list);
-  const line = (r: string[], colour: (text: string, i: number) => string) => {
+  return { widths: fit(columns, total, list), keep: columns.map((c) => c.keep), total, list };
+}
+
+/**
+ * `rows` as lines (each ending in a newline) in the columns of `fitted`, each cell in `colour`. A
+ * cell wider than its column (a row of a later page than the one the columns were fitted to) is
+ * cut as any cell is, but for an id (never cut) and when there is no width (every cell whole):
+ * those are printed whole, past their column.
+ */
+function renderGrid(
+  rows: string[][],
+  { widths, keep, total, list }: Fitted,
+  colour: (text: string, row: string[], i: number) => string,
+): string {
+  const line = (r: string[]) => {
     const cells = widths.flatMap((w, i) => {
       if (w === undefined) return [];
-      const c = cut(r[i] ?? '', w);
-      return [{ c, painted: colour(c, i), pad: ' '.repeat(Math.max(0, w - width(c))) }];
+      const text = r[i] ?? '';
+      const c = keep[i] || total === undefined ? text : cut(text, w);
+      return [{ c, painted: colour(c, r, i), pad: ' '.repeat(Math.max(0, w - width(c))) }];
     });
     const plainLine = cells
       .map(({ c, pad }) => c + pad)
@@ -229,12 +251,7 @@ function grid(
       .join(' '.repeat(GAP))
       .trimEnd();
   };
-  const lines = [
-    ...(header ? [line(header, (c) => style.bold(c))] : []),
-    ...rows.map((r) => line(r, (c, i) => paint(c, r, i))),
-  ];
-  const hidden = widths.flatMap((w, i) => (w === undefined ? [i] : []));
-  return { text: `${lines.join('\n')}\n`, hidden };
+  return rows.map((r) => `${line(r)}\n`).join('');
 }
 
 /** Words of `text` on lines no wider than `total` (a notice under a table), each in `paint`. */
@@ -257,6 +274,93 @@ export function wrap(
   return lines.map((l) => `${paint(total === undefined ? l : cut(l, total))}\n`).join('');
 }
 
+const isId = (name: string) => /(^|\.)id$|_id$/.test(name);
+/** Ids first; timestamps and links (long, and the least read in a list) last. */
+const rankOf = (name: string) => (isId(name) ? 0 : /_at$/.test(name) ? 2 : /(^|_)url$/.test(name) ? 3 : 1);
+
+/**
+ * A list's table as fitted to its first rows: its columns (those without room too) and their
+ * widths. `listRows` prints rows in it, the first ones and any after them: a walk printed page by
+ * page (`--all`) is fitted to its first page and keeps no row.
+ */
+export interface ListTable {
+  readonly columns: readonly ListColumn[];
+  readonly fitted: Fitted;
+  readonly layout: Layout;
+  /** The fields the first rows have (`name`, `user.name`): another field of a later row is no column. */
+  readonly seen: ReadonlySet<string>;
+}
+
+/** The fields of `items` and of the objects in them (`user`, `user.name`), nested or not. */
+const pathsOf = (items: readonly Record<string, unknown>[]) =>
+  new Set(
+    items.flatMap((item) =>
+      Object.entries(item).flatMap(([key, value]) => [
+        key,
+        ...(isPlainObject(value) ? Object.keys(value).map((sub) => `${key}.${sub}`) : []),
+      ]),
+    ),
+  );
+
+const cellsOf = (item: Record<string, unknown>, columns: readonly ListColumn[]) =>
+  columns.map((c) => cell(c.value(item)));
+
+/** The table of a list whose first rows are `items` (not empty), fitted to `layout.width`. */
+export function listTable(items: Record<string, unknown>[], layout: Layout): ListTable {
+  const columns = columnsOf(items);
+  const names = columns.map((c) => c.name);
+  const fitted = fitGrid(
+    [names.map((c) => c.toUpperCase()), ...items.map((item) => cellsOf(item, columns))],
+    (i) => isId(names[i] ?? ''),
+    (i) => rankOf(names[i] ?? ''),
+    layout.width,
+    true,
+  );
+  return { columns, fitted, layout, seen: pathsOf(items) };
+}
+
+/** `items` as rows of `table` (after its header, in bold, with `header`); a status in colour. */
+export function listRows(
+  items: readonly Record<string, unknown>[],
+  table: ListTable,
+  header = false,
+): string {
+  const { columns, fitted, layout } = table;
+  const names = columns.map((c) => c.name);
+  const head = header
+    ? renderGrid([names.map((c) => c.toUpperCase())], fitted, (c) => layout.style.bold(c))
+    : '';
+  return (
+    head +
+    renderGrid(
+      items.map((item) => cellsOf(item, columns)),
+      fitted,
+      (c, row, i) => (isStatus(names[i] ?? '') ? statusStyle(layout.style, row[i] ?? '')(c) : c),
+    )
+  );
+}
+
+/** The fields of `items` that are no column of `table`: first seen after its first rows. */
+export const laterFields = (items: Record<string, unknown>[], table: ListTable): string[] =>
+  columnsOf(items)
+    .map((c) => c.name)
+    .filter((name) => !table.seen.has(name));
+
+/**
+ * The line under a list's table naming the fields it does not show: the columns that did not fit
+ * at all, and `later`, fields first seen after the rows the table was fitted to. Empty when none.
+ */
+export function notShown(table: ListTable, later: readonly string[] = []): string {
+  const hidden = table.fitted.widths.flatMap((w, i) => (w === undefined ? [table.columns[i]?.name] : []));
+  const why = [
+    ...(hidden.length > 0 ? [`(no room): ${hidden.join(', ')}`] : []),
+    ...(later.length > 0 ? [`(not on the first page): ${later.join(', ')}`] : []),
+  ];
+  if (why.length === 0) return '';
+  const { width: total, style } = table.layout;
+  return wrap(`Not shown ${why.join('; ')}; --output json shows every field`, total, style.dim);
+}
+
 /**
  * `data` as a table no wider than `layout.width`: a list as one row per item (its scalar fields;
  * the header in bold), an object as field/value lines; a status (`state`, `status`) in colour.
@@ -264,44 +368,25 @@ export function wrap(
  */
 export function formatTable(data: unknown, layout: Layout): string {
   if (data === null || data === undefined) return '(none)\n';
-  const isId = (name: string) => /(^|\.)id$|_id$/.test(name);
-  // Ids first; timestamps and links (long, and the least read in a list) last.
-  const rankOf = (name: string) => (isId(name) ? 0 : /_at$/.test(name) ? 2 : /(^|_)url$/.test(name) ? 3 : 1);
   if (Array.isArray(data)) {
     if (data.length === 0) return '(no items)\n';
-    const objects = data as Record<string, unknown>[];
-    const columns = columnsOf(objects);
-    const fields = columns.map((c) => c.name);
-    const { text, hidden } = grid(
-      fields.map((c) => c.toUpperCase()),
-      objects.map((o) => columns.map((c) => cell(c.value(o)))),
-      (i) => isId(fields[i] ?? ''),
-      (i) => rankOf(fields[i] ?? ''),
-      (c, row, i) => (isStatus(fields[i] ?? '') ? statusStyle(layout.style, row[i] ?? '')(c) : c),
-      layout,
-      true,
-    );
-    if (hidden.length === 0) return text;
-    const names = hidden.map((i) => fields[i]).join(', ');
-    return (
-      text +
-      wrap(`Not shown (no room): ${names}; --output json shows every field`, layout.width, layout.style.dim)
-    );
+    const items = data as Record<string, unknown>[];
+    const table = listTable(items, layout);
+    return listRows(items, table, true) + notShown(table);
   }
   if (typeof data === 'object') {
     const rows = Object.entries(data).map(([key, value]) => [key, cell(value)]);
-    const lines = grid(
-      undefined,
+    const fitted = fitGrid(
       rows,
       (i) => i === 0,
       (i) => i,
-      (c, row, i) => {
-        if (i === 0) return layout.style.bold(c);
-        return isStatus(row[0] ?? '') ? statusStyle(layout.style, row[1] ?? '')(c) : c;
-      },
-      layout,
+      layout.width,
       false,
-    ).text.split('\n');
+    );
+    const lines = renderGrid(rows, fitted, (c, row, i) => {
+      if (i === 0) return layout.style.bold(c);
+      return isStatus(row[0] ?? '') ? statusStyle(layout.style, row[1] ?? '')(c) : c;
+    }).split('\n');
     // An id is never cut (it could not be pasted into the next command): its line is whole, even
     // past the width, where the terminal wraps it.
     const keyWidth = Math.max(...rows.map(([key]) => width(key ?? '')));

@@ -942,6 +942,266 @@ describe('--all as JSON: each page as it comes', () => {
   });
 });
 
+/** An organization as the server writes it, `extra` fields added. */
+const organizationOf = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  privacy_setting: 'private',
+  website: null,
+  created_at: '2026-11-21T10:15:30.123Z',
+  updated_at: '2026-11-21T10:15:30.123Z',
+  url: `https://marketplace.example/organizations/${id}.json`,
+  ...extra,
+});
+
+/**
+ * A stand-in for `organizations list` answering `pages` (2 items a page, where the server has 20)
+ * and logging each page asked for in `log` (`GET page 2`); page `failing` is answered 500.
+ */
+function pagesOf(pages: Record<string, unknown>[][], log: string[], failing?: number) {
+  return recorder((path, res) => {
+    const page = Number(new URL(path, 'http://x').searchParams.get('page') ?? 1);
+    log.push(`GET page ${page}`);
+    if (page === failing) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"error":"Internal Server Error"}');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'current-page': String(page),
+      'page-items': '2',
+      'total-count': String(pages.flat().length),
+      'total-pages': String(pages.length),
+    });
+    res.end(JSON.stringify(pages[page - 1] ?? []));
+  });
+}
+
+describe('--all as a table: each page as it comes', () => {
+  const three = [
+    [organizationOf('a1', 'Acme'), organizationOf('a2', 'Beta')],
+    [organizationOf('b1', 'Cobalt'), organizationOf('b2', 'Delta')],
+    [organizationOf('c1', 'Echo'), organizationOf('c2', 'Foxtrot')],
+  ];
+
+  /** `marketplace organizations list …args` against `stub`; `log` gets each write to stdout, by its rows' first words. */
+  const against = (stub: { url: string }, args: string[], log: string[], env: Record<string, string> = {}) =>
+    runInProcess(
+      ['organizations', 'list', ...args],
+      {
+        ...inherited,
+        COLUMNS: undefined,
+        MARKETPLACE_TOKEN: user.token,
+        MARKETPLACE_BASE_URL: stub.url,
+        ...env,
+      },
+      '',
+      {},
+      (stream, text) => {
+        if (stream === 'stdout')
+          log.push(
+            `stdout: ${text
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => line.split(' ')[0])
+              .join(' ')}`,
+          );
+      },
+    );
+
+  test("the first page's rows are printed before the second page is asked for (the table waited for every page)", async () => {
+    const log: string[] = [];
+    const stub = await pagesOf(three, log);
+    try {
+      const result = await against(stub, ['--all', '--output', 'table'], log);
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      expect(log).toEqual([
+        'GET page 1',
+        'stdout: ID a1 a2',
+        'GET page 2',
+        'stdout: b1 b2',
+        'GET page 3',
+        'stdout: c1 c2',
+      ]);
+      // No width (a pipe, no COLUMNS): the first page's widths, and a later cell wider than its
+      // column is whole, past it, as no cell is cut without a width.
+      const lines = result.stdout.split('\n');
+      expect(lines[0]).toMatch(/^ID {2}NAME {2}PRIVACY_SETTING {2}WEBSITE {2}CREATED_AT/);
+      expect(lines.slice(1, 7).map((line) => line.split('  private')[0])).toEqual([
+        'a1  Acme',
+        'a2  Beta',
+        'b1  Cobalt',
+        'b2  Delta',
+        'c1  Echo',
+        'c2  Foxtrot',
+      ]);
+      expect(lines.slice(7)).toEqual(['']);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test("the columns are the first page's, fitted to the width as a one-page table: a later cell is cut to its column (an id is not); a later field is no column, and named under the table", async () => {
+    const later = [
+      [organizationOf('a1', 'Acme'), organizationOf('a2', 'Beta')],
+      [
+        organizationOf('b1-a-longer-id', 'Cobalt', {
+          logo_url: 'https://marketplace.example/uploads/b1.png',
+        }),
+        organizationOf('b2', 'Delta'),
+      ],
+    ];
+    const log: string[] = [];
+    const stub = await pagesOf(later, log);
+    try {
+      const wide = { COLUMNS: '200' };
+      const all = await against(stub, ['--all', '--output', 'table'], log, wide);
+      expect([all.code, all.stderr]).toEqual([0, '']);
+      // The first page prints as that page alone does (but for the notice of more pages under it).
+      const one = await against(stub, ['--output', 'table'], log, wide);
+      const [header, a1, a2] = one.stdout.split('\n');
+      expect(one.stdout.split('\n').at(-2)).toMatch(/^2 of 4 organizations shown/);
+      const lines = all.stdout.split('\n');
+      expect(lines.slice(0, 3)).toEqual([header, a1, a2]);
+      expect(header).toMatch(/^ID {2}NAME {2}PRIVACY_SETTING {2}WEBSITE {2}CREATED_AT .* URL$/);
+      expect(lines[3]).toMatch(/^b1-a-longer-id {2}Cob… {2}private {2}/);
+      expect(lines[4]).toMatch(/^b2 {2}Del… {2}private {2}/);
+      expect(all.stdout).not.toContain('uploads/b1.png');
+      expect(lines.slice(5)).toEqual([
+        'Not shown (not on the first page): logo_url; --output json shows every field',
+        '',
+      ]);
+      // JSON has it.
+      const json = await against(stub, ['--all', '--output', 'json'], log);
+      expect(JSON.parse(json.stdout)[2].logo_url).toBe('https://marketplace.example/uploads/b1.png');
+      // Narrower: the columns without room and the later field on the one line under the table.
+      const narrow = await against(stub, ['--all', '--output', 'table'], log, { COLUMNS: '60' });
+      const under = narrow.stdout.split('\n').slice(5).join(' ');
+      expect(under).toBe(
+        'Not shown (no room): updated_at, url; (not on the first page): logo_url; --output json shows every field ',
+      );
+      // No line is wider, but for the later id longer than the column (ids are never cut).
+      for (const line of narrow.stdout.split('\n').filter((l) => !l.startsWith('b1-a-longer-id  ')))
+        expect(line.length, line).toBeLessThanOrEqual(60);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test('a walk of one page prints what that page alone prints; --include writes the head with the first page', async () => {
+    const log: string[] = [];
+    const single = await pagesOf(
+      [[organizationOf('a1', 'Acme'), organizationOf('a2', 'A longer name')]],
+      log,
+    );
+    try {
+      for (const COLUMNS of ['200', '30', undefined]) {
+        const one = await against(single, ['--output', 'table'], log, { ...(COLUMNS && { COLUMNS }) });
+        const all = await against(single, ['--all', '--output', 'table'], log, {
+          ...(COLUMNS && { COLUMNS }),
+        });
+        expect(all, COLUMNS).toEqual(one);
+      }
+    } finally {
+      await single.close();
+    }
+    const stub = await pagesOf(
+      [
+        [organizationOf('a1', 'Acme'), organizationOf('a2', 'Beta')],
+        [organizationOf('b1', 'Cobalt'), organizationOf('b2', 'Delta')],
+      ],
+      log,
+    );
+    try {
+      for (const output of ['table', 'json']) {
+        log.length = 0;
+        const included = await against(stub, ['--all', '--include', '--output', output], log);
+        expect([included.code, included.stderr]).toEqual([0, '']);
+        expect(log.slice(0, 3)).toEqual([
+          'GET page 1',
+          expect.stringMatching(/^stdout: HTTP .* current-page: .* total-pages: /),
+          expect.stringMatching(output === 'table' ? /^stdout: ID a1 a2$/ : /^stdout: \[ /),
+        ]);
+        expect(log[3]).toBe('GET page 2');
+        // The head, then what the walk prints without it.
+        const [head, rest] = included.stdout.split(/(?<=\n\n)/);
+        expect(head).toMatch(/^HTTP 200 OK\n(.+\n)+\n$/);
+        expect(head).toMatch(/^total-count: 4$/m);
+        expect(rest).toBe((await against(stub, ['--all', '--output', output], [])).stdout);
+      }
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test('the notices: more pages under the table, a page past the last on stderr; an empty list is (no items)', async () => {
+    const log: string[] = [];
+    const stub = await pagesOf(three, log);
+    try {
+      const some = await against(stub, ['--max-items', '3', '--output', 'table'], log);
+      expect([some.code, some.stderr]).toEqual([0, '']);
+      expect(some.stdout.split('\n').map((line) => line.split(' ')[0])).toEqual([
+        'ID',
+        'a1',
+        'a2',
+        'b1',
+        '3',
+        '',
+      ]);
+      expect(some.stdout.split('\n').at(-2)).toBe('3 of 6 organizations shown; --all for every page');
+      expect(log).toEqual(['GET page 1', 'stdout: ID a1 a2', 'GET page 2', 'stdout: b1', 'stdout: 3']);
+      const rest = await against(stub, ['--page', '2', '--all', '--output', 'table'], log);
+      expect(rest.stdout.split('\n').at(-2)).toBe(
+        'items 3–6 of 6 organizations shown (from page 2 on); --all without --page for every page',
+      );
+      const past = await against(stub, ['--page', '99', '--all', '--output', 'table'], log);
+      expect(past).toEqual({
+        code: 0,
+        stdout: '(no items)\n',
+        stderr: 'marketplace: page 99 is past the last page (3)\n',
+      });
+    } finally {
+      await stub.close();
+    }
+    const none = await pagesOf([[]], log);
+    try {
+      expect(await against(none, ['--all', '--output', 'table'], log)).toEqual({
+        code: 0,
+        stdout: '(no items)\n',
+        stderr: '',
+      });
+    } finally {
+      await none.close();
+    }
+  });
+
+  test('an error on a later page: the rows printed stay, the error is reported as on a first page, exit 1', async () => {
+    const log: string[] = [];
+    const stub = await pagesOf(three, log, 3);
+    try {
+      const env = { MARKETPLACE_MAX_RETRIES: '0' };
+      const walk = await against(stub, ['--all', '--output', 'table'], log, env);
+      expect(log).toEqual(['GET page 1', 'stdout: ID a1 a2', 'GET page 2', 'stdout: b1 b2', 'GET page 3']);
+      expect(walk.stdout.split('\n').map((line) => line.split(' ')[0])).toEqual([
+        'ID',
+        'a1',
+        'a2',
+        'b1',
+        'b2',
+        '',
+      ]);
+      expect(walk.code).toBe(1);
+      expect(walk.stderr).toMatch(/^marketplace: 500 /);
+      // The same words and exit code as the same failure on the one page asked for.
+      const page = await against(stub, ['--page', '3', '--output', 'table'], log, env);
+      expect([page.code, page.stdout, page.stderr]).toEqual([1, '', walk.stderr]);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
 describe('a base URL that is not the API', () => {
   test('no answer at all: the hint names where the base URL came from', async () => {
     // Port 1 (tcpmux): nothing listens there, and no other test can take it (ports below 1024).

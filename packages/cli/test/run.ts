@@ -12,20 +12,24 @@ function environment(env: Record<string, string | undefined>): NodeJS.ProcessEnv
  * would die of: exit 1, its stack on stderr. A command costs milliseconds here, not a process
  * start (0.3-0.6 s); what only a process has is tested on the built bin in child processes.
  * `terminal` gives what a terminal decides instead (a TTY, its width, the answer at a prompt).
+ * `onWrite` sees each write as it is made: when output came, against the requests a stand-in saw.
  */
 export async function runInProcess(
   args: readonly string[],
   env: Record<string, string | undefined>,
   input = '',
   terminal: Partial<Pick<IO, 'isTTY' | 'stdinIsTTY' | 'columns' | 'readLine'>> = {},
+  onWrite: (stream: 'stdout' | 'stderr', text: string) => void = () => undefined,
 ): Promise<ChildRun> {
   let stdout = '';
   let stderr = '';
   const io: IO = {
     stdout: (text: string) => {
+      onWrite('stdout', text);
       stdout += text;
     },
     stderr: (text: string) => {
+      onWrite('stderr', text);
       stderr += text;
     },
     isTTY: false,

@@ -347,9 +347,11 @@ export interface CallOptions extends RequestOptions {
    * Lists: called with each page's items as the walk reaches them, before the next page is asked
    * for: output that streams (the CLI's `--all`) need not wait for the last. The items go there
    * instead of into `data`, which stays empty, so that a walk holds one page at a time however
-   * long the list; the counts (`next_page`, `next_skip`) are as without it.
+   * long the list; the counts (`next_page`, `next_skip`) are as without it. `response` is the
+   * result's (the first page's status and headers), given with every page: what is printed
+   * before the items (the CLI's `--include`) need not wait for the last page either.
    */
-  onItems?: (items: readonly unknown[]) => void;
+  onItems?: (items: readonly unknown[], response: Response) => void;
 }
 
 /**
@@ -393,11 +395,14 @@ async function walk(
   first: Page<unknown>,
   maxItems: number | undefined,
   skip: number,
-  onItems: ((items: readonly unknown[]) => void) | undefined,
+  onItems: CallOptions['onItems'],
 ): Promise<ListResult> {
   const data: unknown[] = [];
+  const response = new Response(null, { status: 200, headers: first.headers });
   // Streamed items go to `onItems` only: kept, every page of a long walk would stay in memory.
-  const take = onItems ?? ((items: readonly unknown[]) => data.push(...items));
+  const take = onItems
+    ? (items: readonly unknown[]) => onItems(items, response)
+    : (items: readonly unknown[]) => data.push(...items);
   let taken = 0;
   let page = first;
   let offset = skip;
@@ -427,6 +432,6 @@ async function walk(
     total_count: page.totalCount,
     next_page: next.page,
     next_skip: next.skip,
-    response: new Response(null, { status: 200, headers: first.headers }),
+    response,
   };
 }

@@ -113,17 +113,24 @@ describe('operations', () => {
       pageOf(items, Number(new URL(new Request(input).url).searchParams.get('page') ?? 1));
     const bare = new Marketplace({ token: TOKEN, baseUrl: BASE, fetch, maxRetries: 0 });
     const streamed: unknown[][] = [];
+    const heads: Response[] = [];
     const result = (await callOperation(
       bare,
       op('organizations.list'),
       {},
       {
         maxItems: 30,
-        onItems: (page) => streamed.push([...page]),
+        onItems: (page, response) => {
+          streamed.push([...page]);
+          heads.push(response);
+        },
       },
     )) as ListResult;
     expect(streamed.map((page) => page.length)).toEqual([20, 10]);
     expect(streamed.flat()).toEqual(items.slice(0, 30));
+    // The head comes with the first page's items (the CLI's --include streams): the result's, the first page's.
+    expect(heads).toEqual([result.response, result.response]);
+    expect(result.response?.headers.get('current-page')).toBe('1');
     expect(result).toMatchObject({
       data: [],
       page: 1,
