@@ -197,6 +197,8 @@ interface Fitted {
   widths: (number | undefined)[];
   /** Columns never cut (a list's ids, an object's field names): printed whole. */
   keep: boolean[];
+  /** Columns narrower than their widest cell: the width is tight, a wider cell is cut to it. */
+  tight: boolean[];
   /** The width fitted to; undefined: none (every cell whole). */
   total: number | undefined;
   /** A list: columns without room are left out, and no line is cut at its end (ids stay whole). */
@@ -217,25 +219,41 @@ function fitGrid(
     keep: keep(i),
     rank: rank(i),
   }));
-  return { widths: fit(columns, total, list), keep: columns.map((c) => c.keep), total, list };
+  const widths = fit(columns, total, list);
+  const tight = columns.map((c, i) => (widths[i] ?? 0) < c.natural);
+  return { widths, keep: columns.map((c) => c.keep), tight, total, list };
 }
 
 /**
  * `rows` as lines (each ending in a newline) in the columns of `fitted`, each cell in `colour`. A
- * cell wider than its column (a row of a later page than the one the columns were fitted to) is
- * cut as any cell is, but for an id (never cut) and when there is no width (every cell whole):
- * those are printed whole, past their column.
+ * cell wider than its column is cut to it when the column was cut to fit (`tight`), as in any
+ * table. A row after those the columns were fitted to (a later page of a walk) may have a cell
+ * wider than its column was sized for: it takes the room the line has left under the width, then
+ * is cut; the cells after it move right on that line. An id (never cut) and any cell when there is
+ * no width (every cell whole) are printed whole.
  */
 function renderGrid(
   rows: string[][],
-  { widths, keep, total, list }: Fitted,
+  { widths, keep, tight, total, list }: Fitted,
   colour: (text: string, row: string[], i: number) => string,
 ): string {
+  const shown = widths.flatMap((w) => (w === undefined ? [] : [w]));
+  const used = shown.reduce((sum, w) => sum + w, 0) + GAP * Math.max(0, shown.length - 1);
   const line = (r: string[]) => {
+    // The room the line has beyond its columns: a cell wider than its column takes it, in
+    // order, before it is cut (an id takes it first, whole in any case).
+    let room = total === undefined ? Number.POSITIVE_INFINITY : total - used;
+    for (const [i, w] of widths.entries())
+      if (w !== undefined && keep[i]) room -= Math.max(0, width(r[i] ?? '') - w);
     const cells = widths.flatMap((w, i) => {
       if (w === undefined) return [];
       const text = r[i] ?? '';
-      const c = keep[i] || total === undefined ? text : cut(text, w);
+      let c = text;
+      if (!keep[i] && width(text) > w) {
+        const grown = tight[i] ? w : w + Math.max(0, Math.min(room, width(text) - w));
+        c = cut(text, grown);
+        room -= grown - w;
+      }
       return [{ c, painted: colour(c, r, i), pad: ' '.repeat(Math.max(0, w - width(c))) }];
     });
     const plainLine = cells

@@ -1042,7 +1042,7 @@ describe('--all as a table: each page as it comes', () => {
     }
   });
 
-  test("the columns are the first page's, fitted to the width as a one-page table: a later cell is cut to its column (an id is not); a later field is no column, and named under the table", async () => {
+  test("the columns are the first page's, fitted to the width as a one-page table: a later wider cell takes the line's room left, then is cut (an id is not); a later field is no column, and named under the table", async () => {
     const later = [
       [organizationOf('a1', 'Acme'), organizationOf('a2', 'Beta')],
       [
@@ -1065,8 +1065,10 @@ describe('--all as a table: each page as it comes', () => {
       const lines = all.stdout.split('\n');
       expect(lines.slice(0, 3)).toEqual([header, a1, a2]);
       expect(header).toMatch(/^ID {2}NAME {2}PRIVACY_SETTING {2}WEBSITE {2}CREATED_AT .* URL$/);
-      expect(lines[3]).toMatch(/^b1-a-longer-id {2}Cob… {2}private {2}/);
-      expect(lines[4]).toMatch(/^b2 {2}Del… {2}private {2}/);
+      // 200 columns leave room: a later name wider than the first page's is whole, and the cells
+      // after it move right on its line.
+      expect(lines[3]).toMatch(/^b1-a-longer-id {2}Cobalt {2}private {2}/);
+      expect(lines[4]).toMatch(/^b2 {2}Delta {2}private {2}/);
       expect(all.stdout).not.toContain('uploads/b1.png');
       expect(lines.slice(5)).toEqual([
         'Not shown (not on the first page): logo_url; --output json shows every field',
@@ -1081,9 +1083,11 @@ describe('--all as a table: each page as it comes', () => {
       expect(under).toBe(
         'Not shown (no room): updated_at, url; (not on the first page): logo_url; --output json shows every field ',
       );
-      // No line is wider, but for the later id longer than the column (ids are never cut).
+      // No line is wider, but for the later id longer than the column (ids are never cut): on its
+      // line the id took the room, and the name is cut to its column.
       for (const line of narrow.stdout.split('\n').filter((l) => !l.startsWith('b1-a-longer-id  ')))
         expect(line.length, line).toBeLessThanOrEqual(60);
+      expect(narrow.stdout).toMatch(/^b1-a-longer-id {2}Cob… {2}private {2}/m);
     } finally {
       await stub.close();
     }
