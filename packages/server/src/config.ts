@@ -130,9 +130,10 @@ export interface Config {
   /** Lets the collab `website` prefill fetch loopback and private addresses (tests, local demos). */
   prefillAllowPrivate: boolean;
   /**
-   * Connections the server holds at once (`MARKETPLACE_MAX_CONNECTIONS`; Node's
-   * `server.maxConnections`): one more is closed as soon as it is accepted. 0: no limit. Its
-   * default is {@link defaultMaxConnections}, from the process's open-file limit.
+   * Connections the server holds at once (`MARKETPLACE_MAX_CONNECTIONS`): one more is closed as
+   * soon as it is accepted, or takes the newest of the address holding the most
+   * (plugins/request-intake.ts). 0: no limit. Its default is {@link defaultMaxConnections}, from
+   * the process's open-file limit.
    */
   maxConnections: number;
   /** The soft open-file limit the default of `maxConnections` was derived from (unset: given, or not Linux). */

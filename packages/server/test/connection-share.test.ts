@@ -9,7 +9,7 @@
  * server's `connection` and `drop`, a socket's `close`, an answer), never for a time.
  */
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { proxyPeer } from '../src/plugins/request-intake.js';
 import { useTestServer } from './harness.js';
 import { answerOn } from './raw-http.js';
@@ -17,31 +17,48 @@ import { answerOn } from './raw-http.js';
 const MAX_CONNECTIONS = 6;
 const HOG = '127.0.0.1';
 const OTHER = '127.0.0.2';
+const THIRD = '127.0.0.3';
 
 describe('one address holds at most half of the connections', () => {
   const server = useTestServer({ maxConnections: MAX_CONNECTIONS }, {}, { keepData: true });
   const sockets = new Set<Socket>();
   let port: number;
 
+  // The server's end of each connection, until it closes: each test starts with none open.
+  const live = new Set<Socket>();
+  let allClosed: (() => void) | undefined;
+
   beforeAll(async () => {
     await server.app.listen({ port: 0, host: '0.0.0.0' });
     port = (server.app.server.address() as AddressInfo).port;
+    server.app.server.on('connection', (socket: Socket) => {
+      live.add(socket);
+      socket.once('close', () => {
+        live.delete(socket);
+        if (live.size === 0) allClosed?.();
+      });
+    });
   });
-  afterAll(() => {
+  afterEach(async () => {
+    const closed = new Promise<void>((resolve) => {
+      allClosed = resolve;
+    });
     for (const socket of sockets) socket.destroy();
+    sockets.clear();
+    if (live.size > 0) await closed;
   });
 
-  /** `count` connections from `from`, each with a request head not finished; resolves once the server has taken or dropped each. */
+  /** `count` connections from `from`, each with a request head not finished; resolves once the server has seen each (and taken or closed it). */
   async function holdConnections(from: string, count: number): Promise<Socket[]> {
     let seen = 0;
     const taken = new Promise<void>((resolve) => {
       const onOne = () => {
         seen += 1;
         if (seen < count) return;
-        server.app.server.off('connection', onOne).off('drop', onOne);
+        server.app.server.off('connection', onOne);
         resolve();
       };
-      server.app.server.on('connection', onOne).on('drop', onOne);
+      server.app.server.on('connection', onOne);
     });
     const held = Array.from({ length: count }, () => {
       const socket = connect({ port, host: '127.0.0.1', localAddress: from });
@@ -65,10 +82,38 @@ describe('one address holds at most half of the connections', () => {
   }
 
   it('serves a new connection of another address while one address opens as many as the cap', async () => {
-    const held = await holdConnections(HOG, MAX_CONNECTIONS);
+    await holdConnections(HOG, MAX_CONNECTIONS);
     const answer = await request(OTHER);
     expect(answer?.status).toBe(200);
-    for (const socket of held) socket.destroy();
+  });
+
+  it('serves a third address while two addresses hold every connection: one of the connections of the address holding the most is closed for it', async () => {
+    const before = server.app.connectionCounts();
+    const first = await holdConnections(HOG, MAX_CONNECTIONS / 2);
+    const second = await holdConnections(OTHER, MAX_CONNECTIONS / 2);
+    expect(server.app.connectionCounts().open).toBe(MAX_CONNECTIONS);
+    const closed = Promise.race(
+      [...first, ...second].map(
+        (socket) => new Promise<Socket>((resolve) => socket.once('close', () => resolve(socket))),
+      ),
+    );
+    const answer = await request(THIRD);
+    expect(answer?.status).toBe(200);
+    // The one closed for it is one of the first address's (both hold 3; the first found holding the most).
+    expect(first).toContain(await closed);
+    expect(server.app.connectionCounts()).toMatchObject({
+      refused: before.refused,
+      evicted: before.evicted + 1,
+    });
+    const metrics = await server.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toContain(`\nhttp_connections_evicted_total ${before.evicted + 1}\n`);
+  });
+
+  it('closes a new connection at the cap when no address holds more than one more than its own', async () => {
+    const addresses = Array.from({ length: MAX_CONNECTIONS }, (_, i) => `127.0.1.${i + 1}`);
+    for (const from of addresses) await holdConnections(from, 1);
+    expect(server.app.connectionCounts().open).toBe(MAX_CONNECTIONS);
+    expect(await request('127.0.1.100')).toBeNull();
   });
 });
 

@@ -61,7 +61,8 @@ async function poolFigures(orm: Orm): Promise<() => PoolFigures> {
  * - the database connections (`db_pool_*`);
  * - requests in progress (the slots of the cap), answers still being sent to their clients, and
  *   the bytes of request bodies held in memory (the body budget);
- * - connections open, and those refused past `MARKETPLACE_MAX_CONNECTIONS`;
+ * - connections open, those refused past `MARKETPLACE_MAX_CONNECTIONS` (or an address's share),
+ *   and those closed at it to take another address's;
  * - the event-loop delay and utilisation the overload protection samples
  *   (plugins/pressure.ts, every second), so both read the same figures; resident memory.
  * Who may read it: with `MARKETPLACE_METRICS_TOKEN` set, a scrape needs `Authorization: Bearer
@@ -190,6 +191,15 @@ export async function registerMetrics(
     collect() {
       this.reset();
       this.inc(app.connectionCounts().refused);
+    },
+  });
+  new Counter({
+    name: 'http_connections_evicted_total',
+    help: "Connections closed at MARKETPLACE_MAX_CONNECTIONS to take another address's: the newest of the address holding the most",
+    registers: [register],
+    collect() {
+      this.reset();
+      this.inc(app.connectionCounts().evicted);
     },
   });
   new Gauge({

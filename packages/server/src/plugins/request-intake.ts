@@ -12,8 +12,11 @@ import { clientNetwork } from '../pipeline/callers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Connections open now, and those refused since the start for being past `maxConnections`. */
-    connectionCounts(): { open: number; refused: number };
+    /**
+     * Connections open now; those refused since the start (past `maxConnections`, or past an
+     * address's share); and those closed at the cap to take another address's (`evicted`).
+     */
+    connectionCounts(): { open: number; refused: number; evicted: number };
   }
   interface FastifyContextConfig {
     /**
@@ -86,65 +89,104 @@ const REFUSALS_LOGGED_EVERY_MS = 10_000;
 
 /**
  * The connections a process holds: each takes a file descriptor, and a process at its open-file
- * limit can open nothing more (an upload's file, a database connection, `/proc/self/stat`). Past
+ * limit can open nothing more (an upload's file, a database connection, `/proc/self/stat`).
  * `maxConnections` (config.ts, `defaultMaxConnections`: from the open-file limit, with room for
- * what requests open), Node closes a new connection as soon as it is accepted (its documented
- * `server.maxConnections`, which emits `drop`), and the connections held keep being served.
- * One address (an IPv6 client's /64) holds at most {@link connectionsPerAddress} of them (a trusted proxy's connections
- * excepted): past it, its new connection is closed as soon as it is accepted, so that a client
- * holding connections open (slowly sent heads, reopened as the receive timeout closes them)
- * cannot take every connection from the others. The refusals are counted for `/metrics` and
- * logged at `warn`, at most once per 10 s with how many since the last line (a flood must not
- * become a flood of log lines).
+ * what requests open) bounds them, shared out so that no one client takes them all:
+ * - one address (an IPv6 client's /64) holds at most {@link connectionsPerAddress} of them: past
+ *   it, its new connection is closed as soon as it is accepted, so that a client holding
+ *   connections open (slowly sent heads, reopened as the receive timeout closes them) cannot take
+ *   every connection from the others;
+ * - at the cap, a new connection of an address holding fewer than the one holding the most, less
+ *   one, is taken and the newest connection of the address holding the most is closed for it: two
+ *   addresses holding half each (or a few holding all) cannot keep a third out. When no address
+ *   holds two more than the newcomer (many addresses holding one or two each), the new connection
+ *   is closed as soon as it is accepted, and the ones held keep being served.
+ * A trusted proxy's connections (`MARKETPLACE_TRUST_PROXY`) carry many clients: they are held to
+ * no share and never closed for another's. Refusals and connections closed for another's are
+ * counted for `/metrics` and logged at `warn`, at most once per 10 s with how many since the last
+ * line (a flood must not become a flood of log lines). The closed connection is the address's
+ * newest, whatever it is doing: a flood's are its newest, and a client that shares the address
+ * (a NAT) keeps the connections it has held longer; one in use is closed as by any reset, and a
+ * request on it is retried (the SDK sends an `Idempotency-Key` with each create, so a retried
+ * create is not made twice).
  */
 function limitConnections(app: FastifyInstance, options: ConnectionOptions): void {
   const server = app.server;
   let open = 0;
   let refused = 0;
-  app.decorate('connectionCounts', () => ({ open, refused }));
-  let loggedAt = Number.NEGATIVE_INFINITY;
-  let unlogged = 0;
-  const refuse = (details: Record<string, unknown>, message: string) => {
-    refused += 1;
-    unlogged += 1;
+  let evicted = 0;
+  app.decorate('connectionCounts', () => ({ open, refused, evicted }));
+  const logs = new Map<string, { at: number; unlogged: number }>();
+  /** Logs `message` at most once per 10 s, with how many times it happened since its last line (as `count`). */
+  const warn = (details: Record<string, unknown>, message: string, count: 'refused' | 'closed') => {
+    const log = logs.get(message) ?? { at: Number.NEGATIVE_INFINITY, unlogged: 0 };
+    logs.set(message, log);
+    log.unlogged += 1;
     const now = performance.now();
-    if (now - loggedAt < REFUSALS_LOGGED_EVERY_MS) return;
-    app.log.warn({ maxConnections: options.maxConnections, ...details, refused: unlogged }, message);
-    loggedAt = now;
-    unlogged = 0;
+    if (now - log.at < REFUSALS_LOGGED_EVERY_MS) return;
+    app.log.warn({ maxConnections: options.maxConnections, ...details, [count]: log.unlogged }, message);
+    log.at = now;
+    log.unlogged = 0;
   };
-  const share = options.maxConnections > 0 ? connectionsPerAddress(options.maxConnections) : 0;
+  const refuse = (socket: Socket, details: Record<string, unknown>, message: string) => {
+    refused += 1;
+    warn(details, message, 'refused');
+    socket.destroy();
+  };
+  const max = Math.max(0, options.maxConnections);
+  const share = max > 0 ? connectionsPerAddress(max) : 0;
   const fromProxy = proxyPeer(options.trustProxy);
-  const held = new Map<string, number>();
+  // Each address's connections, in the order they came (a trusted proxy's are not held to one).
+  const held = new Map<string, Set<Socket>>();
+  /** The connections of the address holding the most. */
+  const heaviest = () => {
+    let most: Set<Socket> | undefined;
+    for (const sockets of held.values()) if (most === undefined || sockets.size > most.size) most = sockets;
+    return most;
+  };
   server.on('connection', (socket: Socket) => {
     open += 1;
     socket.once('close', () => {
       open -= 1;
     });
+    if (max === 0) return;
     const peer = socket.remoteAddress;
-    if (share === 0 || peer === undefined || fromProxy(peer)) return;
-    const address = clientNetwork(peer);
-    const holding = held.get(address) ?? 0;
-    if (holding >= share) {
-      refuse(
+    const address = peer === undefined || fromProxy(peer) ? undefined : clientNetwork(peer);
+    const own = address === undefined ? undefined : held.get(address);
+    const holding = own?.size ?? 0;
+    if (address !== undefined && holding >= share)
+      return refuse(
+        socket,
         { remoteAddress: address, connectionsPerAddress: share },
         'refusing connections: an address holds its share of MARKETPLACE_MAX_CONNECTIONS already',
       );
-      socket.destroy();
-      return;
+    if (open > max) {
+      const most = heaviest();
+      const newest = most !== undefined && most.size > holding + 1 ? [...most].at(-1) : undefined;
+      if (newest === undefined)
+        return refuse(
+          socket,
+          {},
+          'refusing connections: the server holds MARKETPLACE_MAX_CONNECTIONS already',
+        );
+      evicted += 1;
+      warn(
+        { connectionsOfTheClosed: most?.size },
+        "closing connections at MARKETPLACE_MAX_CONNECTIONS: the newest of the address holding the most, for another address's",
+        'closed',
+      );
+      most?.delete(newest);
+      newest.destroy();
     }
-    held.set(address, holding + 1);
+    if (address === undefined) return;
+    const sockets = own ?? new Set<Socket>();
+    if (own === undefined) held.set(address, sockets);
+    sockets.add(socket);
     socket.once('close', () => {
-      const left = (held.get(address) ?? 1) - 1;
-      if (left > 0) held.set(address, left);
-      else held.delete(address);
+      sockets.delete(socket);
+      if (sockets.size === 0 && held.get(address) === sockets) held.delete(address);
     });
   });
-  if (options.maxConnections <= 0) return;
-  server.maxConnections = options.maxConnections;
-  server.on('drop', () =>
-    refuse({}, 'refusing connections: the server holds MARKETPLACE_MAX_CONNECTIONS already'),
-  );
 }
 
 /**
