@@ -138,11 +138,17 @@ function limitConnections(app: FastifyInstance, options: ConnectionOptions): voi
   const fromProxy = proxyPeer(options.trustProxy);
   // Each address's connections, in the order they came (a trusted proxy's are not held to one).
   const held = new Map<string, Set<Socket>>();
-  /** The connections of the address holding the most. */
+  /** The connections of the address holding the most (a walk of the addresses: only at the cap). */
   const heaviest = () => {
     let most: Set<Socket> | undefined;
     for (const sockets of held.values()) if (most === undefined || sockets.size > most.size) most = sockets;
     return most;
+  };
+  /** The last of `sockets` to come. */
+  const newestOf = (sockets: Set<Socket>) => {
+    let newest: Socket | undefined;
+    for (const socket of sockets) newest = socket;
+    return newest;
   };
   server.on('connection', (socket: Socket) => {
     open += 1;
@@ -162,7 +168,7 @@ function limitConnections(app: FastifyInstance, options: ConnectionOptions): voi
       );
     if (open > max) {
       const most = heaviest();
-      const newest = most !== undefined && most.size > holding + 1 ? [...most].at(-1) : undefined;
+      const newest = most !== undefined && most.size > holding + 1 ? newestOf(most) : undefined;
       if (newest === undefined)
         return refuse(
           socket,
