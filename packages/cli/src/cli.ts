@@ -412,8 +412,8 @@ function jsonArrayWriter(write: (text: string) => void): ItemWriter {
  * A list's table written page by page: the header and the first page's rows as soon as that page
  * is in, then each page's rows as it comes. The columns and their widths are the first page's
  * (fitted to the terminal as a one-page table is; a walk of one page prints what `formatTable`
- * does), as the rows are not kept to fit all of them: a later cell wider than its column is cut
- * as cells are when there is a width, whole when there is none; a field no first-page item has is
+ * does), as the rows are not kept to fit all of them: a later cell wider than its column takes
+ * the room its line has left, then is cut (table.ts `renderGrid`); a field no first-page item has is
  * no column, and is named under the table with those left out for want of room (`--output json`
  * shows every field). An error on a later page leaves the rows printed and nothing under them.
  */

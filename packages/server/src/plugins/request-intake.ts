@@ -169,7 +169,7 @@ function limitConnections(app: FastifyInstance, options: ConnectionOptions): voi
     if (open > max) {
       const most = heaviest();
       const newest = most !== undefined && most.size > holding + 1 ? newestOf(most) : undefined;
-      if (newest === undefined)
+      if (most === undefined || newest === undefined)
         return refuse(
           socket,
           {},
@@ -177,11 +177,11 @@ function limitConnections(app: FastifyInstance, options: ConnectionOptions): voi
         );
       evicted += 1;
       warn(
-        { connectionsOfTheClosed: most?.size },
+        { connectionsOfTheClosed: most.size },
         "closing connections at MARKETPLACE_MAX_CONNECTIONS: the newest of the address holding the most, for another address's",
         'closed',
       );
-      most?.delete(newest);
+      most.delete(newest);
       newest.destroy();
     }
     if (address === undefined) return;
