@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsup';
+import { hashMigrationSources } from './src/db/migrations/hash.js';
 
 // The server runs from this build (`pnpm start`); @app/schemas is bundled in, the rest of the
 // dependencies stay external.
@@ -19,6 +21,12 @@ export default defineConfig({
   // No types: the server is run, not imported, but by the test kit (@app/testing), whose types
   // name nothing of it.
   noExternal: ['@app/schemas'],
+  // The migrations' hash as the source computes it from their files (src/db/migrations/hash.ts).
+  define: {
+    __MIGRATIONS_HASH__: JSON.stringify(
+      hashMigrationSources(fileURLToPath(new URL('src/db/migrations', import.meta.url))),
+    ),
+  },
   // Read @app/schemas from its source, so the server builds without building the schemas first.
   esbuildOptions(options) {
     options.conditions = ['@app/source'];

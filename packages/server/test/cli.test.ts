@@ -9,8 +9,10 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { freePort } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationsHash } from '../src/db/migrations/hash.js';
 import { createUploadStore } from '../src/modules/uploads/stores.js';
 import { startRefusingPostgres } from './fixtures/fake-postgres.js';
 import { startS3 } from './s3-store.js';
@@ -168,6 +170,12 @@ describe('marketplace-server users create', childProcesses, () => {
     expect(stdout).toBe(
       `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,
     );
+  });
+
+  it('the build names the migrations as the source does (the test kit keeps them migrated under that name)', async () => {
+    const build = (await import(pathToFileURL(join(built, 'index.js')).href)) as { migrationsHash(): string };
+    expect(build.migrationsHash()).toMatch(/^[0-9a-f]{16}$/);
+    expect(build.migrationsHash()).toBe(migrationsHash());
   });
 
   it('an e-mail address already in use: one line naming --email, exit 1 (it was the JSON of the API)', async () => {

@@ -13,11 +13,10 @@
  * or a table, so that a database is never seen before its owner is known.
  */
 import { randomBytes } from 'node:crypto';
-import { migrate, type Orm, openDatabase } from '@app/server';
+import { migrate, migrationsHash, type Orm, openDatabase } from '@app/server';
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { parsePostgresUrl } from './database-url.js';
-import { migrationsHash } from './snapshot.js';
 
 /** The prefix of the databases the kit makes; no other database is ever dropped. */
 export const DATABASE_PREFIX = 'mkt_kit_';

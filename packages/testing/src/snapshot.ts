@@ -3,11 +3,11 @@
  * made on first use and kept in a cache directory, so that a test server starts from it instead of
  * migrating a fresh database (seconds of WebAssembly work). Nothing of it is made at build time.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { migrate, migrations, openDatabase } from '@app/server';
+import { migrate, migrationsHash, openDatabase } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -24,21 +24,11 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env, cwd: string = pro
 }
 
 /**
- * The dump's file name: it names the migrations it holds (their names and code), so a server with
- * other migrations (another version, another branch) never boots from it.
+ * The dump's file name: it names the migrations it holds (`migrationsHash` of `@app/server`), so a
+ * server with other migrations (another version, another branch) never boots from it.
  */
 export function snapshotFile(): string {
   return `pglite-${migrationsHash()}.tar`;
-}
-
-/**
- * 16 hex digits of a SHA-256 over the server's migrations (their names and code): the name of what
- * holds them migrated, the snapshot here and the template database on PostgreSQL (postgres.ts).
- */
-export function migrationsHash(): string {
-  const hash = createHash('sha256');
-  for (const migration of migrations) hash.update(`${migration.name}\n${String(migration.class)}\n`);
-  return hash.digest('hex').slice(0, 16);
 }
 
 /** A fresh in-memory PGlite with every migration applied, dumped (uncompressed tar). */

@@ -9,10 +9,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { migrationsHash } from '@app/server';
 import { freePort, startTestServer, type TestServer } from '@app/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { migrationsHash } from '../src/snapshot.js';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 

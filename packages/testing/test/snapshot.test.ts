@@ -2,10 +2,12 @@
  * The kit's migrated snapshot: made on first use into a cache directory (never by the build),
  * written whole or not at all, and what later processes boot from.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrations } from '@app/server';
+import { fileURLToPath } from 'node:url';
+import { migrations, migrationsHash } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cacheDir, writeAtomically } from '../src/snapshot.js';
@@ -106,5 +108,24 @@ describe('the snapshot cache', () => {
     }
     expect(cached()).toEqual([name]);
     expect(readFileSync(file).byteLength).toBeGreaterThan(1_000_000);
+  });
+});
+
+describe('the name of the migrations (migrationsHash)', () => {
+  // The snapshot's file and the PostgreSQL template are named after it. It was a hash of each
+  // migration class's compiled code, which differs between Vite (this runner) and tsx: on one
+  // PostgreSQL server, a kit run from tsx (process-exit.test.ts) and one run here each made a
+  // template of their own and dropped the other's as an old schema, and postgres.test.ts then
+  // failed with 'database "mkt_kit_tpl_…" does not exist'.
+  it('is the same from the source in the test runner and in tsx (and the build: server cli.test.ts)', () => {
+    // The server's module that computes it, alone: all of the server through tsx takes seconds.
+    const module = fileURLToPath(new URL('../../server/src/db/migrations/hash.ts', import.meta.url));
+    const script = `const { migrationsHash } = await import(${JSON.stringify(module)});
+process.stdout.write(migrationsHash());`;
+    const fromTsx = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(fromTsx).toMatch(/^[0-9a-f]{16}$/);
+    expect(fromTsx).toBe(migrationsHash());
   });
 });
