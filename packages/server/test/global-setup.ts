@@ -35,7 +35,35 @@ export function databaseUrlWith(url: string, database: string): string {
   return u.toString();
 }
 
+type Database = ReturnType<TestProject['getProvidedContext']>['database'];
+
+/**
+ * The database set-up, made once per vitest process: the server's two projects (`server` and
+ * `server-isolated`) run this file each, in module graphs of their own, and making the snapshot
+ * twice kept the run's start (when no test runs yet) seconds longer. Torn down after the last one.
+ */
+interface Shared {
+  database: Promise<{ database: Database; teardown: () => Promise<void> | void }>;
+  users: number;
+}
+const sharedKey = Symbol.for('app.server.test.database');
+const processWide = globalThis as { [sharedKey]?: Shared };
+
 export default async function setup(project: TestProject) {
+  processWide[sharedKey] ??= { database: makeDatabase(), users: 0 };
+  const shared = processWide[sharedKey];
+  shared.users += 1;
+  const { database, teardown } = await shared.database;
+  project.provide('database', database);
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete processWide[sharedKey];
+    await teardown();
+  };
+}
+
+async function makeDatabase(): Promise<{ database: Database; teardown: () => Promise<void> | void }> {
   const dir = mkdtempSync(join(tmpdir(), 'mkt-test-'));
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
@@ -46,11 +74,13 @@ export default async function setup(project: TestProject) {
     const orm = await openDatabase({ url: databaseUrlWith(url, template), dataDir: dir });
     await createSchema(orm);
     await orm.close(true);
-    project.provide('database', { kind: 'postgres', url, template });
-    return async () => {
-      await admin.query(`drop database if exists ${template} with (force)`);
-      await admin.end();
-      rmSync(dir, { recursive: true, force: true });
+    return {
+      database: { kind: 'postgres', url, template },
+      teardown: async () => {
+        await admin.query(`drop database if exists ${template} with (force)`);
+        await admin.end();
+        rmSync(dir, { recursive: true, force: true });
+      },
     };
   }
   const pglite = await PGlite.create();
@@ -63,6 +93,8 @@ export default async function setup(project: TestProject) {
   const snapshot = join(dir, 'pglite.tar');
   writeFileSync(snapshot, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
   await pglite.close();
-  project.provide('database', { kind: 'pglite', snapshot, empty });
-  return () => rmSync(dir, { recursive: true, force: true });
+  return {
+    database: { kind: 'pglite', snapshot, empty },
+    teardown: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
