@@ -11,6 +11,8 @@ export class UsageError extends Error {
 
 export const EXIT_OK = 0;
 export const EXIT_API = 1;
+/** Anything else that failed (stdout could not be written): one line on stderr, as an API error's. */
+export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 /** Ctrl-C at a prompt: 128 + SIGINT, what a shell reports for a command Ctrl-C ended. */
 export const EXIT_INTERRUPTED = 130;

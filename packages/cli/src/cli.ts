@@ -18,6 +18,7 @@ import {
   booleanFlags,
   coerce,
   didYouMean,
+  EXIT_FAILED,
   EXIT_INTERRUPTED,
   EXIT_OK,
   EXIT_USAGE,
@@ -44,6 +45,7 @@ import { canAsk, confirmed } from './confirm.js';
 import {
   formatHead,
   type IO,
+  OutputFailed,
   outputOf,
   pageNotice,
   pastLastPage,
@@ -66,7 +68,18 @@ import {
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], terminal: IO): Promise<number> {
   // Nothing on stderr drives the terminal: an error body, a message, a usage error quoting argv.
-  const io: IO = { ...terminal, stderr: (text) => terminal.stderr(escapeControls(text)) };
+  // A write to stdout that fails ends the command where it is (the rest of a walk is not fetched).
+  const io: IO = {
+    ...terminal,
+    stdout: (text) => {
+      try {
+        terminal.stdout(text);
+      } catch (error) {
+        throw new OutputFailed(error);
+      }
+    },
+    stderr: (text) => terminal.stderr(escapeControls(text)),
+  };
   try {
     return await dispatch([...argv], io);
   } catch (error) {
@@ -76,6 +89,10 @@ export async function main(argv: readonly string[], terminal: IO): Promise<numbe
       return EXIT_USAGE;
     }
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
+    if (error instanceof OutputFailed) {
+      io.stderr(`marketplace: ${error.message}\n`);
+      return EXIT_FAILED;
+    }
     throw error;
   }
 }

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -556,5 +556,53 @@ describe('a reader that closes stdout (`| head -1`, `| true`)', () => {
     // A table whose first line was read: the rest (and the notice under it) has nowhere to go.
     const head = await closedEarly(['organizations', 'list', '--output', 'table', '--max-items', '1'], 1);
     expect(head).toEqual({ code: 0, stderr: '' });
+  });
+});
+
+describe('a stdout that cannot be written (a full disk, over quota, EIO)', () => {
+  test('the built bin, stdout on /dev/full: one "marketplace: …" line on stderr, exit 1, no stack trace', async () => {
+    for (const args of [
+      ['organizations', 'list'],
+      ['organizations', 'list', '--all'],
+      ['organizations', 'list', '-o', 'table'],
+    ]) {
+      // A file as stdout: Node writes it synchronously (ENOSPC comes out of the write itself).
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [bin, ...args], {
+        env: { ...inherited, MARKETPLACE_TOKEN: many.token, MARKETPLACE_BASE_URL: server.url },
+        stdio: ['ignore', full, 'pipe'],
+      });
+      closeSync(full);
+      let stderr = '';
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const [code] = await once(child, 'exit');
+      expect({ code, stderr }, args.join(' ')).toEqual({
+        code: 1,
+        stderr: 'marketplace: cannot write the output: no space left on device\n',
+      });
+    }
+  });
+
+  test('in-process: a write that fails ends the command there, said once on stderr, exit 1', async () => {
+    const failed = Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO', syscall: 'write' });
+    let writes = 0;
+    const result = await runInProcess(
+      ['organizations', 'list', '--all', '-o', 'table'],
+      { ...inherited, MARKETPLACE_TOKEN: many.token, MARKETPLACE_BASE_URL: server.url, COLUMNS: '80' },
+      '',
+      {},
+      (stream) => {
+        if (stream === 'stdout' && ++writes === 1) throw failed;
+      },
+    );
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'marketplace: cannot write the output: i/o error\n',
+    });
+    // The walk stopped at the failed write: the second page was never printed.
+    expect(writes).toBe(1);
   });
 });
