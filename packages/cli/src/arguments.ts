@@ -58,21 +58,30 @@ export const flag = (field: string) => `--${field.replaceAll('_', '-')}`;
 export const isOption = (arg: string) =>
   /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || Object.hasOwn(SHORT, arg);
 
-/** Global options given before the command (`marketplace --output table organizations list`) go after it. */
+/** The global option `arg` is (`--output`, `--output=json`, `-o`), if it is one. */
+function globalOptionOf(arg: string): (typeof globalOptions)[keyof typeof globalOptions] | undefined {
+  const name = /^--([a-z-]+)(=.*)?$/.exec(arg)?.[1] ?? SHORT[arg] ?? '';
+  return Object.hasOwn(globalOptions, name) ? globalOptions[name as keyof typeof globalOptions] : undefined;
+}
+
+/**
+ * Global options given before the command (`marketplace --output table organizations list`), or
+ * before its next word (`marketplace organizations -o table list`), go after it.
+ */
 export function hoistGlobalOptions(argv: string[]): string[] {
   const moved: string[] = [];
   while (argv.length > 0) {
     const arg = argv[0] as string;
-    const name = /^--([a-z-]+)(=.*)?$/.exec(arg)?.[1] ?? SHORT[arg] ?? '';
-    const option = Object.hasOwn(globalOptions, name)
-      ? globalOptions[name as keyof typeof globalOptions]
-      : undefined;
+    const option = globalOptionOf(arg);
     if (!option) break;
     moved.push(argv.shift() as string);
     if (option.type === 'string' && !arg.includes('=') && argv.length > 0) moved.push(argv.shift() as string);
   }
   return [...argv, ...moved];
 }
+
+/** Whether `arg` is a global option (`--include`, `--output=json`, `-o`). */
+export const isGlobalOption = (arg: string): boolean => globalOptionOf(arg) !== undefined;
 
 export interface FieldInfo {
   name: string;

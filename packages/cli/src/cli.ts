@@ -30,6 +30,7 @@ import {
   globalOptions,
   hoistGlobalOptions,
   Interrupted,
+  isGlobalOption,
   isOneOrZero,
   isOption,
   optionError,
@@ -38,7 +39,7 @@ import {
   UsageError,
 } from './arguments.js';
 import { auth, clientOf } from './auth.js';
-import { builtins, groupHelp, type Node, tree, unknownCommand } from './commands.js';
+import { builtins, groupHelp, missingCommand, type Node, tree, unknownCommand } from './commands.js';
 import { completion, completions } from './completion.js';
 import { configPath } from './config.js';
 import { canAsk, confirmed } from './confirm.js';
@@ -105,11 +106,15 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
   argv = hoistGlobalOptions(argv);
   // `marketplace help [words…]` is `marketplace [words…] --help`.
   if (argv[0] === 'help' && !tree.children.has('help')) argv = [...argv.slice(1), '--help'];
-  // Walk the command words down the tree; the rest are ids and options.
+  // Walk the command words down the tree; the rest are ids and options. A global option between
+  // two words (`organizations -o table list`) goes after them too: it may go anywhere.
   let node = tree;
   const words: string[] = [];
-  while (argv.length > 0 && !argv[0]?.startsWith('-') && node.children.has(argv[0] as string) && !node.op) {
-    const word = argv.shift() as string;
+  while (!node.op) {
+    argv = hoistGlobalOptions(argv);
+    const word = argv[0];
+    if (word === undefined || word.startsWith('-') || !node.children.has(word)) break;
+    argv.shift();
     words.push(word);
     node = node.children.get(word) as Node;
   }
@@ -137,6 +142,9 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
       else io.stderr(text);
       return asked ? EXIT_OK : EXIT_USAGE;
     }
+    // Only global options and no command (`marketplace organizations --output json`): they are
+    // right, what is missing is the command.
+    if (isGlobalOption(argv[0] as string)) throw pointTo(words, missingCommand(words, node));
     // An option before any command: only the global ones go there.
     throw pointTo(
       words,

@@ -496,6 +496,40 @@ describe('a mistyped command', () => {
   });
 });
 
+describe('a global option where no command was reached', () => {
+  const top = 'organizations, collabs, campaigns, members, me, auth, completion, help';
+  test('says the command is missing (never that a documented option is unknown), and points to the help of where it stopped', async () => {
+    for (const [args, where, commands] of [
+      [['--include'], '', top],
+      [['--output', 'json'], '', top],
+      [['-o', 'json'], '', top],
+      [['--output=table', '--yes'], '', top],
+      [['organizations', '--output', 'json'], 'organizations ', 'list, retrieve, create, update, delete'],
+      [['me', 'address', '--yes'], 'me address ', 'retrieve, update, delete'],
+    ] as const) {
+      const result = await run([...args]);
+      expect(result, args.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          `marketplace: missing command: marketplace ${where}<command>, one of ${commands}\n` +
+          `Run \`marketplace ${where}--help\` for usage.\n`,
+      });
+    }
+  });
+
+  test('between the command words it is taken as anywhere else; an unknown option is still unknown', async () => {
+    const between = await run(['organizations', '-o', 'table', 'list', '--max-items', '1']);
+    expect([between.code, between.stderr]).toEqual([0, expect.any(String)]);
+    expect(between.stdout).toMatch(/^ID +NAME/);
+    const unknown = await run(['organizations', '--outptu', 'json']);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: unknown option --outptu. Did you mean "--output"?',
+    ]);
+  });
+});
+
 describe('a usage error names the help to read', () => {
   test("inside a command, that command's --help; inside a group, the group's; else the top level's", async () => {
     for (const [args, help] of [
