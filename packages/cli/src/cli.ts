@@ -15,7 +15,6 @@ import {
   readFileValue,
 } from '@app/sdk/operations';
 import {
-  booleanFlags,
   coerce,
   didYouMean,
   EXIT_FAILED,
@@ -23,6 +22,7 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   type FieldInfo,
+  fieldFlags,
   fieldsOf,
   fileProblem,
   flag,
@@ -239,7 +239,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     leading.push(argv.shift() as string);
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: booleanFlags(argv, fields), options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: fieldFlags(argv, fields), options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${op.command.join(' ')}: ${optionError(error, options)}`);
   }
