@@ -217,6 +217,62 @@ describe('tables fit the terminal', () => {
   });
 });
 
+describe('flags and zero-width characters in a table', () => {
+  /**
+   * Columns a line takes in a terminal, for the text of this test (ASCII, `…`, flags, zero-width
+   * characters): a flag is two regional indicators, drawn 2 wide; U+200B, U+2060, U+00AD, U+FEFF
+   * and a combining accent take none.
+   */
+  const drawn = (line: string) =>
+    [...uncoloured(line).replace(/\u200b|\u2060|\u00ad|\ufeff|\u0301/gu, '')].length;
+  const flags = '🇳🇴🇸🇪🇩🇰🇫🇮🇮🇸'.repeat(2);
+  const names = [
+    `Nordics ${flags}`,
+    'ZW a\u200bb x',
+    'Joined a\u2060b\u00adc e\u0301',
+    `${flags}${flags}${flags}`,
+    'Plain',
+  ];
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await server.newUser('Wide Names');
+    for (const name of names) await user.client.organizations.create({ name });
+  });
+
+  test('no line is wider than the terminal, no flag is cut in half, and the columns after a name line up', async () => {
+    for (const columns of [40, 60, 80, 200]) {
+      const { code, stdout } = await inTerminal(['organizations', 'list', '--no-color'], {
+        columns,
+        env: { MARKETPLACE_TOKEN: user.token },
+      });
+      expect(code).toBe(0);
+      const lines = stdout.trimEnd().split('\n');
+      for (const line of lines) expect(drawn(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns);
+      // A cut ends at a whole flag: an even number of regional indicators in every line.
+      for (const line of lines)
+        expect([...line].filter((c) => /\p{Regional_Indicator}/u.test(c)).length % 2, line).toBe(0);
+      // The third column (after ID and NAME) starts at one terminal column in the header and every row.
+      const header = lines[0] as string;
+      const third = header.split(/ {2,}/)[2];
+      if (third === undefined) continue;
+      const start = drawn(header.slice(0, header.indexOf(third)));
+      const rows = lines.slice(1, 1 + names.length);
+      expect(rows).toHaveLength(names.length);
+      for (const row of rows) {
+        const [id, name, cell = ''] = row.split(/ {2,}/);
+        const at = row.indexOf(cell, (id as string).length + 2 + (name as string).length);
+        expect(drawn(row.slice(0, at)), `${columns}: ${row}`).toBe(start);
+      }
+    }
+    // Room for every name: each is whole.
+    const wide = await inTerminal(['organizations', 'list', '--no-color'], {
+      columns: 200,
+      env: { MARKETPLACE_TOKEN: user.token },
+    });
+    for (const name of names) expect(wide.stdout).toContain(`${name}  `);
+  });
+});
+
 describe('a single object as a table', () => {
   test('an id is never cut, even in a terminal too narrow for its line', async () => {
     const org = ids[0] as string;
