@@ -59,7 +59,7 @@ export const isOption = (arg: string) =>
   /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || Object.hasOwn(SHORT, arg);
 
 /** The global option `arg` is (`--output`, `--output=json`, `-o`), if it is one. */
-function globalOptionOf(arg: string): (typeof globalOptions)[keyof typeof globalOptions] | undefined {
+export function globalOptionOf(arg: string): (typeof globalOptions)[keyof typeof globalOptions] | undefined {
   const name = /^--([a-z-]+)(=.*)?$/.exec(arg)?.[1] ?? SHORT[arg] ?? '';
   return Object.hasOwn(globalOptions, name) ? globalOptions[name as keyof typeof globalOptions] : undefined;
 }
@@ -273,8 +273,11 @@ export function optionError(
   // The first option the message quotes: `'--nmae'`, `'-o'`; an option with a short alias is
   // quoted as `'-o, --output <value>'` (whichever form was typed), of which the long one is taken.
   const name = /'(?:-[^-' ], )?(-[^' =]+)/.exec(message)?.[1];
+  // A field's flag is also taken as its name (`--account_url`); only the documented one is named.
+  const keys = Object.keys(options);
+  const documented = keys.filter((key) => !key.includes('_') || !keys.includes(key.replaceAll('_', '-')));
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name)
-    return `unknown option ${name}.${name.startsWith('--') ? didYouMean(name.slice(2), Object.keys(options), '--') : ''}`;
+    return `unknown option ${name}.${name.startsWith('--') ? didYouMean(name.slice(2), documented, '--') : ''}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name) {
     // Said of the long option, which takes a value starting with "-" after `=` (`-o=-x` is `=-x`).
     const long = name.startsWith('--')

@@ -884,6 +884,29 @@ describe('auth and completion', () => {
     expect(await complete('organizations', 'create', '--privacy-setting=pu')).toEqual([
       '--privacy-setting=public',
     ]);
+    // Global options (and their values) before or between the command words are passed over, as
+    // the CLI takes them there; `-o` is `--output`; a list's next item after a comma.
+    const methods = ['list', 'retrieve', 'create', 'update', 'delete'];
+    expect(await complete('--include', 'organizations', '')).toEqual(methods);
+    expect(await complete('-o', 'json', 'organizations', '')).toEqual(methods);
+    expect(await complete('--output=table', 'organizations', 'l')).toEqual(['list']);
+    expect(await complete('organizations', '-o', 'table', 'l')).toEqual(['list']);
+    expect(await complete('-o', 'json', 'organizations', 'list', '--al')).toEqual(['--all']);
+    expect(await complete('organizations', 'list', '-o', '')).toEqual(['json', 'table']);
+    expect(await complete('-o', '')).toEqual(['json', 'table']);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids', 'youtube,')).toEqual([
+      'youtube,x',
+      'youtube,twitch',
+      'youtube,tiktok',
+      'youtube,instagram',
+    ]);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids', 'youtube,x,t')).toEqual([
+      'youtube,x,twitch',
+      'youtube,x,tiktok',
+    ]);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids=x,y')).toEqual([
+      '--platform-ids=x,youtube',
+    ]);
     // `help` takes the command words of what it helps with (not their flags).
     expect(await complete('help', 'co')).toEqual(['collabs', 'completion']);
     expect(await complete('help', 'collabs', 'l')).toEqual(['list']);

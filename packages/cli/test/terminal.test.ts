@@ -533,6 +533,11 @@ describe('a mistyped command', () => {
       [['campaigns', 'publsh', 'a', 'b'], 'Did you mean "campaigns publish"?'],
       [['auth', 'lgoin'], 'Did you mean "auth login"?'],
       [['organizations', 'create', '--nmae', 'X'], 'Did you mean "--name"?'],
+      // A field's flag with "_" is taken too (`--account_url`), but only the documented one is named.
+      [
+        ['me', 'social-accounts', 'create', '--platform-id', 'youtube', '--url', 'https://youtube.com/@a'],
+        'unknown option --url. Did you mean one of "--base-url", "--account-url"?',
+      ],
     ] as const) {
       const result = await run([...args]);
       expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
