@@ -11,6 +11,8 @@ export class UsageError extends Error {
 
 export const EXIT_OK = 0;
 export const EXIT_API = 1;
+/** Anything else that failed (stdout could not be written): one line on stderr, as an API error's. */
+export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 /** Ctrl-C at a prompt: 128 + SIGINT, what a shell reports for a command Ctrl-C ended. */
 export const EXIT_INTERRUPTED = 130;
@@ -56,21 +58,30 @@ export const flag = (field: string) => `--${field.replaceAll('_', '-')}`;
 export const isOption = (arg: string) =>
   /^--([a-z][a-z0-9_-]*(=.*)?)?$/s.test(arg) || Object.hasOwn(SHORT, arg);
 
-/** Global options given before the command (`marketplace --output table organizations list`) go after it. */
+/** The global option `arg` is (`--output`, `--output=json`, `-o`), if it is one. */
+export function globalOptionOf(arg: string): (typeof globalOptions)[keyof typeof globalOptions] | undefined {
+  const name = /^--([a-z-]+)(=.*)?$/.exec(arg)?.[1] ?? SHORT[arg] ?? '';
+  return Object.hasOwn(globalOptions, name) ? globalOptions[name as keyof typeof globalOptions] : undefined;
+}
+
+/**
+ * Global options given before the command (`marketplace --output table organizations list`), or
+ * before its next word (`marketplace organizations -o table list`), go after it.
+ */
 export function hoistGlobalOptions(argv: string[]): string[] {
   const moved: string[] = [];
   while (argv.length > 0) {
     const arg = argv[0] as string;
-    const name = /^--([a-z-]+)(=.*)?$/.exec(arg)?.[1] ?? SHORT[arg] ?? '';
-    const option = Object.hasOwn(globalOptions, name)
-      ? globalOptions[name as keyof typeof globalOptions]
-      : undefined;
+    const option = globalOptionOf(arg);
     if (!option) break;
     moved.push(argv.shift() as string);
     if (option.type === 'string' && !arg.includes('=') && argv.length > 0) moved.push(argv.shift() as string);
   }
   return [...argv, ...moved];
 }
+
+/** Whether `arg` is a global option (`--include`, `--output=json`, `-o`). */
+export const isGlobalOption = (arg: string): boolean => globalOptionOf(arg) !== undefined;
 
 export interface FieldInfo {
   name: string;
@@ -116,13 +127,17 @@ export const typesOf = (field: FieldInfo): ReadonlySet<string> =>
 export const isOneOrZero = (field: FieldInfo): boolean => isOneOrZeroEnum(field.schema.enum);
 
 /**
- * A boolean field's flag alone (`--push-notifications-enabled`, then another option or nothing)
- * means `true`, and `--no-<flag>` means `false`, as in most CLIs; `--flag true|false` and
- * `--flag=…` are as they were. A `"1"`/`"0"` field's (`--purge-logo`) alike: alone `1`,
- * `--no-<flag>` `0`. Words after `--` are left alone.
+ * The words of the fields' flags as `parseArgs` is to read them. A boolean field's flag alone
+ * (`--push-notifications-enabled`, then another option or nothing) means `true`, and `--no-<flag>`
+ * means `false`, as in most CLIs; `--flag true|false` and `--flag=…` are as they were. A
+ * `"1"`/`"0"` field's (`--purge-logo`) alike: alone `1`, `--no-<flag>` `0`. A number field's flag
+ * takes a negative number as its next word (`--cpm-amount -2`, as `--cpm-amount=-2`): no option
+ * is a "-" and a digit, and `parseArgs` refuses any value that starts with "-". Words after `--`
+ * are left alone.
  */
-export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo[]): string[] {
+export function fieldFlags(argv: readonly string[], fields: readonly FieldInfo[]): string[] {
   const on = new Map<string, [string, string]>();
+  const numbers = new Set<string>();
   for (const f of fields) {
     const types = typesOf(f);
     const values: [string, string] | undefined =
@@ -132,9 +147,12 @@ export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo
           ? ['1', '0']
           : undefined;
     if (values) for (const name of [flag(f.name), `--${f.name}`]) on.set(name, values);
+    if (types.has('integer') || types.has('number'))
+      for (const name of [flag(f.name), `--${f.name}`]) numbers.add(name);
   }
   const out: string[] = [];
-  for (const [i, arg] of argv.entries()) {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
     if (arg === '--') return [...out, ...argv.slice(i)];
     const negated = /^--no-(.+)$/s.exec(arg)?.[1];
     const off = negated === undefined ? undefined : on.get(`--${negated}`)?.[1];
@@ -142,8 +160,13 @@ export function booleanFlags(argv: readonly string[], fields: readonly FieldInfo
       out.push(`--${negated}=${off}`);
       continue;
     }
-    out.push(arg);
     const next = argv[i + 1];
+    if (numbers.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+      continue;
+    }
+    out.push(arg);
     const alone = on.get(arg)?.[0];
     if (alone !== undefined && (next === undefined || next.startsWith('-'))) out.push(alone);
   }
@@ -242,13 +265,27 @@ const kindOf = (value: unknown) =>
  * What `parseArgs` refused, said in the CLI's words (its own messages explain its syntax, with a
  * quote left open): an unknown option with the nearest known ones, an option given no value.
  */
-export function optionError(error: unknown, options: Record<string, unknown>): string {
+export function optionError(
+  error: unknown,
+  options: Record<string, { type: string; short?: string }>,
+): string {
   const { code, message } = error as { code?: string; message: string };
-  const name = /'(-[^' =]+)/.exec(message)?.[1];
+  // The first option the message quotes: `'--nmae'`, `'-o'`; an option with a short alias is
+  // quoted as `'-o, --output <value>'` (whichever form was typed), of which the long one is taken.
+  const name = /'(?:-[^-' ], )?(-[^' =]+)/.exec(message)?.[1];
+  // A field's flag is also taken as its name (`--account_url`); only the documented one is named.
+  const keys = Object.keys(options);
+  const documented = keys.filter((key) => !key.includes('_') || !keys.includes(key.replaceAll('_', '-')));
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name)
-    return `unknown option ${name}.${name.startsWith('--') ? didYouMean(name.slice(2), Object.keys(options), '--') : ''}`;
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name)
-    return `${name} needs a value (${name} VALUE; a value that starts with "-" as ${name}=-VALUE)`;
+    return `unknown option ${name}.${name.startsWith('--') ? didYouMean(name.slice(2), documented, '--') : ''}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name) {
+    // Said of the long option, which takes a value starting with "-" after `=` (`-o=-x` is `=-x`).
+    const long = name.startsWith('--')
+      ? name
+      : `--${Object.keys(options).find((key) => `-${options[key]?.short}` === name) ?? name.slice(1)}`;
+    const short = options[long.slice(2)]?.short;
+    return `${long} needs a value (${long} VALUE${short ? ` or -${short} VALUE` : ''}; a value that starts with "-" as ${long}=-VALUE)`;
+  }
   return message;
 }
 

@@ -15,13 +15,14 @@ import {
   readFileValue,
 } from '@app/sdk/operations';
 import {
-  booleanFlags,
   coerce,
   didYouMean,
+  EXIT_FAILED,
   EXIT_INTERRUPTED,
   EXIT_OK,
   EXIT_USAGE,
   type FieldInfo,
+  fieldFlags,
   fieldsOf,
   fileProblem,
   flag,
@@ -29,6 +30,7 @@ import {
   globalOptions,
   hoistGlobalOptions,
   Interrupted,
+  isGlobalOption,
   isOneOrZero,
   isOption,
   optionError,
@@ -37,13 +39,14 @@ import {
   UsageError,
 } from './arguments.js';
 import { auth, clientOf } from './auth.js';
-import { builtins, groupHelp, type Node, tree, unknownCommand } from './commands.js';
+import { builtins, groupHelp, missingCommand, type Node, tree, unknownCommand } from './commands.js';
 import { completion, completions } from './completion.js';
 import { configPath } from './config.js';
 import { canAsk, confirmed } from './confirm.js';
 import {
   formatHead,
   type IO,
+  OutputFailed,
   outputOf,
   pageNotice,
   pastLastPage,
@@ -66,7 +69,18 @@ import {
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], terminal: IO): Promise<number> {
   // Nothing on stderr drives the terminal: an error body, a message, a usage error quoting argv.
-  const io: IO = { ...terminal, stderr: (text) => terminal.stderr(escapeControls(text)) };
+  // A write to stdout that fails ends the command where it is (the rest of a walk is not fetched).
+  const io: IO = {
+    ...terminal,
+    stdout: (text) => {
+      try {
+        terminal.stdout(text);
+      } catch (error) {
+        throw new OutputFailed(error);
+      }
+    },
+    stderr: (text) => terminal.stderr(escapeControls(text)),
+  };
   try {
     return await dispatch([...argv], io);
   } catch (error) {
@@ -76,6 +90,10 @@ export async function main(argv: readonly string[], terminal: IO): Promise<numbe
       return EXIT_USAGE;
     }
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
+    if (error instanceof OutputFailed) {
+      io.stderr(`marketplace: ${error.message}\n`);
+      return EXIT_FAILED;
+    }
     throw error;
   }
 }
@@ -88,11 +106,15 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
   argv = hoistGlobalOptions(argv);
   // `marketplace help [words…]` is `marketplace [words…] --help`.
   if (argv[0] === 'help' && !tree.children.has('help')) argv = [...argv.slice(1), '--help'];
-  // Walk the command words down the tree; the rest are ids and options.
+  // Walk the command words down the tree; the rest are ids and options. A global option between
+  // two words (`organizations -o table list`) goes after them too: it may go anywhere.
   let node = tree;
   const words: string[] = [];
-  while (argv.length > 0 && !argv[0]?.startsWith('-') && node.children.has(argv[0] as string) && !node.op) {
-    const word = argv.shift() as string;
+  while (!node.op) {
+    argv = hoistGlobalOptions(argv);
+    const word = argv[0];
+    if (word === undefined || word.startsWith('-') || !node.children.has(word)) break;
+    argv.shift();
     words.push(word);
     node = node.children.get(word) as Node;
   }
@@ -120,6 +142,9 @@ async function dispatch(argv: string[], io: IO): Promise<number> {
       else io.stderr(text);
       return asked ? EXIT_OK : EXIT_USAGE;
     }
+    // Only global options and no command (`marketplace organizations --output json`): they are
+    // right, what is missing is the command.
+    if (isGlobalOption(argv[0] as string)) throw pointTo(words, missingCommand(words, node));
     // An option before any command: only the global ones go there.
     throw pointTo(
       words,
@@ -214,7 +239,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
     leading.push(argv.shift() as string);
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: booleanFlags(argv, fields), options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: fieldFlags(argv, fields), options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${op.command.join(' ')}: ${optionError(error, options)}`);
   }

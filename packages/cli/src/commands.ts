@@ -50,6 +50,13 @@ function describe(node: Node): string {
   return [...node.children.keys()].join(', ');
 }
 
+/** Options but no command under `words`: a usage error naming the commands there. */
+export function missingCommand(words: string[], node: Node): UsageError {
+  const known = [...node.children.keys(), ...(words.length === 0 ? Object.keys(builtins) : [])];
+  const usage = ['marketplace', ...words, '<command>'].join(' ');
+  return new UsageError(`missing command: ${usage}, one of ${known.join(', ')}`);
+}
+
 /** `word` is not a command under `words`: a usage error naming the nearest ones. */
 export function unknownCommand(words: string[], word: string, node: Node): UsageError {
   const known = [...node.children.keys(), ...(words.length === 0 ? Object.keys(builtins) : [])];

@@ -1,7 +1,7 @@
 /** Shell completion: the scripts ask `marketplace __complete <words…>` for the next words. */
 import type { Operation } from '@app/sdk/operations';
 import * as z from 'zod';
-import { EXIT_OK, UsageError } from './arguments.js';
+import { EXIT_OK, globalOptionOf, UsageError } from './arguments.js';
 import type { IO } from './output.js';
 
 interface Node {
@@ -9,8 +9,11 @@ interface Node {
   op?: Operation;
 }
 
-/** The values a field takes when they are a few named ones (an enum, a boolean, a list of either), else none. */
-function valuesOf(schema: z.ZodType): string[] {
+/**
+ * The values a field takes when they are a few named ones (an enum, a boolean, a list of either),
+ * else none; `list`: the field is a list (comma-separated on the command line).
+ */
+function valuesOf(schema: z.ZodType): { values: string[]; list: boolean } {
   interface Json {
     enum?: unknown[];
     type?: unknown;
@@ -28,7 +31,8 @@ function valuesOf(schema: z.ZodType): string[] {
     }
     return [];
   };
-  return named(json);
+  const list = (option: Json): boolean => option.type === 'array' || (option.anyOf ?? []).some(list);
+  return { values: named(json), list: list(json) };
 }
 
 /** Options every command takes, as completion offers them (`--token`, which warns, is left out). */
@@ -64,9 +68,17 @@ export function completions(tree: Node, builtins: Record<string, string>, words:
   }
   let node = tree;
   const previous = done[done.length - 1];
-  if (previous === '--output') return filter(['json', 'table'], partial);
-  for (const word of done) {
-    if (word.startsWith('-') || node.op) break;
+  if (previous === '--output' || previous === '-o') return filter(['json', 'table'], partial);
+  for (let i = 0; i < done.length && !node.op; i++) {
+    const word = done[i] as string;
+    // A global option (and its value) may come before or between the command words, as the CLI
+    // takes it (`marketplace -o table organizations list`).
+    const option = globalOptionOf(word);
+    if (option) {
+      if (option.type === 'string' && !word.includes('=')) i++;
+      continue;
+    }
+    if (word.startsWith('-')) break;
     const child = node.children.get(word);
     if (!child) {
       if (done.length === 1 && done[0] === 'auth') return filter(['login', 'status', 'logout'], partial);
@@ -81,7 +93,17 @@ export function completions(tree: Node, builtins: Record<string, string>, words:
     const flagOf = (field: string) => `--${field.replaceAll('_', '-')}`;
     // The value of a flag whose field takes one of a few values (`--privacy-setting <TAB>`).
     const field = fields.find((f) => previous === flagOf(f) || previous === `--${f}`);
-    if (field) return filter(valuesOf(op.input.shape[field] as z.ZodType), partial);
+    if (field) {
+      const { values, list } = valuesOf(op.input.shape[field] as z.ZodType);
+      if (!list || !partial.includes(',')) return filter(values, partial);
+      // A list's next item (`--platform-ids youtube,<TAB>`): the items given are kept and not offered again.
+      const given = partial.slice(0, partial.lastIndexOf(',') + 1);
+      const taken = new Set(given.split(','));
+      return filter(
+        values.filter((value) => !taken.has(value)).map((value) => `${given}${value}`),
+        partial,
+      );
+    }
     const flags = [
       ...fields.map(flagOf),
       ...(op.endpoint.body ? ['--body'] : []),

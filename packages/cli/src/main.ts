@@ -3,6 +3,8 @@ import { Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { Interrupted } from './arguments.js';
 import { main } from './cli.js';
+import { cannotWrite } from './output.js';
+import { escapeControls } from './table.js';
 
 /**
  * One line typed at the terminal after `question`. Ctrl-C rejects with `Interrupted` (the CLI
@@ -52,18 +54,33 @@ const readLine = (question: string): Promise<string> => ask(process.stderr, ques
  * cut short (Node ignores SIGPIPE, so without this the write's EPIPE is an unhandled 'error' with
  * a stack trace). Ending here also stops what was still to come: the next page of `--all`, the
  * notice under a table.
+ *
+ * Any other write error (a full disk, a file over quota, EIO) is a failure: on stdout the write
+ * throws it, and `main()` says it as one `marketplace: …` line on stderr, exit 1; on stderr
+ * nothing can say it, and the CLI ends at once with exit 1.
  */
 function endWhenReaderCloses(stream: NodeJS.WriteStream): (text: string) => void {
   const closed = (error: NodeJS.ErrnoException | null | undefined) => error?.code === 'EPIPE';
+  let thrown: Error | undefined;
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (closed(error)) process.exit(0);
-    throw error;
+    // The write threw it, and main() has said it (its 'error' event comes a tick later).
+    if (error === thrown) return;
+    // Found after the last write (a socket's write fails later): no write is left to throw it.
+    if (stream === process.stdout)
+      process.stderr.write(escapeControls(`marketplace: ${cannotWrite(error)}\n`));
+    process.exit(1);
   });
-  // A pipe is written synchronously: its EPIPE is known (`errored`) before the next line is
-  // written, while the 'error' event comes a tick later.
+  // A pipe or a file is written synchronously: its error is known (`errored`) when the write
+  // returns, while the 'error' event comes a tick later.
   return (text) => {
     stream.write(text);
-    if (closed(stream.errored)) process.exit(0);
+    const error = stream.errored as NodeJS.ErrnoException | null;
+    if (closed(error)) process.exit(0);
+    if (!error) return;
+    if (stream !== process.stdout) process.exit(1);
+    thrown = error;
+    throw error;
   };
 }
 

@@ -1,6 +1,7 @@
 /** What the CLI prints: the terminal it prints to, colour, the HTTP head, errors, the notice of more pages. */
 
 import { STATUS_CODES } from 'node:http';
+import { getSystemErrorMap } from 'node:util';
 import { PAGINATION_HEADERS } from '@app/schemas';
 import {
   APIConnectionError,
@@ -36,6 +37,27 @@ export interface IO {
   readLine?: (question: string) => Promise<string>;
   /** The terminal's width (`process.stdout.columns`); without it, `COLUMNS`; without both, no limit. */
   columns?: number;
+}
+
+/**
+ * stdout could not be written: a full disk, a file over quota, EIO (not a reader that closed the
+ * pipe, EPIPE, which ends the CLI quietly with exit 0: bin's main.ts). The failed write throws
+ * it, so nothing more is done or printed, and `main` says why on stderr as one line, exit 1.
+ */
+export class OutputFailed extends Error {
+  constructor(cause: unknown) {
+    super(cannotWrite(cause), { cause });
+  }
+}
+
+/**
+ * Why a write failed, in the system's words (`cannot write the output: no space left on device`):
+ * Node's message adds the code and the call (`ENOSPC: no space left on device, write`).
+ */
+export function cannotWrite(error: unknown): string {
+  const { code, message = String(error) } = (error ?? {}) as NodeJS.ErrnoException;
+  const known = [...getSystemErrorMap().values()].find(([name]) => name === code)?.[1];
+  return `cannot write the output: ${known ?? message.replace(/^E[A-Z0-9]+: /, '').replace(/, write$/, '')}`;
 }
 
 export function outputOf(value: unknown, io: IO): 'json' | 'table' {

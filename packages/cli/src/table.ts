@@ -29,10 +29,27 @@ export const escapeControls = (text: string): string => text.replace(CONTROLS, e
 /** Characters as a reader sees them (an emoji with its modifiers, a letter with its accents). */
 const graphemes = (text: string) => Array.from(new Intl.Segmenter().segment(text), (s) => s.segment);
 
-/** Columns a character takes in a terminal: 2 for East Asian wide ones and emoji, else 1. */
-const WIDE =
-  /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\u303e\u3041-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
-const widthOf = (grapheme: string) => (WIDE.test(grapheme) ? 2 : 1);
+/** East Asian wide and fullwidth characters (CJK, Hangul, fullwidth forms): 2 columns. */
+const EAST_ASIAN_WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+/**
+ * An emoji drawn as one (2 columns): one whose default is the emoji presentation (😀, a flag's
+ * pair of regional indicators, a family joined by ZWJ) unless U+FE0E asks for text, or any emoji
+ * followed by U+FE0F (`❤️`, a keycap `1️⃣`). Tested on the cluster's start, what a terminal draws.
+ */
+const EMOJI = /^(?:\p{Emoji_Presentation}(?!\uFE0E)|\p{Emoji}\uFE0F)/u;
+/**
+ * Characters drawn in no column: combining marks, format characters (U+200B zero-width space,
+ * U+2060 word joiner, U+00AD soft hyphen, U+FEFF, ZWJ) and the other default-ignorable ones.
+ */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Default_Ignorable_Code_Point}]+$/u;
+/**
+ * Columns a character (a grapheme cluster) takes in a terminal: 0 for one drawn in none (a
+ * zero-width space on its own; an accent is part of its letter's cluster), 2 for an emoji and an
+ * East Asian wide character, else 1, as `wcwidth` counts them.
+ */
+const widthOf = (grapheme: string) =>
+  ZERO_WIDTH.test(grapheme) ? 0 : EMOJI.test(grapheme) || EAST_ASIAN_WIDE.test(grapheme) ? 2 : 1;
 export const width = (text: string) => graphemes(text).reduce((sum, g) => sum + widthOf(g), 0);
 
 /** A value as one line of text, control characters escaped; a list of values joined (`NO, SE`). */

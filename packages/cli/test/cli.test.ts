@@ -129,6 +129,15 @@ describe('help and usage', () => {
     ).toBe(
       'marketplace: collabs create: --name needs a value (--name VALUE; a value that starts with "-" as --name=-VALUE)',
     );
+    // An option with a short alias: named as an option, each form given as it is typed.
+    for (const args of [
+      ['organizations', 'list', '-o'],
+      ['organizations', 'list', '--output'],
+      ['organizations', 'list', '-o', '-y'],
+    ])
+      expect((await run(args)).stderr.split('\n')[0], args.join(' ')).toBe(
+        'marketplace: organizations list: --output needs a value (--output VALUE or -o VALUE; a value that starts with "-" as --output=-VALUE)',
+      );
     expect((await run(['--bogus', 'organizations', 'list'])).stderr.split('\n')[0]).toBe(
       'marketplace: unknown option --bogus.',
     );
@@ -289,6 +298,22 @@ describe('help and usage', () => {
       ]);
     }
     expect((await user.client.campaigns.list(org.id)).totalCount).toBe(before);
+    // A negative number is a number flag's value as the next word too (`-2` is no option), not
+    // only after `=`: here the field's own check refuses it, as it does `--cpm-amount=-2`.
+    const campaign = await user.client.campaigns.create(org.id, { name: 'Negative' });
+    for (const args of [['--cpm-amount', '-2'], ['--cpm-amount=-2'], ['--min-payout-amount', '-2.5e1']]) {
+      const negative = await run(['campaigns', 'update', org.id, campaign.id, ...args]);
+      expect([negative.code, negative.stdout, negative.stderr.split('\n')[0]], args.join(' ')).toEqual([
+        2,
+        '',
+        `marketplace: Invalid request: ${args[0]?.replace(/=.*/, '')} must be greater than or equal to 0`,
+      ]);
+    }
+    // A word after it that is no number is still a missing value.
+    const word = await run(['campaigns', 'update', org.id, campaign.id, '--cpm-amount', '-x']);
+    expect(word.stderr.split('\n')[0]).toBe(
+      'marketplace: campaigns update: --cpm-amount needs a value (--cpm-amount VALUE; a value that starts with "-" as --cpm-amount=-VALUE)',
+    );
   });
 
   test('a required flag left out says it is required (it said "can\'t be blank", as for a blank value)', async () => {
@@ -301,9 +326,13 @@ describe('help and usage', () => {
     ]);
     const role = await run(['members', 'update', 'o1', 'm1']);
     expect(role.stderr.split('\n')[0]).toBe('marketplace: Invalid request: --role is required');
-    // A value given blank is still the API's "can't be blank".
+    // A value given blank: the API's rule, "can't be blank", checked before sending (exit 2).
     const blank = await run(['organizations', 'create', '--name', '']);
-    expect(blank.stderr.split('\n')[0]).toBe("marketplace: Invalid request: --name can't be blank");
+    expect([blank.code, blank.stdout, blank.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      "marketplace: Invalid request: --name can't be blank",
+    ]);
   });
 
   test('--purge-logo alone is "1", --no-purge-logo "0"; a purge with a new file of the same field is a usage error', async () => {
@@ -854,6 +883,29 @@ describe('auth and completion', () => {
     expect(await complete('campaigns', 'create', 'o1', '--platform-ids', 'you')).toEqual(['youtube']);
     expect(await complete('organizations', 'create', '--privacy-setting=pu')).toEqual([
       '--privacy-setting=public',
+    ]);
+    // Global options (and their values) before or between the command words are passed over, as
+    // the CLI takes them there; `-o` is `--output`; a list's next item after a comma.
+    const methods = ['list', 'retrieve', 'create', 'update', 'delete'];
+    expect(await complete('--include', 'organizations', '')).toEqual(methods);
+    expect(await complete('-o', 'json', 'organizations', '')).toEqual(methods);
+    expect(await complete('--output=table', 'organizations', 'l')).toEqual(['list']);
+    expect(await complete('organizations', '-o', 'table', 'l')).toEqual(['list']);
+    expect(await complete('-o', 'json', 'organizations', 'list', '--al')).toEqual(['--all']);
+    expect(await complete('organizations', 'list', '-o', '')).toEqual(['json', 'table']);
+    expect(await complete('-o', '')).toEqual(['json', 'table']);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids', 'youtube,')).toEqual([
+      'youtube,x',
+      'youtube,twitch',
+      'youtube,tiktok',
+      'youtube,instagram',
+    ]);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids', 'youtube,x,t')).toEqual([
+      'youtube,x,twitch',
+      'youtube,x,tiktok',
+    ]);
+    expect(await complete('campaigns', 'create', 'o1', '--platform-ids=x,y')).toEqual([
+      '--platform-ids=x,youtube',
     ]);
     // `help` takes the command words of what it helps with (not their flags).
     expect(await complete('help', 'co')).toEqual(['collabs', 'completion']);

@@ -12,7 +12,8 @@ function environment(env: Record<string, string | undefined>): NodeJS.ProcessEnv
  * would die of: exit 1, its stack on stderr. A command costs milliseconds here, not a process
  * start (0.3-0.6 s); what only a process has is tested on the built bin in child processes.
  * `terminal` gives what a terminal decides instead (a TTY, its width, the answer at a prompt).
- * `onWrite` sees each write as it is made: when output came, against the requests a stand-in saw.
+ * `onWrite` sees each write as it is made: when output came, against the requests a stand-in saw;
+ * what it throws is what that write throws (a full disk: `ENOSPC`).
  */
 export async function runInProcess(
   args: readonly string[],

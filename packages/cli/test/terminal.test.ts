@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -214,6 +214,62 @@ describe('tables fit the terminal', () => {
     for (const line of table.stdout.trimEnd().split('\n'))
       expect(columnsOf(line), line).toBeLessThanOrEqual(80);
     expect(table.stdout).toContain('…');
+  });
+});
+
+describe('flags and zero-width characters in a table', () => {
+  /**
+   * Columns a line takes in a terminal, for the text of this test (ASCII, `…`, flags, zero-width
+   * characters): a flag is two regional indicators, drawn 2 wide; U+200B, U+2060, U+00AD, U+FEFF
+   * and a combining accent take none.
+   */
+  const drawn = (line: string) =>
+    [...uncoloured(line).replace(/\u200b|\u2060|\u00ad|\ufeff|\u0301/gu, '')].length;
+  const flags = '🇳🇴🇸🇪🇩🇰🇫🇮🇮🇸'.repeat(2);
+  const names = [
+    `Nordics ${flags}`,
+    'ZW a\u200bb x',
+    'Joined a\u2060b\u00adc e\u0301',
+    `${flags}${flags}${flags}`,
+    'Plain',
+  ];
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await server.newUser('Wide Names');
+    for (const name of names) await user.client.organizations.create({ name });
+  });
+
+  test('no line is wider than the terminal, no flag is cut in half, and the columns after a name line up', async () => {
+    for (const columns of [40, 60, 80, 200]) {
+      const { code, stdout } = await inTerminal(['organizations', 'list', '--no-color'], {
+        columns,
+        env: { MARKETPLACE_TOKEN: user.token },
+      });
+      expect(code).toBe(0);
+      const lines = stdout.trimEnd().split('\n');
+      for (const line of lines) expect(drawn(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns);
+      // A cut ends at a whole flag: an even number of regional indicators in every line.
+      for (const line of lines)
+        expect([...line].filter((c) => /\p{Regional_Indicator}/u.test(c)).length % 2, line).toBe(0);
+      // The third column (after ID and NAME) starts at one terminal column in the header and every row.
+      const header = lines[0] as string;
+      const third = header.split(/ {2,}/)[2];
+      if (third === undefined) continue;
+      const start = drawn(header.slice(0, header.indexOf(third)));
+      const rows = lines.slice(1, 1 + names.length);
+      expect(rows).toHaveLength(names.length);
+      for (const row of rows) {
+        const [id, name, cell = ''] = row.split(/ {2,}/);
+        const at = row.indexOf(cell, (id as string).length + 2 + (name as string).length);
+        expect(drawn(row.slice(0, at)), `${columns}: ${row}`).toBe(start);
+      }
+    }
+    // Room for every name: each is whole.
+    const wide = await inTerminal(['organizations', 'list', '--no-color'], {
+      columns: 200,
+      env: { MARKETPLACE_TOKEN: user.token },
+    });
+    for (const name of names) expect(wide.stdout).toContain(`${name}  `);
   });
 });
 
@@ -477,6 +533,11 @@ describe('a mistyped command', () => {
       [['campaigns', 'publsh', 'a', 'b'], 'Did you mean "campaigns publish"?'],
       [['auth', 'lgoin'], 'Did you mean "auth login"?'],
       [['organizations', 'create', '--nmae', 'X'], 'Did you mean "--name"?'],
+      // A field's flag with "_" is taken too (`--account_url`), but only the documented one is named.
+      [
+        ['me', 'social-accounts', 'create', '--platform-id', 'youtube', '--url', 'https://youtube.com/@a'],
+        'unknown option --url. Did you mean one of "--base-url", "--account-url"?',
+      ],
     ] as const) {
       const result = await run([...args]);
       expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
@@ -493,6 +554,40 @@ describe('a mistyped command', () => {
     }
     const far = await run(['xyzzy']);
     expect([far.code, far.stderr]).toEqual([2, expect.not.stringContaining('Did you mean')]);
+  });
+});
+
+describe('a global option where no command was reached', () => {
+  const top = 'organizations, collabs, campaigns, members, me, auth, completion, help';
+  test('says the command is missing (never that a documented option is unknown), and points to the help of where it stopped', async () => {
+    for (const [args, where, commands] of [
+      [['--include'], '', top],
+      [['--output', 'json'], '', top],
+      [['-o', 'json'], '', top],
+      [['--output=table', '--yes'], '', top],
+      [['organizations', '--output', 'json'], 'organizations ', 'list, retrieve, create, update, delete'],
+      [['me', 'address', '--yes'], 'me address ', 'retrieve, update, delete'],
+    ] as const) {
+      const result = await run([...args]);
+      expect(result, args.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          `marketplace: missing command: marketplace ${where}<command>, one of ${commands}\n` +
+          `Run \`marketplace ${where}--help\` for usage.\n`,
+      });
+    }
+  });
+
+  test('between the command words it is taken as anywhere else; an unknown option is still unknown', async () => {
+    const between = await run(['organizations', '-o', 'table', 'list', '--max-items', '1']);
+    expect([between.code, between.stderr]).toEqual([0, expect.any(String)]);
+    expect(between.stdout).toMatch(/^ID +NAME/);
+    const unknown = await run(['organizations', '--outptu', 'json']);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: unknown option --outptu. Did you mean "--output"?',
+    ]);
   });
 });
 
@@ -556,5 +651,53 @@ describe('a reader that closes stdout (`| head -1`, `| true`)', () => {
     // A table whose first line was read: the rest (and the notice under it) has nowhere to go.
     const head = await closedEarly(['organizations', 'list', '--output', 'table', '--max-items', '1'], 1);
     expect(head).toEqual({ code: 0, stderr: '' });
+  });
+});
+
+describe('a stdout that cannot be written (a full disk, over quota, EIO)', () => {
+  test('the built bin, stdout on /dev/full: one "marketplace: …" line on stderr, exit 1, no stack trace', async () => {
+    for (const args of [
+      ['organizations', 'list'],
+      ['organizations', 'list', '--all'],
+      ['organizations', 'list', '-o', 'table'],
+    ]) {
+      // A file as stdout: Node writes it synchronously (ENOSPC comes out of the write itself).
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [bin, ...args], {
+        env: { ...inherited, MARKETPLACE_TOKEN: many.token, MARKETPLACE_BASE_URL: server.url },
+        stdio: ['ignore', full, 'pipe'],
+      });
+      closeSync(full);
+      let stderr = '';
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const [code] = await once(child, 'exit');
+      expect({ code, stderr }, args.join(' ')).toEqual({
+        code: 1,
+        stderr: 'marketplace: cannot write the output: no space left on device\n',
+      });
+    }
+  });
+
+  test('in-process: a write that fails ends the command there, said once on stderr, exit 1', async () => {
+    const failed = Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO', syscall: 'write' });
+    let writes = 0;
+    const result = await runInProcess(
+      ['organizations', 'list', '--all', '-o', 'table'],
+      { ...inherited, MARKETPLACE_TOKEN: many.token, MARKETPLACE_BASE_URL: server.url, COLUMNS: '80' },
+      '',
+      {},
+      (stream) => {
+        if (stream === 'stdout' && ++writes === 1) throw failed;
+      },
+    );
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'marketplace: cannot write the output: i/o error\n',
+    });
+    // The walk stopped at the failed write: the second page was never printed.
+    expect(writes).toBe(1);
   });
 });
