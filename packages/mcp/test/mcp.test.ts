@@ -617,7 +617,7 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     );
     expect(declined.error).toMatch(/did not confirm/);
     expect(asked.at(-1)).toBe(
-      'Create an access token (its value is shown once) (description=for the agent, permission=write)?',
+      'Create an access token (its value is shown once) (permission=write, description="for the agent")?',
     );
     expect(await count()).toBe(before);
     answer = 'accept';
@@ -645,7 +645,7 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     });
     await failing('me_social_accounts_delete', { id: account.id }, client);
     expect(asked.at(-1)).toBe(
-      `Disconnect a social account: youtube ${account.account_url}, ${account.status} (id=${account.id})?`,
+      `Disconnect a social account: youtube "${account.account_url}", ${account.status} (id=${account.id})?`,
     );
 
     // An address's `state` is its region, not a status.
@@ -657,7 +657,7 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
       country_code: 'us',
     });
     await failing('me_address_delete', {}, client);
-    expect(asked.at(-1)).toBe('Delete the shipping address: 1 Main St, Springfield, IL, 62701, US?');
+    expect(asked.at(-1)).toBe('Delete the shipping address: "1 Main St, Springfield, IL, 62701, US"?');
 
     // There is no show endpoint for a token: it is found in its list. Whether it is the token this
     // server runs with cannot be told (the API keeps no value), so the question says what that would do.
