@@ -7,6 +7,7 @@ import {
   componentById,
   contractRegistry,
   IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_REUSED_MESSAGE,
   PAGE_SIZE,
   toFieldErrors,
   withFieldDescriptions,
@@ -377,11 +378,18 @@ const READ_TOKEN_HINT =
 export function errorResult(
   error: unknown,
   settable?: ReadonlySet<string>,
-  call?: FailedCall & { readOnly?: boolean },
+  call?: FailedCall & { readOnly?: boolean; endpoint?: { unprocessableWhen: string | undefined } },
 ): CallToolResult {
   const detail = describeError(error, settable, call, { fieldNamesOnly: true });
   if (detail.status === 401 && call?.readOnly === false && detail.hint !== undefined)
     return failure({ ...detail, hint: `${detail.hint}${READ_TOKEN_HINT}` });
+  // A `422` on `base` names no field to look at: the operation's rule (`unprocessableWhen` of the
+  // table, as its description says it) tells what to change first, e.g. delete an organization's
+  // collabs before it. A `422` on a field has that field's own hint; a reused idempotency key, its own.
+  const rule = call?.endpoint?.unprocessableWhen;
+  const situation = detail.errors?.base?.some((message) => message !== IDEMPOTENCY_KEY_REUSED_MESSAGE);
+  if (detail.status === 422 && situation && rule && detail.hint !== undefined)
+    return failure({ ...detail, hint: `${detail.hint} It is refused when ${rule}.` });
   return failure(detail);
 }
 

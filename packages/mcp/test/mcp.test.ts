@@ -354,7 +354,11 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     await user.client.collabs.create(org.id, { name: 'Keeps the org' });
     const guarded = await failing('organizations_delete', { id: org.id });
     expect(guarded.status).toBe(422);
-    expect(guarded.hint).toMatch(/^Not possible as things are \(errors: base\): /);
+    // What stands in the way is said by the API (`errors.base`); what to do first, by the tool's rule.
+    expect(guarded.hint).toBe(
+      "Not possible as things are (errors: base): no value of this call's arguments changes that. " +
+        'It is refused when the organization still has a collab or a campaign (in any state) or an active subscription: delete its collabs and campaigns first (only a draft can be deleted).',
+    );
     expect(guarded.errors?.base).toBeDefined();
     // A state guard on a field no tool takes (`state`) is not "fix these fields"; a 403 for a
     // state (not a role) does not blame the role.
