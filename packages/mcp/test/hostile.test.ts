@@ -193,6 +193,57 @@ describe('the bearer secret of --http', () => {
   });
 });
 
+describe('messages over stdio the transport cannot read', () => {
+  const env = () => ({ ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url });
+  /** Runs the bin over stdio with this input; a server that stops reading first is no test error (EPIPE). */
+  const run = async (input: string) => {
+    const child = spawn(process.execPath, nodeArgs, { env: env() });
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = (await once(child, 'close')) as [number | null];
+    return { code, stdout, stderr };
+  };
+
+  test('a line that is no JSON-RPC message is said on stderr, and the server goes on', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const ran = await run(`{"jsonrpc":"2.0","id":900,"method":"ping"\nnot json\n${ping}\n`);
+    expect(ran.code).toBe(0);
+    expect(
+      ran.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+    const lines = ran.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    for (const line of lines)
+      expect(line).toMatch(/^marketplace-mcp: a message on stdin could not be read: /);
+  });
+
+  test('a message over the transport’s 10 MiB ends the server with exit 1 and a line on stderr, not a silent exit 0', async () => {
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'organizations_create', arguments: { name: 'x'.repeat(11_000_000) } },
+    });
+    const ran = await run(`${call}\n`);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toBe('');
+    expect(ran.stderr).toMatch(
+      /^marketplace-mcp: a message on stdin could not be read: .*10485760 bytes.*\nmarketplace-mcp: stopped reading stdin after that error; exiting\n$/,
+    );
+  });
+});
+
 describe('usage errors of the command line (exit 2)', () => {
   const env = () => ({ ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url });
   const run = (args: string[], vars: Record<string, string> = env()) =>
