@@ -1,10 +1,12 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { DEFAULT_MAX_FILE_BYTES } from './files.js';
+import { clip } from './text.js';
 
 /** A session with no request for this long is closed (decisions §6): 30 minutes. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -13,6 +15,15 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
  * MCP server and its SDK client (about 0.5 MiB each: 300 held 140 MiB), so 100 bound that to ~50 MiB.
  */
 export const DEFAULT_MAX_SESSIONS = 100;
+/**
+ * The largest request body read: 8 MiB. A tool call may carry a file argument of up to 5 MiB (the
+ * API's upload limit) as a `data:` URL, 6.7 MiB of base64, and its other arguments beside it;
+ * over stdio it is taken whole, so over HTTP too (Express's default is 100 KB).
+ */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+// A 5 MiB file as base64 and a megabyte for the rest of the call must fit.
+if (Math.ceil(DEFAULT_MAX_FILE_BYTES / 3) * 4 + 1024 * 1024 > DEFAULT_MAX_BODY_BYTES)
+  throw new Error('DEFAULT_MAX_BODY_BYTES is too small for a file argument as a data: URL');
 
 export interface HttpOptions {
   /** The port on 127.0.0.1; 0 picks a free one. */
@@ -26,6 +37,8 @@ export interface HttpOptions {
   idleTimeoutMs?: number;
   /** The most live sessions; default {@link DEFAULT_MAX_SESSIONS}. */
   maxSessions?: number;
+  /** The largest request body read, in bytes; default {@link DEFAULT_MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
   /** The clock of the idle bound, in milliseconds (tests move it); default `Date.now`. */
   now?: () => number;
 }
@@ -56,10 +69,10 @@ const SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, message: 'Ses
 /**
  * Serves Streamable HTTP at `/mcp` on 127.0.0.1, one MCP server per session (sessions keep
  * elicitation working across requests). Every request needs the bearer secret (checked in constant
- * time, before the body is read; `401` with `WWW-Authenticate: Bearer` otherwise). `createMcpExpressApp`
- * on a loopback host validates the `Host` header: the SDK's DNS-rebinding protection; a page's
- * `Origin` is checked first (below). Idle sessions are closed after `idleTimeoutMs`, and at most
- * `maxSessions` live at once.
+ * time, before the body is read; `401` with `WWW-Authenticate: Bearer` otherwise). The `Host` header
+ * must be a loopback name: the SDK's DNS-rebinding protection; a page's `Origin` is checked first
+ * (below). Idle sessions are closed after `idleTimeoutMs`, and at most `maxSessions` live at once.
+ * A body over `maxBodyBytes` or one that is no JSON is answered with a JSON-RPC error.
  */
 export async function serveHttp(makeServer: () => McpServer, options: HttpOptions): Promise<HttpServer> {
   const {
@@ -67,11 +80,17 @@ export async function serveHttp(makeServer: () => McpServer, options: HttpOption
     authToken,
     idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
     maxSessions = DEFAULT_MAX_SESSIONS,
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     now = Date.now,
   } = options;
   if (authToken === '') throw new TypeError('serveHttp: authToken must not be empty');
   const host = '127.0.0.1';
-  const app = createMcpExpressApp({ host });
+  // What the SDK's `createMcpExpressApp` sets up on a loopback host (the `Host` check, then the
+  // JSON body, so that a foreign `Host` is refused before its body is read), but with a body as
+  // large as a tool call may be: the SDK's app keeps Express's 100 KB.
+  const app = express();
+  app.use(localhostHostValidation());
+  app.use(express.json({ limit: maxBodyBytes }));
   // Express names itself in every answer (`X-Powered-By: Express`): nothing a client needs.
   app.disable('x-powered-by');
   // Map order is least recently used first: a session is moved to the end when it is used.
@@ -156,6 +175,13 @@ export async function serveHttp(makeServer: () => McpServer, options: HttpOption
   };
   app.get('/mcp', bySession);
   app.delete('/mcp', bySession);
+  // Express answers an error with an HTML page and its stack trace (install paths among them);
+  // a client of this server reads JSON-RPC. Registered last: it gets the errors of all the above.
+  app.use((error: BodyError, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const { status, code, message } = answerTo(error, maxBodyBytes);
+    res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+  });
 
   const expected = digest(authToken);
   const server = createServer((req, res) => {
@@ -188,6 +214,33 @@ export async function serveHttp(makeServer: () => McpServer, options: HttpOption
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** An error of Express's body parser (`http-errors`): its status and what went wrong. */
+interface BodyError extends Error {
+  status?: number;
+  type?: string;
+}
+
+/**
+ * The JSON-RPC error answering a request that failed before the MCP transport had it: a body too
+ * large (`413`, -32000, as the SDK's transport answers one over its own bound), one that is no
+ * JSON (-32700, as JSON-RPC has it), another bad request (a charset, an encoding, a body cut short:
+ * -32600, the parser's own message); anything else is an internal error, said without details.
+ */
+function answerTo(error: BodyError, maxBodyBytes: number): { status: number; code: number; message: string } {
+  const status = error.status ?? 500;
+  if (error.type === 'entity.too.large')
+    return {
+      status,
+      code: -32000,
+      message: `Payload Too Large: a request body must not exceed ${maxBodyBytes} bytes (a file argument of up to ${DEFAULT_MAX_FILE_BYTES} bytes fits, as a data: URL)`,
+    };
+  if (error.type === 'entity.parse.failed')
+    return { status, code: -32700, message: `Parse error: the body is not JSON (${clip(error.message)})` };
+  if (status >= 400 && status < 500)
+    return { status, code: -32600, message: `Invalid Request: ${clip(error.message)}` };
+  return { status: 500, code: -32603, message: 'Internal error' };
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

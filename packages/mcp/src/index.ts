@@ -2,6 +2,7 @@
 export { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs } from './files.js';
 export {
   DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SESSIONS,
   type HttpOptions,
   type HttpServer,

@@ -7,6 +7,7 @@ import {
   componentById,
   contractRegistry,
   IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_REUSED_MESSAGE,
   PAGE_SIZE,
   toFieldErrors,
   withFieldDescriptions,
@@ -40,7 +41,7 @@ import {
 import * as z from 'zod';
 import { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs, guardedFileReader } from './files.js';
 import { typedFromText } from './from-text.js';
-import { clip } from './text.js';
+import { clip, quoted } from './text.js';
 
 export interface ServerOptions {
   /** The access token; default `MARKETPLACE_TOKEN`. */
@@ -377,11 +378,18 @@ const READ_TOKEN_HINT =
 export function errorResult(
   error: unknown,
   settable?: ReadonlySet<string>,
-  call?: FailedCall & { readOnly?: boolean },
+  call?: FailedCall & { readOnly?: boolean; endpoint?: { unprocessableWhen: string | undefined } },
 ): CallToolResult {
   const detail = describeError(error, settable, call, { fieldNamesOnly: true });
   if (detail.status === 401 && call?.readOnly === false && detail.hint !== undefined)
     return failure({ ...detail, hint: `${detail.hint}${READ_TOKEN_HINT}` });
+  // A `422` on `base` names no field to look at: the operation's rule (`unprocessableWhen` of the
+  // table, as its description says it) tells what to change first, e.g. delete an organization's
+  // collabs before it. A `422` on a field has that field's own hint; a reused idempotency key, its own.
+  const rule = call?.endpoint?.unprocessableWhen;
+  const situation = detail.errors?.base?.some((message) => message !== IDEMPOTENCY_KEY_REUSED_MESSAGE);
+  if (detail.status === 422 && situation && rule && detail.hint !== undefined)
+    return failure({ ...detail, hint: `${detail.hint} It is refused when ${rule}.` });
   return failure(detail);
 }
 
@@ -526,11 +534,39 @@ interface Target {
   schema: z.ZodType | undefined;
 }
 
-/** The question a delete or a transition asks first. */
+/** A value that cannot pass for words of the question: an id's or an enum's letters, digits, `_` and `-`. */
+const PLAIN = /^[\w-]{1,100}$/;
+
+/** A value that should be one of a closed set (a state, a platform): bare when it is `PLAIN`, else quoted. */
+const word = (value: string): string => (PLAIN.test(value) ? value : quoted(value));
+
+/** An e-mail address that is no more than one: bare between `<` and `>`, as mail shows it. */
+const EMAIL = /^[\w.+-]{1,64}@[\w.-]{1,255}$/;
+
+/** Whether an argument takes one of a closed set of values (`permission`: read or write). */
+const isEnum = (schema: z.ZodType | undefined): boolean =>
+  (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault ? schema.unwrap() : schema) instanceof
+  z.ZodEnum;
+
+/**
+ * The question a delete, a transition or a credential's making asks first. Every text in it that
+ * the model (or whoever wrote a name) chose is `quoted`; only ids and values of a closed set that
+ * are plain words are shown bare, so the question's own words, and what they say the call does,
+ * cannot be faked.
+ */
 function confirmation(op: Operation, args: Record<string, unknown>, target?: Target): string {
-  // A credential's request says what it would allow; a delete's or a transition's, which resource.
-  const shown = MINTS_CREDENTIALS.has(op.toolName) ? Object.keys(args) : op.pathParams;
-  const ids = shown.map((name) => `${name}=${String(args[name])}`).join(', ');
+  const shape = op.input.shape as Record<string, z.ZodType>;
+  const bare = (name: string) =>
+    typeof args[name] === 'string' &&
+    PLAIN.test(args[name]) &&
+    (op.pathParams.includes(name) || isEnum(shape[name]));
+  const shownValue = (name: string) => (bare(name) ? (args[name] as string) : quoted(String(args[name])));
+  // A credential's request says what it would allow: the arguments of a closed set (its
+  // permission) first, then what the model wrote; a delete's or a transition's, which resource.
+  const shown = MINTS_CREDENTIALS.has(op.toolName)
+    ? Object.keys(args).sort((a, b) => Number(bare(b)) - Number(bare(a)))
+    : op.pathParams;
+  const ids = shown.map((name) => `${name}=${shownValue(name)}`).join(', ');
   const label = target ? labelOf(target) : '';
   const warning = REVOKES_CREDENTIALS.has(op.toolName) ? OWN_TOKEN_WARNING : '';
   return `${op.title}${label ? `: ${label}` : ''}${ids ? ` (${ids})` : ''}?${warning}`;
@@ -551,20 +587,27 @@ const RECOGNISED_BY: ReadonlyArray<(resource: Record<string, unknown>) => string
   // Its name (an organization, a collab, a campaign), or what it is for (an access token).
   ({ name, description }) => {
     const own = text(name) ?? text(description);
-    return own && JSON.stringify(own);
+    return own && quoted(own);
   },
   // The person of a membership: `"Ann" <ann@example.com>`.
   ({ user }) => {
     if (typeof user !== 'object' || user === null) return undefined;
     const { name, email } = user as Record<string, unknown>;
-    return joined([text(name) && JSON.stringify(name), text(email) && `<${email}>`], ' ');
+    const address = text(email) && (EMAIL.test(email as string) ? email : quoted(email as string));
+    return joined([text(name) && quoted(name as string), address && `<${address}>`], ' ');
   },
-  // A social account: its platform and the account's address.
-  ({ platform_id, account_url }) => text(account_url) && joined([platform_id, account_url], ' '),
-  // An address: its lines (its `state` is the region here, not a status).
-  (r) =>
-    text(r.address_one) &&
-    joined([r.address_one, r.address_two, r.city, r.state, r.postal_code, r.country_code], ', '),
+  // A social account: its platform (one of a list) and the account's address.
+  ({ platform_id, account_url }) =>
+    text(account_url) &&
+    joined([text(platform_id) && word(platform_id as string), quoted(account_url as string)], ' '),
+  // An address: its lines, as one quoted text (its `state` is the region here, not a status).
+  (r) => {
+    const lines = joined(
+      [r.address_one, r.address_two, r.city, r.state, r.postal_code, r.country_code],
+      ', ',
+    );
+    return text(r.address_one) && lines && quoted(lines);
+  },
 ];
 
 /**
@@ -577,7 +620,7 @@ function labelOf({ resource, schema }: Target): string {
   const fields = resource as Record<string, unknown>;
   const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
   const lifecycle = ['state', 'status'].find((f) => shape[f] instanceof z.ZodEnum && text(fields[f]));
-  return [...RECOGNISED_BY.map((part) => part(fields)), lifecycle && fields[lifecycle]]
+  return [...RECOGNISED_BY.map((part) => part(fields)), lifecycle && word(fields[lifecycle] as string)]
     .filter(Boolean)
     .join(', ');
 }

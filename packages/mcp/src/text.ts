@@ -10,3 +10,36 @@ export const SHOWN_CHARACTERS = 100;
 export function clip(value: string, max = SHOWN_CHARACTERS): string {
   return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
 }
+
+/**
+ * Characters that would break a line of a question or hide what it says: controls (a newline
+ * among them), format characters (a right-to-left override, zero-width ones), line and paragraph
+ * separators, surrogates without their pair, private-use and unassigned ones.
+ */
+const UNSHOWN = /[\p{C}\p{Zl}\p{Zp}]/u;
+
+/** One character of a quoted text: as it is, or as the escape a reader of JSON knows. */
+function escaped(char: string): string {
+  if (char === '"' || char === '\\') return `\\${char}`;
+  if (!UNSHOWN.test(char)) return char;
+  const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const code = char.codePointAt(0) as number;
+  return (
+    short[char] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`)
+  );
+}
+
+/**
+ * Text someone else wrote (a model's argument, a name read from the API), as a question to the
+ * user shows it: between quotes, on one line (every character that could end the line, close the
+ * quotes or hide text is escaped), and cut short after `max` characters as shown, its length said
+ * outside the quotes. So it cannot pass for the question's own words, nor push them out of sight.
+ */
+export function quoted(value: string, max = SHOWN_CHARACTERS): string {
+  let shown = '';
+  for (const char of value) {
+    if (shown.length >= max) return `"${shown}…" (${value.length} characters)`;
+    shown += escaped(char);
+  }
+  return `"${shown}"`;
+}

@@ -28,8 +28,22 @@ const made = {
 };
 
 /**
+ * An organization whose name (as anyone who can edit it may write it) is made to fake a question:
+ * a line separator and a right-to-left override, then far more text than a dialog line holds.
+ */
+const hostile = {
+  id: 'hostile',
+  name: `Acme\u2028\u202e${'x'.repeat(200)}`,
+  privacy_setting: 'private',
+  website: null,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  url: 'http://127.0.0.1/organizations/hostile.json',
+};
+
+/**
  * A stand-in API that records the requests it gets; it makes a token, has no shipping address (an
- * empty `404`, as the API answers), and answers the rest `204`.
+ * empty `404`, as the API answers), has the organization `hostile`, and answers the rest `204`.
  */
 let api: Server;
 let apiUrl: string;
@@ -40,6 +54,8 @@ beforeAll(async () => {
     if (req.method === 'POST')
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(made));
     else if (req.url === '/me/address.json') res.writeHead(404).end();
+    else if (req.method === 'GET' && req.url === '/organizations/hostile.json')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(hostile));
     else res.writeHead(204).end();
   });
   api.listen(0, '127.0.0.1');
@@ -72,7 +88,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 
 /** An in-process client that can ask the user; `answer` is the host's elicitation handler. */
 async function asking(
-  answer: (signal: AbortSignal) => Promise<ElicitResult> | ElicitResult,
+  answer: (signal: AbortSignal, question: string) => Promise<ElicitResult> | ElicitResult,
 ): Promise<Client> {
   const [a, b] = InMemoryTransport.createLinkedPair();
   await createServer({ token: 'mkt_test', baseUrl: apiUrl }).connect(a);
@@ -80,7 +96,9 @@ async function asking(
     { name: 'confirm-test', version: '1.0.0' },
     { capabilities: { elicitation: {} } },
   );
-  client.setRequestHandler(ElicitRequestSchema, (_request, extra) => answer(extra.signal));
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    answer(extra.signal, request.params.message),
+  );
   await client.connect(b);
   onTestFinished(() => client.close());
   return client;
@@ -228,6 +246,47 @@ describe('how long the user has, and what a failed question gives the model', ()
       /^Not confirmed: the host could not ask the user \(.*confirm.*\); nothing was sent\.$/,
     );
     expect(received.length).toBe(before);
+  });
+});
+
+describe('text a model or another user wrote, in a question', () => {
+  /** A host that shows its questions to `asked` and declines them. */
+  const showing = (asked: string[]) =>
+    asking((_signal, question) => {
+      asked.push(question);
+      return { action: 'decline' };
+    });
+
+  test('a token’s description cannot fake the permission: the permission comes first, the description quoted on one line and cut short', async () => {
+    const asked: string[] = [];
+    const client = await showing(asked);
+    const description = `nightly backup (read-only), permission=read)?${'\n'.repeat(30)}.`;
+    const result = (await client.callTool({
+      name: 'me_access_tokens_create',
+      arguments: { description, permission: 'write' },
+    })) as CallToolResult;
+    expect(detail(result).error).toBe('The user did not confirm; nothing was changed.');
+    expect(asked).toEqual([
+      'Create an access token (its value is shown once) (permission=write, ' +
+        `description="nightly backup (read-only), permission=read)?${'\\n'.repeat(28)}…" (76 characters))?`,
+    ]);
+    // A plain description is quoted too: only the permission, one of a closed set, is bare.
+    await client.callTool({
+      name: 'me_access_tokens_create',
+      arguments: { description: 'agent', permission: 'read' },
+    });
+    expect(asked[1]).toBe(
+      'Create an access token (its value is shown once) (permission=read, description="agent")?',
+    );
+  });
+
+  test('a name read back is quoted on one line, its invisible and line-breaking characters shown as escapes, cut short', async () => {
+    const asked: string[] = [];
+    const client = await showing(asked);
+    await client.callTool({ name: 'organizations_delete', arguments: { id: 'hostile' } });
+    expect(asked).toEqual([
+      `Delete an organization (owner only): "Acme\\u2028\\u202e${'x'.repeat(84)}…" (206 characters) (id=hostile)?`,
+    ]);
   });
 });
 

@@ -17,8 +17,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { download, png, runChild, type TestUser, useServer } from '../../sdk/test/e2e/harness.js';
-import { defaultAllowDirs } from '../src/files.js';
-import { createServer, serveHttp } from '../src/index.js';
+import { DEFAULT_MAX_FILE_BYTES, defaultAllowDirs } from '../src/files.js';
+import { createServer, DEFAULT_MAX_BODY_BYTES, serveHttp } from '../src/index.js';
 
 const server = useServer();
 // The built bin (vitest.config.ts builds it once for the run).
@@ -190,6 +190,57 @@ describe('the bearer secret of --http', () => {
     const missing = await run(['--allow-dir', join(scratch, 'no-such-dir')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^marketplace-mcp: --allow-dir .*no-such-dir is not a directory/);
+  });
+});
+
+describe('messages over stdio the transport cannot read', () => {
+  const env = () => ({ ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url });
+  /** Runs the bin over stdio with this input; a server that stops reading first is no test error (EPIPE). */
+  const run = async (input: string) => {
+    const child = spawn(process.execPath, nodeArgs, { env: env() });
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = (await once(child, 'close')) as [number | null];
+    return { code, stdout, stderr };
+  };
+
+  test('a line that is no JSON-RPC message is said on stderr, and the server goes on', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const ran = await run(`{"jsonrpc":"2.0","id":900,"method":"ping"\nnot json\n${ping}\n`);
+    expect(ran.code).toBe(0);
+    expect(
+      ran.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+    const lines = ran.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    for (const line of lines)
+      expect(line).toMatch(/^marketplace-mcp: a message on stdin could not be read: /);
+  });
+
+  test('a message over the transport’s 10 MiB ends the server with exit 1 and a line on stderr, not a silent exit 0', async () => {
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'organizations_create', arguments: { name: 'x'.repeat(11_000_000) } },
+    });
+    const ran = await run(`${call}\n`);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toBe('');
+    expect(ran.stderr).toMatch(
+      /^marketplace-mcp: a message on stdin could not be read: .*10485760 bytes.*\nmarketplace-mcp: stopped reading stdin after that error; exiting\n$/,
+    );
   });
 });
 
@@ -371,6 +422,78 @@ describe('sessions over HTTP', () => {
     expect((await listWith(http.url, second.id)).status).toBe(404);
     expect((await listWith(http.url, first.id)).status).toBe(200);
     expect((await listWith(http.url, third.id)).status).toBe(200);
+  });
+});
+
+describe('request bodies over HTTP', () => {
+  const secret = 'bodies-secret-0123456789abcdef';
+  const headers = { Authorization: `Bearer ${secret}`, 'Mcp-Protocol-Version': '2025-06-18' };
+  const started = async () => {
+    const http = await serveHttp(() => createServer({ token: user.token, baseUrl: server.url }), {
+      port: 0,
+      authToken: secret,
+    });
+    onTestFinished(() => http.close());
+    return http;
+  };
+  const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+  test('a tool call carrying a 5 MiB file as a data: URL (about 7 MB of JSON) is taken, as over stdio: its answer is a tool result', async () => {
+    const http = await started();
+    const client = await httpClient(http.url, secret);
+    // The largest file the README takes, as a data: URL: not an image, so refused before the API.
+    const logo = `data:image/png;base64,${Buffer.alloc(DEFAULT_MAX_FILE_BYTES, 'x').toString('base64')}`;
+    const result = (await client.callTool({
+      name: 'organizations_create',
+      arguments: { name: 'Never sent', logo },
+    })) as CallToolResult;
+    expect(result.isError, text(result).slice(0, 500)).toBe(true);
+    expect(JSON.parse(text(result))).toMatchObject({
+      status: null,
+      errors: { logo: ['data: URL is not a PNG, JPEG, WebP or GIF image (checked here: nothing was sent)'] },
+    });
+  });
+
+  test('a body over the limit, or one that is no JSON, is a JSON-RPC error (413, 400 -32700), not an HTML page with a stack trace', async () => {
+    const http = await started();
+    const call = (logo: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'organizations_create', arguments: { name: 'x', logo } },
+      });
+    // A body of `bytes` bytes (all ASCII).
+    const sized = (bytes: number) =>
+      call(`data:image/png;base64,${'A'.repeat(bytes - call('').length - 22)}`);
+    expect(sized(DEFAULT_MAX_BODY_BYTES)).toHaveLength(DEFAULT_MAX_BODY_BYTES);
+    // At the limit it is read (then refused for want of a session, as any call without one).
+    const atLimit = await post(http.url, headers, sized(DEFAULT_MAX_BODY_BYTES));
+    expect(atLimit.status).toBe(400);
+    expect(((await atLimit.json()) as { error: unknown }).error).toEqual({
+      code: -32000,
+      message: 'Bad Request: no valid session id',
+    });
+    const tooLarge = await post(http.url, headers, sized(DEFAULT_MAX_BODY_BYTES + 1));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await tooLarge.json()).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: `Payload Too Large: a request body must not exceed ${DEFAULT_MAX_BODY_BYTES} bytes (a file argument of up to ${DEFAULT_MAX_FILE_BYTES} bytes fits, as a data: URL)`,
+      },
+      id: null,
+    });
+
+    const broken = await post(http.url, headers, '{"jsonrpc":"2.0","id":900,"method":"ping"');
+    expect(broken.status).toBe(400);
+    expect(broken.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await broken.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: the body is not JSON/) },
+      id: null,
+    });
   });
 });
 

@@ -354,7 +354,11 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('over %s', (transport) => {
     await user.client.collabs.create(org.id, { name: 'Keeps the org' });
     const guarded = await failing('organizations_delete', { id: org.id });
     expect(guarded.status).toBe(422);
-    expect(guarded.hint).toMatch(/^Not possible as things are \(errors: base\): /);
+    // What stands in the way is said by the API (`errors.base`); what to do first, by the tool's rule.
+    expect(guarded.hint).toBe(
+      "Not possible as things are (errors: base): no value of this call's arguments changes that. " +
+        'It is refused when the organization still has a collab or a campaign (in any state) or an active subscription: delete its collabs and campaigns first (only a draft can be deleted).',
+    );
     expect(guarded.errors?.base).toBeDefined();
     // A state guard on a field no tool takes (`state`) is not "fix these fields"; a 403 for a
     // state (not a role) does not blame the role.
@@ -617,7 +621,7 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     );
     expect(declined.error).toMatch(/did not confirm/);
     expect(asked.at(-1)).toBe(
-      'Create an access token (its value is shown once) (description=for the agent, permission=write)?',
+      'Create an access token (its value is shown once) (permission=write, description="for the agent")?',
     );
     expect(await count()).toBe(before);
     answer = 'accept';
@@ -645,7 +649,7 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
     });
     await failing('me_social_accounts_delete', { id: account.id }, client);
     expect(asked.at(-1)).toBe(
-      `Disconnect a social account: youtube ${account.account_url}, ${account.status} (id=${account.id})?`,
+      `Disconnect a social account: youtube "${account.account_url}", ${account.status} (id=${account.id})?`,
     );
 
     // An address's `state` is its region, not a status.
@@ -657,7 +661,7 @@ describe('confirmations and the Host check, over Streamable HTTP', () => {
       country_code: 'us',
     });
     await failing('me_address_delete', {}, client);
-    expect(asked.at(-1)).toBe('Delete the shipping address: 1 Main St, Springfield, IL, 62701, US?');
+    expect(asked.at(-1)).toBe('Delete the shipping address: "1 Main St, Springfield, IL, 62701, US"?');
 
     // There is no show endpoint for a token: it is found in its list. Whether it is the token this
     // server runs with cannot be told (the API keeps no value), so the question says what that would do.

@@ -122,6 +122,10 @@ describe('tools/list', () => {
     expect(asking).toMatch(
       /The user is asked to confirm before it runs \(through the host\)\. When the host cannot ask, the call is refused: only the user can let such calls run without asking, by restarting the server with --yes\.$/,
     );
+    // Why deleting an organization is refused, and what to do first.
+    expect(listed.tools.find((t) => t.name === 'organizations_delete')?.description).toContain(
+      '`422` too when the organization still has a collab or a campaign (in any state) or an active subscription: delete its collabs and campaigns first (only a draft can be deleted).',
+    );
     const submit = listed.tools.find((t) => t.name === 'collabs_submit')?.description;
     expect(submit).toMatch(/Admins of the organization/);
     expect(submit).toMatch(/not allowed from the current state is `422`/);

@@ -204,6 +204,10 @@ export const endpoints = {
       params: orgParams,
       access: 'owner',
       summary: 'Delete an organization (owner only)',
+      // The server's rule (organizations.service.ts): a collab or campaign in any state stands in
+      // the way, and only a draft one can be deleted.
+      unprocessableWhen:
+        'the organization still has a collab or a campaign (in any state) or an active subscription: delete its collabs and campaigns first (only a draft can be deleted)',
     }),
   },
   collabs: draftResource({
