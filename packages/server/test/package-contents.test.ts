@@ -6,13 +6,17 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const root = new URL('..', import.meta.url).pathname;
 // A data directory as `pnpm start` leaves it, in the package folder: it must never be packed.
 const data = join(root, '.data-pack-test');
-mkdirSync(data, { recursive: true });
-writeFileSync(join(data, 'demo-token.json'), '{"token":"mkt_not_a_real_token"}');
+// Made in a hook, not as the file loads: a run that filters this test out (`-t`) runs no afterAll
+// and left the folder behind.
+beforeAll(() => {
+  mkdirSync(data, { recursive: true });
+  writeFileSync(join(data, 'demo-token.json'), '{"token":"mkt_not_a_real_token"}');
+});
 afterAll(() => rmSync(data, { recursive: true, force: true }));
 
 it('packs dist/ (without source maps: the sources are not shipped), package.json and README.md, and nothing else', () => {
