@@ -8,7 +8,7 @@ import {
   ClientOptionError,
   MarketplaceError,
 } from './core/error.js';
-import { ETagCache } from './core/etag-cache.js';
+import { ETagCache, type StoreBound } from './core/etag-cache.js';
 import { idempotencyKeyFor } from './core/idempotency.js';
 import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
 import { makeAPIError } from './core/make-api-error.js';
@@ -120,7 +120,8 @@ export class Marketplace {
     this.#baseUrl = checkedBaseUrl(String(baseUrl));
     this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
     this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000, MAX_TIMEOUT_MS);
-    this.#cache = store && new ETagCache(store, token);
+    // The logger hears of a failing store, whose failures are otherwise ignored (see ETagCache).
+    this.#cache = store && new ETagCache(store, token, logger);
     // Called without a `this` (ky would call it as a method of its options, which a browser's
     // `fetch` refuses), through one wrapper made here rather than one per call.
     const fetch = options.fetch;
@@ -201,27 +202,46 @@ export class Marketplace {
   async #call(endpoint: Endpoint, input: RequestInput<Endpoint>, options: CallOptions): Promise<Outcome> {
     const { params, query, body } = validateRequest(endpoint, input);
     const url = this.#url(buildPath(endpoint.path, params), query);
+    const timeout =
+      options.timeout === undefined
+        ? this.#timeout
+        : integerAtLeast(1, 'timeout', options.timeout, MAX_TIMEOUT_MS);
     const cache = endpoint.etag && options.cache !== false ? this.#cache : undefined;
-    const slot = cache && (await cache.lookup(url));
+    // The store's calls never fail the call, and are given up after `timeout` (see ETagCache). Only
+    // a show (read) or a write asks the store anything: a page of a list goes without.
+    const bound =
+      this.#cache && (cache || endpoint.method !== 'GET')
+        ? { method: endpoint.method, timeout, signal: options.signal }
+        : undefined;
+    const slot = cache && bound && (await cache.lookup(url, bound));
+    // A store that had not answered when the caller aborted: nothing is sent.
+    options.signal?.throwIfAborted();
     try {
-      const answer = await this.#send(endpoint, url, body, slot?.cached, options);
+      const answer = await this.#send(endpoint, url, body, slot?.cached, timeout, options);
       if (answer.status === 304 && slot?.cached)
         return new Outcome(parseResponse(endpoint, slot.cached.body, answer, true), answer);
       const { json, data } = readResponse(endpoint, url, answer, slot !== undefined);
-      if (slot) await this.#cache?.save(slot, answer.headers.get('etag'), json);
+      if (slot && bound) await this.#cache?.save(slot, bound, answer.headers.get('etag'), json);
       return new Outcome(data, answer);
     } catch (error) {
-      if (slot) await this.#cache?.drop(slot);
+      if (slot && bound) await this.#cache?.drop(slot, bound);
       throw error;
     } finally {
-      // Updates, deletes and transitions change what the show endpoint would answer.
-      if (endpoint.method !== 'GET') await this.#forgetAfter(endpoint, params, url);
+      // Updates, deletes and transitions change what the show endpoint would answer. The cache's
+      // calls never throw, so this cannot replace the call's result or error.
+      if (endpoint.method !== 'GET' && bound) await this.#forgetAfter(endpoint, params, url, bound);
     }
   }
 
   /** Drops the cached copy a write made stale: its own URL (update, delete) or its show's (transition). */
-  async #forgetAfter(endpoint: Endpoint, params: Record<string, string>, url: string): Promise<void> {
-    await this.#cache?.forget(endpoint.show ? this.#url(buildPath(endpoint.show.path, params), {}) : url);
+  async #forgetAfter(
+    endpoint: Endpoint,
+    params: Record<string, string>,
+    url: string,
+    bound: StoreBound,
+  ): Promise<void> {
+    const shown = endpoint.show ? this.#url(buildPath(endpoint.show.path, params), {}) : url;
+    await this.#cache?.forget(shown, bound);
   }
 
   /** One HTTP exchange, retries included; error statuses become `APIError`s. */
@@ -230,12 +250,9 @@ export class Marketplace {
     url: string,
     body: EncodedBody,
     cached: CachedResponse | undefined,
+    timeout: number,
     options: CallOptions,
   ): Promise<Answer> {
-    const timeout =
-      options.timeout === undefined
-        ? this.#timeout
-        : integerAtLeast(1, 'timeout', options.timeout, MAX_TIMEOUT_MS);
     const maxRetries =
       options.maxRetries === undefined
         ? this.#maxRetries
