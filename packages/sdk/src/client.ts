@@ -128,7 +128,7 @@ export class Marketplace {
     this.#fetch = fetch
       ? (input, init) => fetch(input, init)
       : (input, init) => globalThis.fetch(input, init);
-    this.#userAgent = userAgent(options.userAgent);
+    this.#userAgent = userAgent(checkedUserAgent(options.userAgent));
     this.#logger = logger;
     this.#random = options.random ?? Math.random;
     this.#defaultHeaders = customHeaders(new Map(), options.defaultHeaders, 'defaultHeaders');
@@ -389,27 +389,54 @@ const OWN_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * `extra` over `base`, names in lowercase; a `null` value leaves the header out, an `undefined`
- * one (an unset environment variable) is as if it were not named. A header the SDK sets itself
- * is a `TypeError` naming the option to use instead.
+ * one (an unset environment variable) is as if it were not named. A header the SDK sets itself,
+ * or one `fetch` would refuse to send (its name or its value), is a `TypeError` naming the option:
+ * a `ClientOptionError` for `defaultHeaders`, checked when the client is made, rather than
+ * `fetch`'s own error on every request, which names no option. A value is never quoted (a header
+ * may carry a key).
  */
 function customHeaders(
   base: ReadonlyMap<string, string>,
   extra: Readonly<Record<string, string | null | undefined>> | undefined,
-  option: string,
+  option: 'defaultHeaders' | 'headers',
 ): Map<string, string> {
   // A map, not an object: a header named `__proto__` or `constructor` is a header like any other.
   const headers = new Map(base);
   if (extra === undefined) return headers;
+  const refuse = (problem: string) =>
+    option === 'defaultHeaders'
+      ? new ClientOptionError(option, problem)
+      : new TypeError(`Marketplace: \`${option}\` ${problem}`);
   for (const [name, value] of Object.entries(extra)) {
     const key = name.toLowerCase();
     const own = Object.hasOwn(OWN_HEADERS, key) ? OWN_HEADERS[key] : undefined;
-    if (own !== undefined)
-      throw new TypeError(`Marketplace: \`${option}\` cannot set ${name}; the SDK sets it (option: ${own})`);
+    if (own !== undefined) throw refuse(`cannot set ${name}; the SDK sets it (option: ${own})`);
+    if (!HEADER_NAME.test(name))
+      throw refuse(
+        `has an invalid header name ${JSON.stringify(name)}: a name is one word of letters, digits and !#$%&'*+-.^_\`|~`,
+      );
     if (value === null) headers.delete(key);
-    else if (value !== undefined) headers.set(key, value);
+    else if (value !== undefined) {
+      // `fetch` trims the value's surrounding whitespace (a trailing newline) before checking it.
+      if (!HEADER_VALUE.test(value.replace(HTTP_WHITESPACE_AROUND, '')))
+        throw refuse(`${name}'s value ${HEADER_CHARACTERS}`);
+      headers.set(key, value);
+    }
   }
   return headers;
 }
+
+/** A header's name, an HTTP token (RFC 9110, 5.6.2). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * What a header's value may hold (RFC 9110, 5.5): visible ASCII, spaces, tabs and Latin-1 (Node's
+ * `fetch` sends those, and refuses control characters and anything above U+00FF).
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const HTTP_WHITESPACE_AROUND = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+const HEADER_CHARACTERS =
+  'holds a character an HTTP header cannot carry (a line break, a control character or one above U+00FF)';
 
 /** The characters `URLSearchParams` writes as they are (application/x-www-form-urlencoded). */
 const FORM_VERBATIM = /^[A-Za-z0-9*._-]*$/;
@@ -524,6 +551,18 @@ function unexplained(url: string): string {
   const page = (globalThis as { location?: { origin?: unknown } }).location?.origin;
   if (typeof page !== 'string' || page === 'null' || new URL(url).origin === page) return '';
   return ` (the browser gives no reason: the API is down or unreachable, or it does not allow requests from this page's origin, ${page} (CORS); the browser's console says which)`;
+}
+
+/**
+ * A `userAgent` the `User-Agent` header can carry, checked in every runtime (a browser ignores it,
+ * but the same code runs in Node): the SDK's product token follows it, so a trailing line break
+ * is inside the header, and `fetch` would refuse every request with an error naming no option.
+ */
+function checkedUserAgent(prefix: string | undefined): string | undefined {
+  if (prefix === undefined || HEADER_VALUE.test(prefix)) return prefix;
+  if (/^[^\r\n]*(\r?\n)+$/.test(prefix) && HEADER_VALUE.test(prefix.trimEnd()))
+    throw new ClientOptionError('userAgent', 'ends with a line break: trim it');
+  throw new ClientOptionError('userAgent', HEADER_CHARACTERS);
 }
 
 /** Browsers forbid setting `User-Agent`, so it is only sent from Node. */
