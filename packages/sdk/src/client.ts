@@ -8,7 +8,7 @@ import {
   ClientOptionError,
   MarketplaceError,
 } from './core/error.js';
-import { ETagCache } from './core/etag-cache.js';
+import { ETagCache, type StoreBound } from './core/etag-cache.js';
 import { idempotencyKeyFor } from './core/idempotency.js';
 import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
 import { makeAPIError } from './core/make-api-error.js';
@@ -120,14 +120,15 @@ export class Marketplace {
     this.#baseUrl = checkedBaseUrl(String(baseUrl));
     this.#maxRetries = integerAtLeast(0, 'maxRetries', options.maxRetries ?? 3);
     this.#timeout = integerAtLeast(1, 'timeout', options.timeout ?? 30_000, MAX_TIMEOUT_MS);
-    this.#cache = store && new ETagCache(store, token);
+    // The logger hears of a failing store, whose failures are otherwise ignored (see ETagCache).
+    this.#cache = store && new ETagCache(store, token, logger);
     // Called without a `this` (ky would call it as a method of its options, which a browser's
     // `fetch` refuses), through one wrapper made here rather than one per call.
     const fetch = options.fetch;
     this.#fetch = fetch
       ? (input, init) => fetch(input, init)
       : (input, init) => globalThis.fetch(input, init);
-    this.#userAgent = userAgent(options.userAgent);
+    this.#userAgent = userAgent(checkedUserAgent(options.userAgent));
     this.#logger = logger;
     this.#random = options.random ?? Math.random;
     this.#defaultHeaders = customHeaders(new Map(), options.defaultHeaders, 'defaultHeaders');
@@ -201,27 +202,46 @@ export class Marketplace {
   async #call(endpoint: Endpoint, input: RequestInput<Endpoint>, options: CallOptions): Promise<Outcome> {
     const { params, query, body } = validateRequest(endpoint, input);
     const url = this.#url(buildPath(endpoint.path, params), query);
+    const timeout =
+      options.timeout === undefined
+        ? this.#timeout
+        : integerAtLeast(1, 'timeout', options.timeout, MAX_TIMEOUT_MS);
     const cache = endpoint.etag && options.cache !== false ? this.#cache : undefined;
-    const slot = cache && (await cache.lookup(url));
+    // The store's calls never fail the call, and are given up after `timeout` (see ETagCache). Only
+    // a show (read) or a write asks the store anything: a page of a list goes without.
+    const bound =
+      this.#cache && (cache || endpoint.method !== 'GET')
+        ? { method: endpoint.method, timeout, signal: options.signal }
+        : undefined;
+    const slot = cache && bound && (await cache.lookup(url, bound));
+    // A store that had not answered when the caller aborted: nothing is sent.
+    options.signal?.throwIfAborted();
     try {
-      const answer = await this.#send(endpoint, url, body, slot?.cached, options);
+      const answer = await this.#send(endpoint, url, body, slot?.cached, timeout, options);
       if (answer.status === 304 && slot?.cached)
         return new Outcome(parseResponse(endpoint, slot.cached.body, answer, true), answer);
       const { json, data } = readResponse(endpoint, url, answer, slot !== undefined);
-      if (slot) await this.#cache?.save(slot, answer.headers.get('etag'), json);
+      if (slot && bound) await this.#cache?.save(slot, bound, answer.headers.get('etag'), json);
       return new Outcome(data, answer);
     } catch (error) {
-      if (slot) await this.#cache?.drop(slot);
+      if (slot && bound) await this.#cache?.drop(slot, bound);
       throw error;
     } finally {
-      // Updates, deletes and transitions change what the show endpoint would answer.
-      if (endpoint.method !== 'GET') await this.#forgetAfter(endpoint, params, url);
+      // Updates, deletes and transitions change what the show endpoint would answer. The cache's
+      // calls never throw, so this cannot replace the call's result or error.
+      if (endpoint.method !== 'GET' && bound) await this.#forgetAfter(endpoint, params, url, bound);
     }
   }
 
   /** Drops the cached copy a write made stale: its own URL (update, delete) or its show's (transition). */
-  async #forgetAfter(endpoint: Endpoint, params: Record<string, string>, url: string): Promise<void> {
-    await this.#cache?.forget(endpoint.show ? this.#url(buildPath(endpoint.show.path, params), {}) : url);
+  async #forgetAfter(
+    endpoint: Endpoint,
+    params: Record<string, string>,
+    url: string,
+    bound: StoreBound,
+  ): Promise<void> {
+    const shown = endpoint.show ? this.#url(buildPath(endpoint.show.path, params), {}) : url;
+    await this.#cache?.forget(shown, bound);
   }
 
   /** One HTTP exchange, retries included; error statuses become `APIError`s. */
@@ -230,12 +250,9 @@ export class Marketplace {
     url: string,
     body: EncodedBody,
     cached: CachedResponse | undefined,
+    timeout: number,
     options: CallOptions,
   ): Promise<Answer> {
-    const timeout =
-      options.timeout === undefined
-        ? this.#timeout
-        : integerAtLeast(1, 'timeout', options.timeout, MAX_TIMEOUT_MS);
     const maxRetries =
       options.maxRetries === undefined
         ? this.#maxRetries
@@ -372,27 +389,54 @@ const OWN_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * `extra` over `base`, names in lowercase; a `null` value leaves the header out, an `undefined`
- * one (an unset environment variable) is as if it were not named. A header the SDK sets itself
- * is a `TypeError` naming the option to use instead.
+ * one (an unset environment variable) is as if it were not named. A header the SDK sets itself,
+ * or one `fetch` would refuse to send (its name or its value), is a `TypeError` naming the option:
+ * a `ClientOptionError` for `defaultHeaders`, checked when the client is made, rather than
+ * `fetch`'s own error on every request, which names no option. A value is never quoted (a header
+ * may carry a key).
  */
 function customHeaders(
   base: ReadonlyMap<string, string>,
   extra: Readonly<Record<string, string | null | undefined>> | undefined,
-  option: string,
+  option: 'defaultHeaders' | 'headers',
 ): Map<string, string> {
   // A map, not an object: a header named `__proto__` or `constructor` is a header like any other.
   const headers = new Map(base);
   if (extra === undefined) return headers;
+  const refuse = (problem: string) =>
+    option === 'defaultHeaders'
+      ? new ClientOptionError(option, problem)
+      : new TypeError(`Marketplace: \`${option}\` ${problem}`);
   for (const [name, value] of Object.entries(extra)) {
     const key = name.toLowerCase();
     const own = Object.hasOwn(OWN_HEADERS, key) ? OWN_HEADERS[key] : undefined;
-    if (own !== undefined)
-      throw new TypeError(`Marketplace: \`${option}\` cannot set ${name}; the SDK sets it (option: ${own})`);
+    if (own !== undefined) throw refuse(`cannot set ${name}; the SDK sets it (option: ${own})`);
+    if (!HEADER_NAME.test(name))
+      throw refuse(
+        `has an invalid header name ${JSON.stringify(name)}: a name is one word of letters, digits and !#$%&'*+-.^_\`|~`,
+      );
     if (value === null) headers.delete(key);
-    else if (value !== undefined) headers.set(key, value);
+    else if (value !== undefined) {
+      // `fetch` trims the value's surrounding whitespace (a trailing newline) before checking it.
+      if (!HEADER_VALUE.test(value.replace(HTTP_WHITESPACE_AROUND, '')))
+        throw refuse(`${name}'s value ${HEADER_CHARACTERS}`);
+      headers.set(key, value);
+    }
   }
   return headers;
 }
+
+/** A header's name, an HTTP token (RFC 9110, 5.6.2). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * What a header's value may hold (RFC 9110, 5.5): visible ASCII, spaces, tabs and Latin-1 (Node's
+ * `fetch` sends those, and refuses control characters and anything above U+00FF).
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const HTTP_WHITESPACE_AROUND = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+const HEADER_CHARACTERS =
+  'holds a character an HTTP header cannot carry (a line break, a control character or one above U+00FF)';
 
 /** The characters `URLSearchParams` writes as they are (application/x-www-form-urlencoded). */
 const FORM_VERBATIM = /^[A-Za-z0-9*._-]*$/;
@@ -507,6 +551,18 @@ function unexplained(url: string): string {
   const page = (globalThis as { location?: { origin?: unknown } }).location?.origin;
   if (typeof page !== 'string' || page === 'null' || new URL(url).origin === page) return '';
   return ` (the browser gives no reason: the API is down or unreachable, or it does not allow requests from this page's origin, ${page} (CORS); the browser's console says which)`;
+}
+
+/**
+ * A `userAgent` the `User-Agent` header can carry, checked in every runtime (a browser ignores it,
+ * but the same code runs in Node): the SDK's product token follows it, so a trailing line break
+ * is inside the header, and `fetch` would refuse every request with an error naming no option.
+ */
+function checkedUserAgent(prefix: string | undefined): string | undefined {
+  if (prefix === undefined || HEADER_VALUE.test(prefix)) return prefix;
+  if (/^[^\r\n]*(\r?\n)+$/.test(prefix) && HEADER_VALUE.test(prefix.trimEnd()))
+    throw new ClientOptionError('userAgent', 'ends with a line break: trim it');
+  throw new ClientOptionError('userAgent', HEADER_CHARACTERS);
 }
 
 /** Browsers forbid setting `User-Agent`, so it is only sent from Node. */

@@ -12,6 +12,7 @@ export {
   type APIErrorRequest,
   AuthenticationError,
   BadRequestError,
+  type CheckedClientOption,
   ClientOptionError,
   InternalServerError,
   MarketplaceError,

@@ -16,7 +16,7 @@ import {
 import * as z from 'zod';
 import type { Marketplace } from './client.js';
 import { NotFoundError, RequestValidationError } from './core/error.js';
-import type { Page } from './core/pagination.js';
+import { checkedCount, type Page } from './core/pagination.js';
 import { validateParams } from './core/validation.js';
 import { nearNames } from './internal/near-names.js';
 import { objectShape } from './internal/object-shape.js';
@@ -339,9 +339,15 @@ export interface CallOptions extends RequestOptions {
    * arguments a model or another party chose).
    */
   readFile?: FileReader;
-  /** Lists: walk the pages from `page` until this many items (or the last page). */
+  /**
+   * Lists: walk the pages from `page` until this many items (or the last page). An integer of at
+   * least 0, or `Infinity` for every page; anything else is a `RangeError`.
+   */
   maxItems?: number;
-  /** Lists: items at the start of the first page to leave out (a `next_skip` given back). */
+  /**
+   * Lists: items at the start of the first page to leave out (a `next_skip` given back). An integer
+   * of at least 0; anything else is a `RangeError`.
+   */
   skip?: number;
   /**
    * Lists: called with each page's items as the walk reaches them, before the next page is asked
@@ -368,6 +374,11 @@ export async function callOperation(
   { readFile = readDataUrl, maxItems, skip = 0, onItems, ...options }: CallOptions = {},
 ): Promise<{ data: unknown; response: Response | undefined } | ListResult> {
   const endpoint = op.endpoint;
+  if (op.kind === 'list') {
+    // Checked before anything is read or sent: `NaN` would walk every page, `-1` drop an item.
+    if (maxItems !== undefined) checkedCount('maxItems', maxItems, true);
+    checkedCount('skip', skip, false);
+  }
   const request = await requestOf(op, args, readFile);
   if (op.kind === 'list')
     return walk(await client.list(endpoint, request as never, options), maxItems, skip, onItems);

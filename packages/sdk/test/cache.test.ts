@@ -1,6 +1,14 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, test } from 'vitest';
-import { type CachedResponse, type CacheStore, LruCache, NotFoundError } from '../src/index.js';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import {
+  type CachedResponse,
+  type CacheStore,
+  type LogDetails,
+  type Logger,
+  LruCache,
+  NotFoundError,
+  ValidationError,
+} from '../src/index.js';
 import {
   BASE,
   COLLAB_ID,
@@ -236,5 +244,188 @@ describe('LruCache', () => {
     await sdk.organizations.retrieve(ORG_ID);
     await sdk.organizations.retrieve(ORG_ID);
     expect(ifNoneMatch()).toEqual([null, ETAG]);
+  });
+});
+
+describe('a store that fails', () => {
+  const collabUrl = `${BASE}/organizations/${ORG_ID}/collabs/${COLLAB_ID}.json`;
+  const unavailable = () => {
+    throw new Error('cache store unavailable');
+  };
+  /** A store whose named methods throw (sync) or reject (async); the others work, in memory. */
+  function failing(
+    methods: (keyof CacheStore)[],
+    async = false,
+  ): CacheStore & { map: Map<string, CachedResponse> } {
+    const map = new Map<string, CachedResponse>();
+    const working: CacheStore = {
+      get: (key) => map.get(key),
+      set: (key, value) => void map.set(key, value),
+      delete: (key) => void map.delete(key),
+    };
+    const method = <K extends keyof CacheStore>(name: K): CacheStore[K] => {
+      const run = (methods.includes(name) ? unavailable : working[name]) as (...args: unknown[]) => never;
+      return (async ? async (...args: unknown[]) => run(...args) : run) as CacheStore[K];
+    };
+    return { map, get: method('get'), set: method('set'), delete: method('delete') };
+  }
+  function recordingLogger() {
+    const warnings: { message: string; details: LogDetails }[] = [];
+    const logger: Logger = {
+      debug: () => {},
+      warn: (message, details) => warnings.push({ message, details }),
+    };
+    return { warnings, logger };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test.each([
+    ['throws', false],
+    ['rejects', true],
+  ])(
+    'a delete that %s after an update, a delete or a transition: each resolves as the server answered, with a warning',
+    async (_how, async) => {
+      server.use(
+        http.patch(collabUrl, () => HttpResponse.json({ ...collab, name: 'New name' })),
+        http.delete(collabUrl, () => new HttpResponse(null, { status: 204 })),
+        http.post(
+          `${BASE}/organizations/${ORG_ID}/collabs/${COLLAB_ID}/submit.json`,
+          () => new HttpResponse(null, { status: 303 }),
+        ),
+        http.get(collabUrl, () =>
+          HttpResponse.json({ ...collab, state: 'submitted_for_review' }, { headers: { ETag: ETAG } }),
+        ),
+      );
+      const { warnings, logger } = recordingLogger();
+      const sdk = client({ cache: failing(['delete'], async), logger });
+      await expect(sdk.collabs.update(ORG_ID, COLLAB_ID, { name: 'New name' })).resolves.toMatchObject({
+        name: 'New name',
+      });
+      await expect(sdk.collabs.submit(ORG_ID, COLLAB_ID)).resolves.toMatchObject({
+        state: 'submitted_for_review',
+      });
+      await expect(sdk.collabs.delete(ORG_ID, COLLAB_ID)).resolves.toBeUndefined();
+      expect(seen.map((r) => r.method)).toEqual(['PATCH', 'POST', 'GET', 'DELETE']);
+      expect(warnings).toEqual(
+        ['PATCH', 'POST', 'DELETE'].map((method) => ({
+          message: 'marketplace cache store delete failed',
+          details: {
+            method,
+            url: collabUrl,
+            attempt: 0,
+            cacheStore: 'delete',
+            error: 'Error: cache store unavailable',
+          },
+        })),
+      );
+    },
+  );
+
+  test('a failing delete does not hide the server’s own error (a 422)', async () => {
+    server.use(
+      http.patch(collabUrl, () => HttpResponse.json({ errors: { name: ['is too long'] } }, { status: 422 })),
+    );
+    const error = await client({ cache: failing(['delete']) })
+      .collabs.update(ORG_ID, COLLAB_ID, { name: 'x' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ status: 422 });
+  });
+
+  test('a failing delete does not hide a read’s 404 either', async () => {
+    serveOrganization();
+    const store = failing(['delete']);
+    const sdk = client({ cache: store });
+    await sdk.organizations.retrieve(ORG_ID);
+    server.use(http.get(orgUrl, () => HttpResponse.json({ error: 'Not found' }, { status: 404 })));
+    await expect(sdk.organizations.retrieve(ORG_ID)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test.each([
+    ['throws', false],
+    ['rejects', true],
+  ])('a get that %s is a miss: the read is sent without If-None-Match and answered', async (_how, async) => {
+    serveOrganization();
+    const { warnings, logger } = recordingLogger();
+    const sdk = client({ cache: failing(['get'], async), logger });
+    await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    expect(ifNoneMatch()).toEqual([null, null]);
+    expect(warnings.map((w) => [w.message, w.details.cacheStore, w.details.method, w.details.url])).toEqual([
+      ['marketplace cache store get failed', 'get', 'GET', orgUrl],
+      ['marketplace cache store get failed', 'get', 'GET', orgUrl],
+    ]);
+  });
+
+  test.each([
+    ['throws', false],
+    ['rejects', true],
+  ])('a set that %s caches nothing: the read is answered', async (_how, async) => {
+    serveOrganization();
+    const { warnings, logger } = recordingLogger();
+    const store = failing(['set'], async);
+    const sdk = client({ cache: store, logger });
+    await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    expect(ifNoneMatch()).toEqual([null, null]);
+    expect(store.map.size).toBe(0);
+    expect(warnings.map((w) => [w.message, w.details.error])).toEqual([
+      ['marketplace cache store set failed', 'Error: cache store unavailable'],
+      ['marketplace cache store set failed', 'Error: cache store unavailable'],
+    ]);
+  });
+
+  test('a get that never settles is a miss once the call’s timeout has passed', async () => {
+    serveOrganization();
+    const { warnings, logger } = recordingLogger();
+    const hung: CacheStore = { get: () => new Promise(() => {}), set: () => {}, delete: () => {} };
+    vi.useFakeTimers();
+    const call = client({ cache: hung, logger, timeout: 500 }).organizations.retrieve(ORG_ID);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(seen).toHaveLength(0);
+    // Then the request is sent, with the whole of its own timeout.
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(call).resolves.toEqual(organization);
+    expect(ifNoneMatch()).toEqual([null]);
+    expect(warnings).toEqual([
+      {
+        message: 'marketplace cache store get failed',
+        details: {
+          method: 'GET',
+          url: orgUrl,
+          attempt: 0,
+          cacheStore: 'get',
+          error: 'no answer within 500 ms',
+        },
+      },
+    ]);
+  });
+
+  test('a get that never settles: aborting the call rejects it with the signal’s reason, and sends nothing', async () => {
+    const hung: CacheStore = { get: () => new Promise(() => {}), set: () => {}, delete: () => {} };
+    const controller = new AbortController();
+    const call = client({ cache: hung }).organizations.retrieve(ORG_ID, { signal: controller.signal });
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    expect(seen).toHaveLength(0);
+  });
+
+  test('a delete that never settles after an update: the update resolves once the call’s timeout has passed', async () => {
+    server.use(http.patch(collabUrl, () => HttpResponse.json(collab)));
+    const { warnings, logger } = recordingLogger();
+    const hung: CacheStore = { get: () => undefined, set: () => {}, delete: () => new Promise(() => {}) };
+    vi.useFakeTimers();
+    const call = client({ cache: hung, logger, timeout: 500 }).collabs.update(ORG_ID, COLLAB_ID, {
+      name: 'x',
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    await expect(call).resolves.toEqual(collab);
+    expect(warnings.map((w) => [w.message, w.details.error])).toEqual([
+      ['marketplace cache store delete failed', 'no answer within 500 ms'],
+    ]);
   });
 });

@@ -169,6 +169,45 @@ describe('new Marketplace() refuses a token or base URL it could not send, witho
   });
 });
 
+describe('new Marketplace() refuses a userAgent a User-Agent header could not carry', () => {
+  const HEADER_CHARACTER =
+    '`userAgent` holds a character an HTTP header cannot carry (a line break, a control character or one above U+00FF)';
+
+  test.each([
+    [
+      'ends with a line break (a file read whole)',
+      'acme-sync/2.3\n',
+      '`userAgent` ends with a line break: trim it',
+    ],
+    ['ends with CRLF', 'acme-sync/2.3\r\n', '`userAgent` ends with a line break: trim it'],
+    ['holds a line break', 'acme-sync\n2.3', HEADER_CHARACTER],
+    ['holds a NUL', 'acme-sync/2.3\u0000', HEADER_CHARACTER],
+    ['holds a character above U+00FF', 'acme-sync/2.3 ✓', HEADER_CHARACTER],
+  ])('one that %s: a ClientOptionError saying what to fix', (_what, userAgent, problem) => {
+    let error: unknown;
+    try {
+      new Marketplace({ token: TOKEN, baseUrl: BASE, userAgent });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ClientOptionError);
+    expect((error as Error).message).toBe(`Marketplace: ${problem}`);
+    expect(error).toMatchObject({ option: 'userAgent' });
+  });
+
+  test('withOptions checks it too', () => {
+    expect(() => client().withOptions({ userAgent: 'acme\r\nX-Injected: 1' })).toThrow(ClientOptionError);
+  });
+
+  test('Latin-1 and a tab are taken, as HTTP allows them', async () => {
+    server.use(http.get(orgUrl, () => HttpResponse.json(organization)));
+    await client({ userAgent: 'café-sync/1\t(+https://café.example)' }).organizations.retrieve(ORG_ID);
+    expect(seen[0]?.headers.get('user-agent')).toMatch(
+      /^café-sync\/1\t\(\+https:\/\/café\.example\) marketplace-sdk\//,
+    );
+  });
+});
+
 describe('withOptions', () => {
   test('changes the options given and keeps the others', async () => {
     let calls = 0;

@@ -6,6 +6,7 @@
  */
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { ClientOptionError } from '../src/index.js';
 import {
   BASE,
   COLLAB_ID,
@@ -109,6 +110,48 @@ describe('headers per call', () => {
       .organizations.list({}, { headers: { 'X-Run': 'r1' }, concurrency: 2 })
       .toArray();
     expect(header('x-run')).toEqual(['r1', 'r1', 'r1']);
+  });
+});
+
+describe('headers HTTP cannot carry', () => {
+  const NAME =
+    'has an invalid header name "X Gateway": a name is one word of letters, digits and !#$%&\'*+-.^_`|~';
+  const VALUE =
+    "X-Gateway-Key's value holds a character an HTTP header cannot carry (a line break, a control character or one above U+00FF)";
+
+  test.each([
+    ['an invalid name', { 'X Gateway': 'abc' }, NAME],
+    ['a line break inside a value', { 'X-Gateway-Key': 'secret-1\nsecret-2' }, VALUE],
+    ['a control character in a value', { 'X-Gateway-Key': 'secret\u0001' }, VALUE],
+    ['a character above U+00FF in a value', { 'X-Gateway-Key': 'secret✓' }, VALUE],
+  ])(
+    '%s: refused by the constructor (ClientOptionError) and by a call, without the value',
+    async (_what, headers, problem) => {
+      let error: unknown;
+      try {
+        client({ defaultHeaders: headers });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ClientOptionError);
+      expect(error).toMatchObject({
+        option: 'defaultHeaders',
+        message: `Marketplace: \`defaultHeaders\` ${problem}`,
+      });
+      expect((error as Error).message).not.toContain('secret');
+      const call = client()
+        .organizations.retrieve(ORG_ID, { headers })
+        .catch((e: unknown) => e);
+      await expect(call).resolves.toBeInstanceOf(TypeError);
+      await expect(call).resolves.toMatchObject({ message: `Marketplace: \`headers\` ${problem}` });
+      expect(seen).toHaveLength(0);
+    },
+  );
+
+  test('a value’s surrounding whitespace (a trailing newline) is taken: fetch trims it', async () => {
+    server.use(http.get(`${BASE}/organizations/${ORG_ID}.json`, () => HttpResponse.json(organization)));
+    await client({ defaultHeaders: { 'X-Gateway-Key': 'abc\n' } }).organizations.retrieve(ORG_ID);
+    expect(header('x-gateway-key')).toEqual(['abc']);
   });
 });
 

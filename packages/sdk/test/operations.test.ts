@@ -145,6 +145,20 @@ describe('operations', () => {
     expect(kept).toMatchObject({ next_page: 2, next_skip: 10 });
   });
 
+  test.each([
+    ['maxItems', Number.NaN, 'maxItems must be a non-negative integer (or Infinity), got NaN'],
+    ['maxItems', -1, 'maxItems must be a non-negative integer (or Infinity), got -1'],
+    ['maxItems', 2.5, 'maxItems must be a non-negative integer (or Infinity), got 2.5'],
+    ['skip', -3, 'skip must be a non-negative integer, got -3'],
+    ['skip', 1.5, 'skip must be a non-negative integer, got 1.5'],
+    ['skip', Number.POSITIVE_INFINITY, 'skip must be a non-negative integer, got Infinity'],
+  ])('a list called with %s: %s is a RangeError, and nothing is sent', async (option, value, message) => {
+    await expect(callOperation(client(), op('organizations.list'), {}, { [option]: value })).rejects.toThrow(
+      new RangeError(message),
+    );
+    expect(seen).toHaveLength(0);
+  });
+
   test("descriptions are the table's prose (endpointDescription), not the summary again", () => {
     for (const op of operations) {
       // The prose for a call (the CLI's help, the MCP tools): flat arguments and a result, no HTTP.

@@ -209,6 +209,26 @@ describe('iterating list()', () => {
     },
   );
 
+  test.each([Number.NaN, -1, 2.5, Number.NEGATIVE_INFINITY])(
+    'toArray({ limit: %s }) is a RangeError, and no page is fetched',
+    async (limit) => {
+      const asked = serve(all);
+      await expect(client().organizations.list().toArray({ limit })).rejects.toThrow(
+        new RangeError(`limit must be a non-negative integer (or Infinity), got ${limit}`),
+      );
+      expect(asked).toEqual([]);
+    },
+  );
+
+  test('toArray({ limit: 0 }) fetches nothing; Infinity, like no limit, every item', async () => {
+    const asked = serve(all);
+    await expect(client().organizations.list().toArray({ limit: 0 })).resolves.toEqual([]);
+    expect(asked).toEqual([]);
+    await expect(
+      client().organizations.list().toArray({ limit: Number.POSITIVE_INFINITY }),
+    ).resolves.toHaveLength(45);
+  });
+
   test('concurrency is a positive integer', () => {
     expect(() => client().organizations.list({}, { concurrency: 0 })).toThrow(RangeError);
   });

@@ -68,7 +68,7 @@ describe('withResponse()', () => {
     expect(response.body).toBeNull();
   });
 
-  test('a cache hit gives the 304 it was answered with', async () => {
+  test('a cache hit gives the 304 it was answered with, without a body; cache: false gives one', async () => {
     server.use(
       http.get(orgUrl, ({ request }) =>
         request.headers.get('if-none-match') === 'W/"1"'
@@ -82,6 +82,12 @@ describe('withResponse()', () => {
     expect(data).toEqual(organization);
     expect(response.status).toBe(304);
     expect(requestId).toBe('second');
+    // As documented: the body is `data`'s to give, the 304 has none.
+    expect(response.body).toBeNull();
+    expect((await sdk.organizations.retrieve(ORG_ID).asResponse()).status).toBe(304);
+    const fresh = await sdk.organizations.retrieve(ORG_ID, { cache: false }).asResponse();
+    expect(fresh.status).toBe(200);
+    expect(await fresh.json()).toEqual(organization);
   });
 
   test('a transition gives the show response it read the resource from', async () => {

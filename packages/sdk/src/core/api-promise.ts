@@ -4,8 +4,9 @@ import { REQUEST_ID_HEADER } from '@app/schemas';
 export interface APIResponse<T> {
   readonly data: T;
   /**
-   * The response, with its body still readable (a copy: the SDK has read and validated it). A
-   * `304` when the ETag cache answered; the final show response for a transition.
+   * The response, with its body still readable (a copy: the SDK has read and validated it), but on
+   * a cache hit it is the `304` the server answered, with no body: read `data` then, or pass
+   * `cache: false` for a fresh `200` and its body. The final show response for a transition.
    */
   readonly response: Response;
   /** The server's `X-Request-Id`, to quote when reporting a problem; `null` when it sent none. */
@@ -40,7 +41,11 @@ export class APIPromise<T> implements Promise<T> {
     }));
   }
 
-  /** The response only (its body readable); errors still reject as they would when awaited. */
+  /**
+   * The response only; errors still reject as they would when awaited. Its body is readable, except
+   * on a cache hit (a show read again): that is the `304` the server answered, with no body. Use
+   * `data` (`withResponse()`, or the await), or pass `cache: false` for a `200` with its body.
+   */
   asResponse(): Promise<Response> {
     return this.#answer.then(({ response }) => response);
   }

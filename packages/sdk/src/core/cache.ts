@@ -7,7 +7,9 @@ export interface CachedResponse {
 
 /**
  * Where the ETag cache lives. Keys never contain the token, only a fingerprint of it, so a shared
- * store (e.g. Redis) does not hold secrets. Methods may be sync or async.
+ * store (e.g. Redis) does not hold secrets. Methods may be sync or async. A method that throws,
+ * rejects or does not answer within the call's `timeout` is logged (`warn`) and otherwise ignored:
+ * a failed `get` is a miss, and the call ends as the server answered.
  *
  * @example
  * ```ts

@@ -98,15 +98,18 @@ function causeJSON(cause: unknown): unknown {
   return { name: cause.name, message: cause.message, ...(typeof code === 'string' && { code }) };
 }
 
+/** The client options {@link ClientOptionError} checks. */
+export type CheckedClientOption = 'token' | 'baseUrl' | 'userAgent' | 'defaultHeaders';
+
 /**
  * A client option the SDK cannot use (`new Marketplace()`): a `TypeError` naming the option and the
- * problem, never the option's secret (the token, a password in the base URL).
+ * problem, never the option's secret (the token, a password in the base URL, a header's value).
  */
 export class ClientOptionError extends TypeError {
-  readonly #option: 'token' | 'baseUrl';
+  readonly #option: CheckedClientOption;
   readonly #problem: string;
 
-  constructor(option: 'token' | 'baseUrl', problem: string) {
+  constructor(option: CheckedClientOption, problem: string) {
     super(`Marketplace: \`${option}\` ${problem}`);
     this.#option = option;
     this.#problem = problem;
@@ -119,7 +122,7 @@ export class ClientOptionError extends TypeError {
   }
 
   /** The option refused. */
-  get option(): 'token' | 'baseUrl' {
+  get option(): CheckedClientOption {
     return this.#option;
   }
 

@@ -1,6 +1,8 @@
 /**
  * Receives one `debug` entry per attempt (request, then response) and a `warn` entry for each
- * transport failure or 5xx. `console` fits; for pino, wrap it: `{ debug: (m, d) => log.debug(d, m), … }`.
+ * transport failure or 5xx, and for each cache store call that failed (`marketplace cache store get
+ * failed`, with `cacheStore` and `error`). `console` fits; for pino, wrap it:
+ * `{ debug: (m, d) => log.debug(d, m), … }`.
  */
 export interface Logger {
   debug(message: string, details: LogDetails): void;
@@ -10,13 +12,18 @@ export interface Logger {
 export interface LogDetails {
   method: string;
   url: string;
-  /** 1 for the first attempt, 2 for the first retry, … */
+  /** 1 for the first attempt, 2 for the first retry, …; 0 for a cache store entry (no attempt's). */
   attempt: number;
   /** Request headers (with `Authorization` redacted), or response headers. */
   headers?: Record<string, string>;
   status?: number;
   durationMs?: number;
   error?: string;
+  /**
+   * The `CacheStore` method that failed (threw, rejected or did not answer within the call's
+   * `timeout`); `url` is the one it was keyed by. The call went on without the cache.
+   */
+  cacheStore?: 'get' | 'set' | 'delete';
 }
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

@@ -16,6 +16,20 @@ export interface PageInfo {
 /** Fetches a page; `signal` aborts it (a page fetched ahead that is no longer wanted). */
 type FetchPage<T> = (page: number, signal?: AbortSignal) => Promise<Page<T>>;
 
+/**
+ * A count option (`toArray`'s `limit`, `callOperation`'s `maxItems` and `skip`) as given: an
+ * integer of at least 0, or `Infinity` where that means no bound. `NaN` (`Number()` of an unset
+ * variable) would walk every page, and a negative or a fraction would be taken silently: each is a
+ * `RangeError`, like `concurrency`'s, before a page is fetched.
+ */
+export function checkedCount(name: string, value: number, infinite: boolean): number {
+  if ((Number.isInteger(value) && value >= 0) || (infinite && value === Number.POSITIVE_INFINITY))
+    return value;
+  throw new RangeError(
+    `${name} must be a non-negative integer${infinite ? ' (or Infinity)' : ''}, got ${value}`,
+  );
+}
+
 /** What a page's response is read from, made readable on first use (`PagePromise.withResponse()`). */
 export interface ResponseSource {
   readonly response: Response;
@@ -170,8 +184,13 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
     return new Items(this.#pages(Number.POSITIVE_INFINITY));
   }
 
-  /** Collects items in order; with `limit`, stops fetching pages once it has that many. */
+  /**
+   * Collects items in order; with `limit` (an integer of at least 0, or `Infinity`), stops fetching
+   * pages once it has that many.
+   * @throws RangeError for any other `limit` (`NaN`, a negative or a fraction), before any fetch
+   */
   async toArray({ limit = Number.POSITIVE_INFINITY }: { limit?: number } = {}): Promise<T[]> {
+    checkedCount('limit', limit, true);
     const items: T[] = [];
     for await (const page of this.#pages(limit))
       for (const item of page.data) if (items.push(item) >= limit) return items;

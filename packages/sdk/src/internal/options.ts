@@ -48,7 +48,7 @@ export interface ClientOptions {
   userAgent?: string | undefined;
   /**
    * Receives a `debug` entry for each request and response and a `warn` entry for failures and
-   * 5xx, with the `Authorization` header redacted.
+   * 5xx (and for a failing cache store), with the `Authorization` header redacted.
    * @default a stderr logger when `MARKETPLACE_LOG` is `debug`, `info` or `warn`; none otherwise
    * @example console
    */
