@@ -195,22 +195,8 @@ describe('the bearer secret of --http', () => {
 
 describe('messages over stdio the transport cannot read', () => {
   const env = () => ({ ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url });
-  /** Runs the bin over stdio with this input; a server that stops reading first is no test error (EPIPE). */
-  const run = async (input: string) => {
-    const child = spawn(process.execPath, nodeArgs, { env: env() });
-    child.stdin.on('error', () => {});
-    child.stdin.end(input);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const [code] = (await once(child, 'close')) as [number | null];
-    return { code, stdout, stderr };
-  };
+  /** Runs the bin over stdio with this input (a server that stops reading first is no test error). */
+  const run = (input: string) => runChild(process.execPath, nodeArgs, { env: env(), input });
 
   test('a line that is no JSON-RPC message is said on stderr, and the server goes on', async () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });

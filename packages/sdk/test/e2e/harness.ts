@@ -249,7 +249,10 @@ export interface ChildRun {
   stderr: string;
 }
 
-/** Runs a command to its end (stdin: `input`, then closed), collecting its output. */
+/**
+ * Runs a command to its end (stdin: `input`, then closed), collecting its output. A command that
+ * stops reading its stdin before taking all of `input` is no error here (EPIPE): its exit says.
+ */
 export function runChild(
   command: string,
   args: readonly string[],
@@ -264,6 +267,7 @@ export function runChild(
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
+  child.stdin.on('error', () => {});
   child.stdin.end(options.input ?? '');
   return new Promise((resolve, reject) => {
     child.on('error', reject);
