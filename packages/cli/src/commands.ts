@@ -50,16 +50,22 @@ function describe(node: Node): string {
   return [...node.children.keys()].join(', ');
 }
 
+/** The commands under `words`: the node's, and at the top the built-in ones (`auth`, `help`…). */
+const commandsUnder = (words: string[], node: Node): string[] => [
+  ...node.children.keys(),
+  ...(words.length === 0 ? Object.keys(builtins) : []),
+];
+
 /** Options but no command under `words`: a usage error naming the commands there. */
 export function missingCommand(words: string[], node: Node): UsageError {
-  const known = [...node.children.keys(), ...(words.length === 0 ? Object.keys(builtins) : [])];
+  const known = commandsUnder(words, node);
   const usage = ['marketplace', ...words, '<command>'].join(' ');
   return new UsageError(`missing command: ${usage}, one of ${known.join(', ')}`);
 }
 
 /** `word` is not a command under `words`: a usage error naming the nearest ones. */
 export function unknownCommand(words: string[], word: string, node: Node): UsageError {
-  const known = [...node.children.keys(), ...(words.length === 0 ? Object.keys(builtins) : [])];
+  const known = commandsUnder(words, node);
   const prefix = words.length > 0 ? `${words.join(' ')} ` : '';
   return new UsageError(`unknown command "${prefix}${word}".${didYouMean(word, known, prefix)}`);
 }

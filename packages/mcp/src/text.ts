@@ -18,14 +18,17 @@ export function clip(value: string, max = SHOWN_CHARACTERS): string {
  */
 const UNSHOWN = /[\p{C}\p{Zl}\p{Zp}]/u;
 
-/** One character of a quoted text: as it is, or as the escape a reader of JSON knows. */
+/** The escapes of the characters that have a short one. */
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** One character of a quoted text: as it is, or escaped (`\n`, `\u202e`). */
 function escaped(char: string): string {
   if (char === '"' || char === '\\') return `\\${char}`;
   if (!UNSHOWN.test(char)) return char;
-  const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
   const code = char.codePointAt(0) as number;
   return (
-    short[char] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`)
+    SHORT_ESCAPES[char] ??
+    (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`)
   );
 }
 
