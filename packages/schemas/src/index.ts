@@ -4,6 +4,7 @@ export * from './endpoints.js';
 export * from './errors.js';
 export * from './fast-check.js';
 export * from './field-descriptions.js';
+export type { Described } from './described.js';
 export type { FieldDocs, ResourceFieldDocs } from './field-docs.js';
 export * from './idempotency.js';
 export * from './pagination.js';

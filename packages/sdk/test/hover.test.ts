@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FIELD_DESCRIPTIONS } from '@app/schemas';
+import { FIELD_DESCRIPTIONS, RESOURCE_FIELD_DESCRIPTIONS } from '@app/schemas';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
 
@@ -42,8 +42,11 @@ function hover(needles: readonly string[]): Record<string, { type: string; doc: 
   const service = languageService();
   const shown: Record<string, { type: string; doc: string }> = {};
   for (const needle of needles) {
-    // At the needle's last name: `privacy_setting: 'public'` at `privacy_setting`, `collab.state` at `state`.
-    const info = service.getQuickInfoAtPosition(fixture, text.indexOf(needle) + needle.lastIndexOf('.') + 1);
+    // At the needle's last name: `privacy_setting: 'public'` at `privacy_setting`, `collab.state` at
+    // `state`; or at its `|`: `Collab: |Collab;` at the second `Collab`.
+    const bare = needle.replace('|', '');
+    const at = needle.includes('|') ? needle.indexOf('|') : needle.lastIndexOf('.') + 1;
+    const info = service.getQuickInfoAtPosition(fixture, text.indexOf(bare) + at);
     shown[needle] = {
       type: ts.displayPartsToString(info?.displayParts),
       doc: ts.displayPartsToString(info?.documentation),
@@ -152,4 +155,20 @@ test('a field of what a call returns shows what it means', { timeout: 120_000 },
   expect(shown['collab.state']?.doc).toContain('submitted_for_review (after submit)');
   expect(shown['member.user.email']?.doc).toBe("The user's e-mail address");
   expect(undocumentedResultFields()).toEqual([]);
+});
+
+test('a resource type shows as one object of its fields, with their types', { timeout: 120_000 }, () => {
+  const names = Object.keys(RESOURCE_FIELD_DESCRIPTIONS);
+  const shown = hover(names.map((name) => `  ${name}: |${name};`));
+  for (const name of names) {
+    const { type } = shown[`  ${name}: |${name};`] ?? { type: '' };
+    // Not `{ id: …; name: string } & { id?: unknown; name?: unknown }`: a second block of the same fields.
+    expect(type, name).toMatch(new RegExp(`^\\(alias\\) type ${name} = \\{\\n[^]*\\n\\}\\nimport ${name}$`));
+    expect(type, name).not.toMatch(/\?: unknown;/);
+    expect(type, name).not.toContain('} & {');
+  }
+  expect(shown['  Collab: |Collab;']?.type).toContain(
+    '\n    state: "draft" | "submitted_for_review" | "published" | "paused";\n',
+  );
+  expect(shown['  Membership: |Membership;']?.type).toContain('\n    user: User;\n');
 });

@@ -1,5 +1,29 @@
 // What an editor shows on hover over a call's fields and its result's (test/hover.test.ts reads it; never run).
-import { Marketplace, OrganizationId } from '../../src/index.js';
+import type {
+  TestFunding,
+  TestJoinRequest,
+  TestPushSubscription,
+  TestSubmission,
+  TestSubscription,
+  TestUserCreated,
+} from '@app/schemas';
+import {
+  type AccessToken,
+  type AccessTokenWithSecret,
+  type Address,
+  type Campaign,
+  type CampaignSummary,
+  type Collab,
+  type CollabSummary,
+  Marketplace,
+  type Membership,
+  type Notification,
+  type NotificationSettings,
+  type Organization,
+  OrganizationId,
+  type SocialAccount,
+  type User,
+} from '../../src/index.js';
 
 const client = new Marketplace({ token: 't', baseUrl: 'http://x' });
 const orgId = OrganizationId.parse('abcdefghijkl');
@@ -18,3 +42,26 @@ export async function results() {
   for await (const member of client.members.list(orgId))
     return [campaign.unused_amount, collab.state, member.user.email];
 }
+
+// Each resource type, as an editor shows it on hover over its name.
+export type Resources = {
+  AccessToken: AccessToken;
+  AccessTokenWithSecret: AccessTokenWithSecret;
+  Address: Address;
+  Campaign: Campaign;
+  CampaignSummary: CampaignSummary;
+  Collab: Collab;
+  CollabSummary: CollabSummary;
+  Membership: Membership;
+  Notification: Notification;
+  NotificationSettings: NotificationSettings;
+  Organization: Organization;
+  SocialAccount: SocialAccount;
+  User: User;
+  TestFunding: TestFunding;
+  TestJoinRequest: TestJoinRequest;
+  TestPushSubscription: TestPushSubscription;
+  TestSubmission: TestSubmission;
+  TestSubscription: TestSubscription;
+  TestUserCreated: TestUserCreated;
+};
