@@ -1,16 +1,17 @@
 export * from './components.js';
+export type { Described } from './described.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
 export * from './errors.js';
 export * from './fast-check.js';
 export * from './field-descriptions.js';
-export type { Described } from './described.js';
 export type { FieldDocs, ResourceFieldDocs } from './field-docs.js';
 export * from './idempotency.js';
 export * from './pagination.js';
 export * from './primitives.js';
 export * from './request-id.js';
 export * from './resource-field-descriptions.js';
+export type { ResourceTypes } from './resource-types.js';
 export * from './resources/access-token.js';
 export * from './resources/address.js';
 export * from './resources/campaign.js';

@@ -1,5 +1,6 @@
 // What an editor shows on hover over a call's fields and its result's (test/hover.test.ts reads it; never run).
 import type {
+  Endpoint,
   TestFunding,
   TestJoinRequest,
   TestPushSubscription,
@@ -15,13 +16,17 @@ import {
   type CampaignSummary,
   type Collab,
   type CollabSummary,
+  type endpoints,
+  type Item,
   Marketplace,
   type Membership,
   type Notification,
   type NotificationSettings,
   type Organization,
   OrganizationId,
+  type Result,
   type SocialAccount,
+  type testHelperEndpoints,
   type User,
 } from '../../src/index.js';
 
@@ -64,4 +69,17 @@ export type Resources = {
   TestSubmission: TestSubmission;
   TestSubscription: TestSubscription;
   TestUserCreated: TestUserCreated;
+};
+
+// What `client.request(endpoint)` and `client.list(endpoint)` resolve to, by endpoint.
+export function typedResults(
+  shownCollab: Result<typeof endpoints.collabs.retrieve>,
+  listedMember: Item<typeof endpoints.members.list>,
+  shownAddress: Result<typeof endpoints.address.retrieve>,
+) {
+  return [shownCollab.state, listedMember.user.email, shownAddress.city];
+}
+type Answers<Group> = { [Call in keyof Group]: Group[Call] extends Endpoint ? Result<Group[Call]> : never };
+export type EndpointResults = { [Name in keyof typeof endpoints]: Answers<(typeof endpoints)[Name]> } & {
+  testHelpers: Answers<typeof testHelperEndpoints>;
 };
