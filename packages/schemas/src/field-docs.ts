@@ -72,7 +72,7 @@ export interface FieldDocs {
 /**
  * Each field of each resource the API returns (`RESOURCE_FIELD_DESCRIPTIONS`), by the resource's
  * component id, as the JSDoc an editor shows on hover: each resource type is its schema's
- * inferred type intersected with its entry here (`Collab`, and so what `client.collabs.retrieve()`
+ * inferred type `Described` by its entry here (`Collab`, and so what `client.collabs.retrieve()`
  * resolves to). An interface, not JSDoc in the schemas: TypeScript keeps the JSDoc of an interface
  * in the declarations it emits (the published packages'), not that of a `z.object()`'s argument.
  */

@@ -1,4 +1,5 @@
 export * from './components.js';
+export type { Described } from './described.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
 export * from './errors.js';
@@ -10,6 +11,7 @@ export * from './pagination.js';
 export * from './primitives.js';
 export * from './request-id.js';
 export * from './resource-field-descriptions.js';
+export type { ResourceTypes } from './resource-types.js';
 export * from './resources/access-token.js';
 export * from './resources/address.js';
 export * from './resources/campaign.js';

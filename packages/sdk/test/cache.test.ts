@@ -378,6 +378,76 @@ describe('a store that fails', () => {
     ]);
   });
 
+  test.each([
+    ['a string (a JSON text not parsed)', JSON.stringify({ etag: ETAG, body: organization }), 'a string'],
+    ['a number', 42, 'a number'],
+    ['an array', [ETAG, organization], 'an array'],
+    ['an object without an etag', { body: organization }, 'an object whose etag is undefined'],
+    ['an etag that is a number', { etag: 5, body: organization }, 'an object whose etag is a number'],
+    ['an empty etag', { etag: '', body: organization }, 'an etag a header cannot hold'],
+    [
+      'an etag with a line feed',
+      { etag: 'W/"v1"\nX-Injected: 1', body: organization },
+      'an etag a header cannot hold',
+    ],
+    [
+      'an etag with a carriage return',
+      { etag: 'W/"v1"\r', body: organization },
+      'an etag a header cannot hold',
+    ],
+    ['an etag with a NUL', { etag: 'W/"v1\0"', body: organization }, 'an etag a header cannot hold'],
+    [
+      'an etag with a character beyond a byte',
+      { etag: 'W/"v1\u2028"', body: organization },
+      'an etag a header cannot hold',
+    ],
+    ['the server’s etag without a body', { etag: ETAG }, 'an object without a body'],
+  ])(
+    'a get that answers %s is a miss: the read is sent without If-None-Match and answered, with one warning per call',
+    async (_what, answer, said) => {
+      serveOrganization();
+      const { warnings, logger } = recordingLogger();
+      const sets: CachedResponse[] = [];
+      const store = {
+        get: () => answer,
+        set: (_key: string, value: CachedResponse) => void sets.push(value),
+        delete: () => {},
+      } as unknown as CacheStore;
+      const sdk = client({ cache: store, logger });
+      await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+      await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+      expect(ifNoneMatch()).toEqual([null, null]);
+      expect(sets).toEqual([
+        { etag: ETAG, body: organization },
+        { etag: ETAG, body: organization },
+      ]);
+      const warning = {
+        message: 'marketplace cache store get failed',
+        details: {
+          method: 'GET',
+          url: orgUrl,
+          attempt: 0,
+          cacheStore: 'get',
+          error: `answered ${said}, not { etag: string, body }`,
+        },
+      };
+      expect(warnings).toEqual([warning, warning]);
+    },
+  );
+
+  test.each([
+    ['null (as Redis answers a missing key)', null],
+    ['undefined', undefined],
+  ])('a get that answers %s is a miss without a warning', async (_what, answer) => {
+    serveOrganization();
+    const { warnings, logger } = recordingLogger();
+    const store: CacheStore = { get: async () => answer, set: () => {}, delete: () => {} };
+    const sdk = client({ cache: store, logger });
+    await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    expect(ifNoneMatch()).toEqual([null]);
+    expect(warnings).toEqual([]);
+  });
+
   test('a get that never settles is a miss once the call’s timeout has passed', async () => {
     serveOrganization();
     const { warnings, logger } = recordingLogger();

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FIELD_DESCRIPTIONS } from '@app/schemas';
+import { FIELD_DESCRIPTIONS, RESOURCE_FIELD_DESCRIPTIONS } from '@app/schemas';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
 
@@ -42,8 +42,11 @@ function hover(needles: readonly string[]): Record<string, { type: string; doc: 
   const service = languageService();
   const shown: Record<string, { type: string; doc: string }> = {};
   for (const needle of needles) {
-    // At the needle's last name: `privacy_setting: 'public'` at `privacy_setting`, `collab.state` at `state`.
-    const info = service.getQuickInfoAtPosition(fixture, text.indexOf(needle) + needle.lastIndexOf('.') + 1);
+    // At the needle's last name: `privacy_setting: 'public'` at `privacy_setting`, `collab.state` at
+    // `state`; or at its `|`: `Collab: |Collab;` at the second `Collab`.
+    const bare = needle.replace('|', '');
+    const at = needle.includes('|') ? needle.indexOf('|') : needle.lastIndexOf('.') + 1;
+    const info = service.getQuickInfoAtPosition(fixture, text.indexOf(bare) + at);
     shown[needle] = {
       type: ts.displayPartsToString(info?.displayParts),
       doc: ts.displayPartsToString(info?.documentation),
@@ -78,8 +81,9 @@ test('a payload or query field shows what it means, its enum values and its type
 
 /**
  * Every field of what the client's methods resolve to (`APIPromise<T>`, a page's items of
- * `PagePromise<T>`), and of the objects within (a member's `user`), whose hover shows no
- * description, as `client.members.list().user.email` (the first call found that returns it).
+ * `PagePromise<T>`) and of each endpoint's `Result<E>`, and of the objects within (a member's
+ * `user`), whose hover shows no description, as `client.members.list().user.email` (the first
+ * call found that returns it).
  */
 function undocumentedResultFields(): string[] {
   const service = languageService();
@@ -116,8 +120,23 @@ function undocumentedResultFields(): string[] {
     }
   };
   walkResources(checker.getTypeAtLocation(client), 'client.', 0);
+  // And `Result<E>` of every endpoint, as `client.request(endpoint)` resolves to it: named after
+  // one resource (`Collab`, `Organization[]`), or `undefined`.
+  const unnamed: string[] = [];
+  const table = source.statements.find(
+    (statement) => ts.isTypeAliasDeclaration(statement) && statement.name.text === 'EndpointResults',
+  );
+  if (!table) throw new Error('the fixture declares no EndpointResults');
+  for (const group of checker.getTypeAtLocation(table).getProperties())
+    for (const call of checker.getTypeOfSymbolAtLocation(group, client).getProperties()) {
+      const result = checker.getTypeOfSymbolAtLocation(call, client);
+      const name = `Result<endpoints.${group.name}.${call.name}>`;
+      if (!/^(undefined|[A-Z]\w*(\[\])?)$/.test(checker.typeToString(result)))
+        unnamed.push(`${name}: ${checker.typeToString(result)}`);
+      results.set(result, name);
+    }
 
-  const missing = new Set<string>();
+  const missing = new Set<string>(unnamed);
   const seen = new Set<ts.Type>();
   const walkFields = (type: ts.Type, owner: string): void => {
     const shown = checker.getNonNullableType(type);
@@ -139,7 +158,7 @@ function undocumentedResultFields(): string[] {
     }
   };
   for (const [result, call] of results) walkFields(result, call);
-  if (results.size < 10) throw new Error(`only ${results.size} result types found: the walk is broken`);
+  if (results.size < 20) throw new Error(`only ${results.size} result types found: the walk is broken`);
   return [...missing].sort();
 }
 
@@ -152,4 +171,37 @@ test('a field of what a call returns shows what it means', { timeout: 120_000 },
   expect(shown['collab.state']?.doc).toContain('submitted_for_review (after submit)');
   expect(shown['member.user.email']?.doc).toBe("The user's e-mail address");
   expect(undocumentedResultFields()).toEqual([]);
+});
+
+test('a field of an endpoint’s Result or Item shows what it means, the type its resource’s name', {
+  timeout: 120_000,
+}, () => {
+  const shown = hover([
+    'shownCollab.state',
+    'listedMember.user.email',
+    'shownAddress.city',
+    '  |shownCollab: Result',
+    '  |listedMember: Item',
+  ]);
+  expect(shown['shownCollab.state']?.doc).toContain('submitted_for_review (after submit)');
+  expect(shown['listedMember.user.email']?.doc).toBe("The user's e-mail address");
+  expect(shown['shownAddress.city']?.doc).toBe(RESOURCE_FIELD_DESCRIPTIONS.Address?.city);
+  expect(shown['  |shownCollab: Result']?.type).toBe('(parameter) shownCollab: Collab');
+  expect(shown['  |listedMember: Item']?.type).toBe('(parameter) listedMember: Membership');
+});
+
+test('a resource type shows as one object of its fields, with their types', { timeout: 120_000 }, () => {
+  const names = Object.keys(RESOURCE_FIELD_DESCRIPTIONS);
+  const shown = hover(names.map((name) => `  ${name}: |${name};`));
+  for (const name of names) {
+    const { type } = shown[`  ${name}: |${name};`] ?? { type: '' };
+    // Not `{ id: …; name: string } & { id?: unknown; name?: unknown }`: a second block of the same fields.
+    expect(type, name).toMatch(new RegExp(`^\\(alias\\) type ${name} = \\{\\n[^]*\\n\\}\\nimport ${name}$`));
+    expect(type, name).not.toMatch(/\?: unknown;/);
+    expect(type, name).not.toContain('} & {');
+  }
+  expect(shown['  Collab: |Collab;']?.type).toContain(
+    '\n    state: "draft" | "submitted_for_review" | "published" | "paused";\n',
+  );
+  expect(shown['  Membership: |Membership;']?.type).toContain('\n    user: User;\n');
 });

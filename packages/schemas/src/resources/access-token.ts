@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { idOf, text, timestamp, typeError } from '../primitives.js';
@@ -29,7 +30,7 @@ export const AccessToken = z.object({
   /** Null until the token is first used; then updated at most once a minute. */
   last_used_at: timestamp.nullable(),
 });
-export type AccessToken = z.infer<typeof AccessToken> & ResourceFieldDocs['AccessToken'];
+export type AccessToken = Described<z.infer<typeof AccessToken>, ResourceFieldDocs['AccessToken']>;
 component(AccessToken, {
   id: 'AccessToken',
   description: 'Metadata of an access token (never its value).',
@@ -42,8 +43,10 @@ export const AccessTokenWithSecret = AccessToken.extend({
   // a format no JSON Schema validator knows (MCP clients warn on every tool list).
   token: z.string().regex(new RegExp(`^${ACCESS_TOKEN_PREFIX}`)),
 });
-export type AccessTokenWithSecret = z.infer<typeof AccessTokenWithSecret> &
-  ResourceFieldDocs['AccessTokenWithSecret'];
+export type AccessTokenWithSecret = Described<
+  z.infer<typeof AccessTokenWithSecret>,
+  ResourceFieldDocs['AccessTokenWithSecret']
+>;
 component(AccessTokenWithSecret, {
   id: 'AccessTokenWithSecret',
   description: 'A new access token with its value, shown this once.',

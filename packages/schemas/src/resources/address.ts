@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { countryCodeInput, idOf, text, timestamp } from '../primitives.js';
@@ -18,7 +19,7 @@ export const Address = z.object({
   created_at: timestamp,
   updated_at: timestamp,
 });
-export type Address = z.infer<typeof Address> & ResourceFieldDocs['Address'];
+export type Address = Described<z.infer<typeof Address>, ResourceFieldDocs['Address']>;
 component(Address, { id: 'Address', description: "The caller's shipping address.", examples: [ex.address] });
 
 const addressTwo = z.union([z.null(), z.literal('').transform(() => null), text(200)]);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { amountInput, briefInput, idOf, text, timestamp, typeError } from '../primitives.js';
@@ -40,7 +41,10 @@ export const CampaignSummary = z.object({
   paused_at: timestamp.nullable(),
   ...pageFields,
 });
-export type CampaignSummary = z.infer<typeof CampaignSummary> & ResourceFieldDocs['CampaignSummary'];
+export type CampaignSummary = Described<
+  z.infer<typeof CampaignSummary>,
+  ResourceFieldDocs['CampaignSummary']
+>;
 const { brief: _brief, ...campaignSummaryExample } = ex.campaign;
 component(CampaignSummary, {
   id: 'CampaignSummary',
@@ -50,7 +54,7 @@ component(CampaignSummary, {
 
 /** A campaign as shown: with `brief`, rendered and sanitized HTML. */
 export const Campaign = withBrief(CampaignSummary);
-export type Campaign = z.infer<typeof Campaign> & ResourceFieldDocs['Campaign'];
+export type Campaign = Described<z.infer<typeof Campaign>, ResourceFieldDocs['Campaign']>;
 component(Campaign, {
   id: 'Campaign',
   description:

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { booleanInput, briefInput, idOf, timestamp, websiteQuery } from '../primitives.js';
@@ -30,7 +31,7 @@ export const CollabSummary = z.object({
   published_at: timestamp.nullable(),
   ...pageFields,
 });
-export type CollabSummary = z.infer<typeof CollabSummary> & ResourceFieldDocs['CollabSummary'];
+export type CollabSummary = Described<z.infer<typeof CollabSummary>, ResourceFieldDocs['CollabSummary']>;
 const { brief: _brief, ...collabSummaryExample } = ex.collab;
 component(CollabSummary, {
   id: 'CollabSummary',
@@ -40,7 +41,7 @@ component(CollabSummary, {
 
 /** A collab as shown: with `brief`, rendered and sanitized HTML. */
 export const Collab = withBrief(CollabSummary);
-export type Collab = z.infer<typeof Collab> & ResourceFieldDocs['Collab'];
+export type Collab = Described<z.infer<typeof Collab>, ResourceFieldDocs['Collab']>;
 component(Collab, {
   id: 'Collab',
   description: 'A collab with its brief, rendered to sanitized HTML.',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
@@ -23,7 +24,10 @@ export const Membership = z.object({
   updated_at: timestamp,
   user: User,
 });
-export type Membership = z.infer<typeof Membership> & ResourceFieldDocs['Membership'] & { user: User };
+export type Membership = Described<
+  Omit<z.infer<typeof Membership>, 'user'> & { user: User },
+  ResourceFieldDocs['Membership']
+>;
 component(Membership, {
   id: 'Membership',
   description: "A user's membership of an organization, with the user.",

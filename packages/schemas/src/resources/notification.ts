@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { idOf, timestamp, typeError } from '../primitives.js';
@@ -24,7 +25,7 @@ export const Notification = z.object({
   read_at: timestamp.nullable(),
   created_at: timestamp,
 });
-export type Notification = z.infer<typeof Notification> & ResourceFieldDocs['Notification'];
+export type Notification = Described<z.infer<typeof Notification>, ResourceFieldDocs['Notification']>;
 component(Notification, {
   id: 'Notification',
   description: "A notification in the caller's inbox.",
@@ -37,8 +38,10 @@ export const NotificationSettings = z.object({
   /** Number of devices currently subscribed for web push. */
   push_subscription_count: z.int().nonnegative(),
 });
-export type NotificationSettings = z.infer<typeof NotificationSettings> &
-  ResourceFieldDocs['NotificationSettings'];
+export type NotificationSettings = Described<
+  z.infer<typeof NotificationSettings>,
+  ResourceFieldDocs['NotificationSettings']
+>;
 component(NotificationSettings, {
   id: 'NotificationSettings',
   description: "The caller's notification settings.",

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import {
@@ -36,7 +37,7 @@ export const Organization = z.object({
   /** Omitted when no logo is attached. */
   logo_url: absoluteUrl.optional(),
 });
-export type Organization = z.infer<typeof Organization> & ResourceFieldDocs['Organization'];
+export type Organization = Described<z.infer<typeof Organization>, ResourceFieldDocs['Organization']>;
 component(Organization, {
   id: 'Organization',
   description: 'An organization (brand or agency). `logo_url` is present only when a logo was uploaded.',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { annotate, component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
@@ -35,7 +36,7 @@ export const SocialAccount = z.object({
   updated_at: timestamp,
   url: absoluteUrl,
 });
-export type SocialAccount = z.infer<typeof SocialAccount> & ResourceFieldDocs['SocialAccount'];
+export type SocialAccount = Described<z.infer<typeof SocialAccount>, ResourceFieldDocs['SocialAccount']>;
 component(SocialAccount, {
   id: 'SocialAccount',
   description: "One of the caller's social accounts; stats are null until the first sync.",

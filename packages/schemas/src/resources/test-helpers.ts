@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { component } from '../components.js';
+import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { amountInput, idOf, text, timestamp } from '../primitives.js';
@@ -34,8 +35,13 @@ export const TestUserCreated = component(z.object({ user: User, access_token: Ac
     },
   ],
 });
-export type TestUserCreated = z.infer<typeof TestUserCreated> &
-  ResourceFieldDocs['TestUserCreated'] & { user: User; access_token: AccessTokenWithSecret };
+export type TestUserCreated = Described<
+  Omit<z.infer<typeof TestUserCreated>, 'user' | 'access_token'> & {
+    user: User;
+    access_token: AccessTokenWithSecret;
+  },
+  ResourceFieldDocs['TestUserCreated']
+>;
 
 export const TestMemberCreate = z.object({ user_id: z.string().min(1), role: Role });
 
@@ -56,7 +62,10 @@ export const TestJoinRequest = component(
     ],
   },
 );
-export type TestJoinRequest = z.infer<typeof TestJoinRequest> & ResourceFieldDocs['TestJoinRequest'];
+export type TestJoinRequest = Described<
+  z.infer<typeof TestJoinRequest>,
+  ResourceFieldDocs['TestJoinRequest']
+>;
 
 export const TestSubscriptionSet = z.object({ active: z.boolean() });
 export const TestSubscription = component(z.object({ active: z.boolean() }), {
@@ -64,14 +73,17 @@ export const TestSubscription = component(z.object({ active: z.boolean() }), {
   description: "An organization's subscription as the test helpers set it.",
   examples: [{ active: true }],
 });
-export type TestSubscription = z.infer<typeof TestSubscription> & ResourceFieldDocs['TestSubscription'];
+export type TestSubscription = Described<
+  z.infer<typeof TestSubscription>,
+  ResourceFieldDocs['TestSubscription']
+>;
 
 export const TestSubmission = component(z.object({ id: z.string(), created_at: timestamp }), {
   id: 'TestSubmission',
   description: 'A submission added to a collab by the test helpers.',
   examples: [{ id: 'Sb7Hn3Qe9Vx4', created_at: '2026-11-21T10:00:00.000Z' }],
 });
-export type TestSubmission = z.infer<typeof TestSubmission> & ResourceFieldDocs['TestSubmission'];
+export type TestSubmission = Described<z.infer<typeof TestSubmission>, ResourceFieldDocs['TestSubmission']>;
 
 export const TestCollabStateSet = z.object({ state: CollabState });
 
@@ -84,7 +96,7 @@ export const TestFunding = component(z.object({ id: z.string(), amount: z.int(),
     'A funding of a campaign made by the test helpers (amount in the minor unit of the campaign’s currency).',
   examples: [{ id: 'Fd2Mw6Yt8Kp3', amount: 10000, created_at: '2026-11-21T10:00:00.000Z' }],
 });
-export type TestFunding = z.infer<typeof TestFunding> & ResourceFieldDocs['TestFunding'];
+export type TestFunding = Described<z.infer<typeof TestFunding>, ResourceFieldDocs['TestFunding']>;
 
 export const TestCampaignStatusSet = z.object({ status: CampaignStatus });
 
@@ -113,5 +125,7 @@ export const TestPushSubscription = component(z.object({ id: z.string() }), {
   description: 'A push device registered for a user by the test helpers.',
   examples: [{ id: 'Ps4Rz1Nc7Gb5' }],
 });
-export type TestPushSubscription = z.infer<typeof TestPushSubscription> &
-  ResourceFieldDocs['TestPushSubscription'];
+export type TestPushSubscription = Described<
+  z.infer<typeof TestPushSubscription>,
+  ResourceFieldDocs['TestPushSubscription']
+>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Described } from '../described.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
 import { idOf } from '../primitives.js';
 
@@ -11,4 +12,4 @@ export const User = z.object({
   name: z.string(),
   email: z.email(),
 });
-export type User = z.infer<typeof User> & ResourceFieldDocs['User'];
+export type User = Described<z.infer<typeof User>, ResourceFieldDocs['User']>;

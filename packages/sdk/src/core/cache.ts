@@ -7,21 +7,24 @@ export interface CachedResponse {
 
 /**
  * Where the ETag cache lives. Keys never contain the token, only a fingerprint of it, so a shared
- * store (e.g. Redis) does not hold secrets. Methods may be sync or async. A method that throws,
- * rejects or does not answer within the call's `timeout` is logged (`warn`) and otherwise ignored:
- * a failed `get` is a miss, and the call ends as the server answered.
+ * store (e.g. Redis) does not hold secrets. Methods may be sync or async. `get` answers the value
+ * `set` was given, or `undefined` or `null` for none (a silent miss; Redis answers `null`). A method
+ * that throws, rejects or does not answer within the call's `timeout` is logged (`warn`) and
+ * otherwise ignored, as is a `get` answering anything else than `{ etag, body }` with a string
+ * etag a header can hold (a string, e.g. JSON not parsed, or an etag with a line break): a failed
+ * `get` is a miss, and the call ends as the server answered.
  *
  * @example
  * ```ts
  * const store: CacheStore = {
- *   get: async (key) => JSON.parse((await redis.get(key)) ?? 'null') ?? undefined,
+ *   get: async (key) => JSON.parse((await redis.get(key)) ?? 'null'),
  *   set: async (key, value) => void (await redis.set(key, JSON.stringify(value), { EX: 3600 })),
  *   delete: async (key) => void (await redis.del(key)),
  * };
  * ```
  */
 export interface CacheStore {
-  get(key: string): CachedResponse | undefined | Promise<CachedResponse | undefined>;
+  get(key: string): CachedResponse | null | undefined | Promise<CachedResponse | null | undefined>;
   set(key: string, value: CachedResponse): void | Promise<void>;
   delete(key: string): void | Promise<void>;
 }

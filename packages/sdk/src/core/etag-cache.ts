@@ -47,11 +47,20 @@ export class ETagCache {
     return this.#store;
   }
 
-  /** The copy of `url` to revalidate; none when the store has none, fails or is too slow. */
+  /**
+   * The copy of `url` to revalidate; none when the store has none (`undefined` or `null`), fails,
+   * is too slow, or answers something else than `{ etag, body }` with an etag a header can hold.
+   */
   async lookup(url: string, bound: StoreBound): Promise<CacheSlot> {
     const key = await this.#key(url);
-    const cached = await this.#ask('get', url, bound, () => this.#store.get(key));
-    return { url, key, cached: cached === GIVEN_UP ? undefined : cached };
+    // Typed as what a store may really answer: a JavaScript store is held to no declared type.
+    const answer: unknown = await this.#ask('get', url, bound, () => this.#store.get(key));
+    if (answer === GIVEN_UP || answer === undefined || answer === null)
+      return { url, key, cached: undefined };
+    const wrong = malformed(answer);
+    if (wrong === undefined) return { url, key, cached: answer as CachedResponse };
+    this.#warn('get', url, bound, `answered ${wrong}, not { etag: string, body }`);
+    return { url, key, cached: undefined };
   }
 
   /** Keeps a fresh answer; one without an `ETag` cannot be revalidated, so its old copy goes. */
@@ -88,15 +97,19 @@ export class ETagCache {
     } catch (error) {
       // An abort is the caller's, not the store's failure: the call ends with the signal's reason.
       if (bound.signal?.aborted && error === bound.signal.reason) return GIVEN_UP;
-      this.#logger?.warn(`marketplace cache store ${operation} failed`, {
-        method: bound.method,
-        url,
-        attempt: 0,
-        cacheStore: operation,
-        error: error instanceof StoreTimeout ? error.message : String(error),
-      });
+      this.#warn(operation, url, bound, error instanceof StoreTimeout ? error.message : String(error));
       return GIVEN_UP;
     }
+  }
+
+  #warn(operation: 'get' | 'set' | 'delete', url: string, bound: StoreBound, error: string): void {
+    this.#logger?.warn(`marketplace cache store ${operation} failed`, {
+      method: bound.method,
+      url,
+      attempt: 0,
+      cacheStore: operation,
+      error,
+    });
   }
 
   async #key(url: string): Promise<string> {
@@ -104,6 +117,34 @@ export class ETagCache {
     return `${await this.#fingerprint} ${url}`;
   }
 }
+
+/**
+ * What is wrong with a store's answer, e.g. `a string` (a JSON text not parsed), or nothing when it
+ * is a copy to revalidate: an object with an etag `If-None-Match` can carry and a body.
+ */
+function malformed(answer: unknown): string | undefined {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return kind(answer);
+  const { etag, body } = answer as Partial<Record<keyof CachedResponse, unknown>>;
+  if (typeof etag !== 'string') return `an object whose etag is ${kind(etag)}`;
+  if (!HEADER_VALUE.test(etag)) return 'an etag a header cannot hold';
+  // The SDK keeps parsed JSON, never `undefined`: a 304 would be answered with no body to read.
+  if (body === undefined) return 'an object without a body';
+  return undefined;
+}
+
+/** `a string`, `an array`, `null`: enough to tell a store's author what it answered. */
+function kind(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * A header value every runtime sends as it is: visible ASCII, spaces, tabs and bytes 0x80–0xFF
+ * (RFC 9110's field-value), not empty and not starting or ending with whitespace, which `Headers`
+ * would trim. A CR, LF or NUL makes `Headers` throw; a character beyond 0xFF is not a byte.
+ */
+const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
 
 /** A store's answer not given within the call's timeout. */
 class StoreTimeout extends Error {}

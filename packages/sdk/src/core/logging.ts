@@ -20,8 +20,9 @@ export interface LogDetails {
   durationMs?: number;
   error?: string;
   /**
-   * The `CacheStore` method that failed (threw, rejected or did not answer within the call's
-   * `timeout`); `url` is the one it was keyed by. The call went on without the cache.
+   * The `CacheStore` method that failed (threw, rejected, did not answer within the call's
+   * `timeout`, or, for `get`, answered something else than `{ etag, body }`); `url` is the one it
+   * was keyed by. The call went on without the cache.
    */
   cacheStore?: 'get' | 'set' | 'delete';
 }

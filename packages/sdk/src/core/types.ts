@@ -1,4 +1,4 @@
-import type { BodySpec, Endpoint, FieldDocs } from '@app/schemas';
+import type { BodySpec, Endpoint, FieldDocs, ResourceTypes } from '@app/schemas';
 import type * as z from 'zod';
 import type { FileValue } from './uploads.js';
 
@@ -29,13 +29,36 @@ export type Payload<E extends Endpoint> =
     ? Documented<z.input<Schema> & { [Field in File]?: FileValue | null | undefined }>
     : never;
 
-/** What a call of the endpoint resolves to: its parsed response, or `undefined` when it has none. */
+/**
+ * What a call of the endpoint resolves to: its parsed response, named after the resource it is
+ * (`Collab`, a list's `CollabSummary[]`), whose fields show their descriptions on hover;
+ * `undefined` when it has none.
+ */
 export type Result<E extends Endpoint> = E['response'] extends z.ZodType
-  ? z.output<E['response']>
+  ? Named<z.output<E['response']>>
   : undefined;
 
-/** The item type of a collection endpoint. */
-export type Item<E extends Endpoint> = E['response'] extends z.ZodArray<infer I> ? z.output<I> : never;
+/** The item type of a collection endpoint, named after its resource (`CollabSummary`). */
+export type Item<E extends Endpoint> = E['response'] extends z.ZodArray<infer I> ? Named<z.output<I>> : never;
+
+/**
+ * `T`, a schema's output, as the resource type that has exactly its fields and their types
+ * (`ResourceTypes`: `Collab`, whose fields carry their descriptions), in an array or a union with
+ * `null` too; any other type as it is. The same values either way: only the hover differs.
+ */
+type Named<T> = T extends readonly (infer I)[]
+  ? Named<I>[]
+  : {
+        [K in keyof ResourceTypes]: [T] extends [ResourceTypes[K]]
+          ? [ResourceTypes[K]] extends [T]
+            ? ResourceTypes[K]
+            : never
+          : never;
+      }[keyof ResourceTypes] extends infer R
+    ? [R] extends [never]
+      ? T
+      : R
+    : never;
 
 export interface RequestInput<E extends Endpoint> {
   params?: Params<E>;
