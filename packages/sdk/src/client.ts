@@ -7,6 +7,7 @@ import {
   APIConnectionTimeoutError,
   ClientOptionError,
   MarketplaceError,
+  ResponseValidationError,
 } from './core/error.js';
 import { ETagCache, type StoreBound } from './core/etag-cache.js';
 import { idempotencyKeyFor } from './core/idempotency.js';
@@ -15,7 +16,13 @@ import { makeAPIError } from './core/make-api-error.js';
 import { Page, PagePromise, pageInfo, pageResponse } from './core/pagination.js';
 import { retryPolicy, systemReason } from './core/retry.js';
 import type { Item, Params, RequestInput, Result } from './core/types.js';
-import { type EncodedBody, parseResponse, readResponse, validateRequest } from './core/validation.js';
+import {
+  type EncodedBody,
+  issueSummary,
+  parseResponse,
+  readResponse,
+  validateRequest,
+} from './core/validation.js';
 import { readEnv } from './internal/env.js';
 import type { CallOptions, ClientOptions, ListOptions, RequestOptions } from './internal/options.js';
 import { Campaigns } from './resources/campaigns.js';
@@ -217,9 +224,18 @@ export class Marketplace {
     // A store that had not answered when the caller aborted: nothing is sent.
     options.signal?.throwIfAborted();
     try {
-      const answer = await this.#send(endpoint, url, body, slot?.cached, timeout, options);
-      if (answer.status === 304 && slot?.cached)
-        return new Outcome(parseResponse(endpoint, slot.cached.body, answer, true), answer);
+      let answer = await this.#send(endpoint, url, body, slot?.cached, timeout, options);
+      if (answer.status === 304 && slot?.cached && bound) {
+        try {
+          return new Outcome(parseResponse(endpoint, slot.cached.body, answer, true), answer);
+        } catch (error) {
+          if (!(error instanceof ResponseValidationError)) throw error;
+          // The store's copy is not this SDK's to serve, and the store never changes a call's
+          // outcome: the read goes again without it, and its answer replaces the copy.
+          this.#cache?.refused(slot, bound, issueSummary(error.issues));
+          answer = await this.#send(endpoint, url, body, undefined, timeout, options);
+        }
+      }
       const { json, data } = readResponse(endpoint, url, answer, slot !== undefined);
       if (slot && bound) await this.#cache?.save(slot, bound, answer.headers.get('etag'), json);
       return new Outcome(data, answer);

@@ -435,6 +435,29 @@ describe('a store that fails', () => {
     },
   );
 
+  test('a kept body its schema refuses, revalidated by a 304, is read again without If-None-Match: the call ends as the server answers, with one warning', async () => {
+    serveOrganization();
+    const { warnings, logger } = recordingLogger();
+    const sets: CachedResponse[] = [];
+    // The server's current tag, but a body this SDK's schema refuses (another version wrote it, or
+    // it was altered in the store).
+    const store: CacheStore = {
+      get: () => ({ etag: ETAG, body: { id: 1 } }),
+      set: (_key, value) => void sets.push(value),
+      delete: () => {},
+    };
+    const sdk = client({ cache: store, logger });
+    await expect(sdk.organizations.retrieve(ORG_ID)).resolves.toEqual(organization);
+    expect(ifNoneMatch()).toEqual([ETAG, null]);
+    expect(sets).toEqual([{ etag: ETAG, body: organization }]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      message: 'marketplace cache store get failed',
+      details: { method: 'GET', url: orgUrl, attempt: 0, cacheStore: 'get' },
+    });
+    expect(warnings[0]?.details.error).toMatch(/^answered a body its schema refuses \(.*id.*\)$/);
+  });
+
   test.each([
     ['null (as Redis answers a missing key)', null],
     ['undefined', undefined],

@@ -166,8 +166,14 @@ describe('responses are validated with their schema', () => {
     await expect(client().organizations.create({ name: 'Acme' })).rejects.toThrow(/expected 201, got 200/);
   });
 
-  test('a cached body is validated again when a 304 serves it', async () => {
-    server.use(http.get(orgUrl, () => new HttpResponse(null, { status: 304 })));
+  test('a cached body is validated again when a 304 serves it: one its schema refuses is read again, and a 304 to that read (no If-None-Match) is refused', async () => {
+    const validators: (string | null)[] = [];
+    server.use(
+      http.get(orgUrl, ({ request }) => {
+        validators.push(request.headers.get('if-none-match'));
+        return new HttpResponse(null, { status: 304 });
+      }),
+    );
     const store: CacheStore = {
       get: () => ({ etag: 'W/"x"', body: { id: 1 } }),
       set: () => {},
@@ -176,6 +182,7 @@ describe('responses are validated with their schema', () => {
     await expect(client({ cache: store }).organizations.retrieve(ORG_ID)).rejects.toBeInstanceOf(
       ResponseValidationError,
     );
+    expect(validators).toEqual(['W/"x"', null]);
   });
 
   test('outputs are typed by their schema: ids are branded, timestamps stay strings', async () => {

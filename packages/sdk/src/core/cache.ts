@@ -12,7 +12,8 @@ export interface CachedResponse {
  * that throws, rejects or does not answer within the call's `timeout` is logged (`warn`) and
  * otherwise ignored, as is a `get` answering anything else than `{ etag, body }` with a string
  * etag a header can hold (a string, e.g. JSON not parsed, or an etag with a line break): a failed
- * `get` is a miss, and the call ends as the server answered.
+ * `get` is a miss, and the call ends as the server answered. A kept body its schema refuses is
+ * reported when a `304` would serve it, and the read is sent again without `If-None-Match`.
  *
  * @example
  * ```ts

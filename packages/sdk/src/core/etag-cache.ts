@@ -69,6 +69,14 @@ export class ETagCache {
     else await this.#ask('delete', slot.url, bound, () => this.#store.delete(slot.key));
   }
 
+  /**
+   * Reports a kept body that its schema refuses, revalidated by a `304` (another SDK version, or
+   * someone else, wrote it): the call reads the resource again without it.
+   */
+  refused(slot: CacheSlot, bound: StoreBound, issues: string): void {
+    this.#warn('get', slot.url, bound, `answered a body its schema refuses (${issues})`);
+  }
+
   /** Drops a copy that must not be served again (a 404, a 403, a body that no longer parses). */
   async drop(slot: CacheSlot, bound: StoreBound): Promise<void> {
     await this.#ask('delete', slot.url, bound, () => this.#store.delete(slot.key));

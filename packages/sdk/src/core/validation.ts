@@ -128,13 +128,17 @@ export function parseResponse(
   if (!shared && fastCheck(endpoint.response)(json)) return json;
   const result = endpoint.response.safeParse(json);
   if (result.success) return result.data;
-  const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
   throw new ResponseValidationError(
-    `${endpoint.method} ${endpoint.path}: the response does not match its schema (${detail})`,
+    `${endpoint.method} ${endpoint.path}: the response does not match its schema (${issueSummary(result.error.issues)})`,
     answer.status,
     result.error.issues,
     answer.headers,
   );
+}
+
+/** zod's issues in one line: `id: must be a string; name: …`. */
+export function issueSummary(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 }
 
 /** Parses with `schema`, or throws the `errors` map a 422 would carry. */
