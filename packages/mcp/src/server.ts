@@ -479,20 +479,26 @@ const kindOfValue = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 
 /**
- * `tools/call` as this server takes it: `arguments` that are not an object (`null`, a string)
- * are refused as invalid params (-32602) saying so. With the SDK's own schema they were a zod
- * dump as an internal error (-32603), before any handler of this package could answer. Left out
- * (MCP makes `arguments` optional), they are `{}`: `optional()`, since a bare `z.unknown()` key
- * in an object this transform follows is refused when missing.
+ * `tools/call` as this server takes it: a `name` that is not a string (or none) and `arguments`
+ * that are not an object (`null`, a string) are refused as invalid params (-32602) saying so.
+ * With the SDK's own schema they were a zod dump as an internal error (-32603), before any handler
+ * of this package could answer. Left out (MCP makes `arguments` optional), they are `{}`:
+ * `optional()`, since a bare `z.unknown()` key in an object this transform follows is refused
+ * when missing.
  */
 const ToolCallSchema = CallToolRequestSchema.extend({
   params: CallToolRequestSchema.shape.params
-    .extend({ arguments: z.unknown().optional() })
+    .extend({ name: z.unknown().optional(), arguments: z.unknown().optional() })
     .transform((params) => {
-      const given = params.arguments;
-      if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
-        return { ...params, arguments: given as Record<string, unknown> | undefined };
+      const { name, arguments: given } = params;
       // Thrown, not a zod issue: the SDK answers an McpError with its own code.
+      if (typeof name !== 'string')
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          `tools/call needs the tool's name as a string in params.name (tools/list lists them), not ${name === undefined ? 'none' : kindOfValue(name)}.`,
+        );
+      if (given === undefined || (typeof given === 'object' && given !== null && !Array.isArray(given)))
+        return { ...params, name, arguments: given as Record<string, unknown> | undefined };
       throw protocolError(
         ErrorCode.InvalidParams,
         `The arguments of tools/call must be a JSON object of the tool's arguments by name ({} for none), not ${kindOfValue(given)}.`,

@@ -541,6 +541,21 @@ describe('tools/call', () => {
     }
   });
 
+  test('a call without a tool name (missing, not a string) is an invalid request (-32602) saying so, not an internal error with a zod dump', async () => {
+    const client = await connect();
+    for (const [params, sent] of [
+      [{ arguments: {} }, 'none'],
+      [{ name: 42, arguments: {} }, 'a number'],
+      [{ name: null }, 'null'],
+    ] as const) {
+      const call = client.request({ method: 'tools/call', params: params as never }, CallToolResultSchema);
+      await expect(call, sent).rejects.toMatchObject({
+        code: -32602,
+        message: `MCP error -32602: tools/call needs the tool's name as a string in params.name (tools/list lists them), not ${sent}.`,
+      });
+    }
+  });
+
   test('a tool hidden by --read-only or --tools is a protocol error too, saying it is not exposed and why', async () => {
     const readOnly = await connect({ readOnly: true });
     // The MCP SDK's client prefixes the message it receives with "MCP error -32602: ": once.
