@@ -330,6 +330,33 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
     expect(result.stderr).not.toContain('s3cret');
   });
 
+  it('an s3:// store without the optional @aws-sdk/client-s3: says what to install, and exits', async () => {
+    // The package is installed in the checkout: the hook makes it resolve as where it is not.
+    const withoutS3Client = [
+      '--import',
+      pathToFileURL(join(root, 'test', 'fixtures', 'without-s3-client.mjs')).href,
+    ];
+    const missing =
+      /^an s3:\/\/ store needs the optional package @aws-sdk\/client-s3, which is not installed: npm install @aws-sdk\/client-s3@3\n$/;
+    // On PostgreSQL the database check's connection was left open: test/start-failure.test.ts.
+    expectOneLine(
+      await run(
+        ['serve'],
+        { DATABASE_URL: 'pglite://memory', PORT: '0', MARKETPLACE_STORAGE_URL: 's3://mybucket/prefix' },
+        withoutS3Client,
+      ),
+      missing,
+    );
+    expectOneLine(
+      await run(
+        ['storage', 'copy', '--to', 's3://mybucket/prefix'],
+        { DATABASE_URL: 'pglite://memory' },
+        withoutS3Client,
+      ),
+      missing,
+    );
+  });
+
   it('a HOST that is not there: names it and HOST', async () => {
     expectOneLine(
       await run(['serve'], { DATABASE_URL: 'pglite://memory', PORT: '0', HOST: 'no-such-host.invalid' }),
