@@ -194,6 +194,41 @@ Max locked memory         8388608              8388608              bytes`;
     );
   });
 
+  it('MARKETPLACE_BASE_URL with a user name or password is refused without repeating it (it was copied into every url field); another scheme is named as such, not "Invalid URL"', () => {
+    for (const bad of ['https://user:pw@api.example.com', 'https://user@api.example.com/v1']) {
+      const refusal = () => loadConfig({ MARKETPLACE_BASE_URL: bad });
+      expect(refusal, bad).toThrow(
+        /^Invalid configuration:\n {2}MARKETPLACE_BASE_URL: must have no user name or password \(user:password@\): it would be copied into every url field$/,
+      );
+    }
+    expect(() => loadConfig({ MARKETPLACE_BASE_URL: 'ftp://api.example.com' })).toThrow(
+      /^Invalid configuration:\n {2}MARKETPLACE_BASE_URL: must be an http:\/\/ or https:\/\/ URL \(not ftp\)$/,
+    );
+    expect(() => loadConfig({ MARKETPLACE_BASE_URL: 'api.example.com' })).toThrow(
+      /^Invalid configuration:\n {2}MARKETPLACE_BASE_URL: must be an http:\/\/ or https:\/\/ URL \(https:\/\/host\[:port\]\[\/prefix\]\)$/,
+    );
+  });
+
+  it('MARKETPLACE_CORS_ORIGINS: names the variable and the entry that is not an origin (not MARKETPLACE_CORS_ORIGINS.0)', () => {
+    expect(() => loadConfig({ MARKETPLACE_CORS_ORIGINS: 'app.example.com' })).toThrow(
+      /^Invalid configuration:\n {2}MARKETPLACE_CORS_ORIGINS: "app\.example\.com" is not an origin: must be a comma-separated list of origins \(https:\/\/host\[:port\]\) or \*$/,
+    );
+    expect(() =>
+      loadConfig({ MARKETPLACE_CORS_ORIGINS: 'https://ok.example.com, app.example.com,ftp://x.example.com' }),
+    ).toThrow('MARKETPLACE_CORS_ORIGINS: "app.example.com", "ftp://x.example.com" are not origins: ');
+    expect(loadConfig({ MARKETPLACE_CORS_ORIGINS: 'https://a.example.com/, *' }).corsOrigins).toEqual([
+      'https://a.example.com',
+      '*',
+    ]);
+  });
+
+  it('HOST: an IPv6 address in brackets, as in a URL, is the address ([::1] was "no such host name")', () => {
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '[::1]', PORT: '3000' }).baseUrl).toBe('http://[::1]:3000');
+    expect(loadConfig({ HOST: '::1' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '[not-an-address]' }).host).toBe('[not-an-address]');
+  });
+
   it('names every bad setting in one message, the storage URL among them', () => {
     const bad = { PORT: 'eighty', LOG_FORMAT: 'xml', MARKETPLACE_STORAGE_URL: 'https://bucket.example/' };
     expect(() => loadConfig(bad)).toThrow(
