@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
+import { parsePostgresUrl } from './db/postgres-url.js';
 
 /** `LOG_FORMAT`: `auto` chooses by where the log goes (see `logFormatFor` in http/logging.ts). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -302,6 +303,11 @@ const Env = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
+    .superRefine((url, ctx) => {
+      if (!url.startsWith('postgres')) return;
+      const target = parsePostgresUrl(url);
+      if (typeof target === 'string') ctx.addIssue({ code: 'custom', message: target });
+    })
     .optional(),
   MARKETPLACE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
   MARKETPLACE_DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
@@ -531,15 +537,14 @@ function maxConnectionsOf(
 
 /** Host and database of a PostgreSQL URL, without its credentials. */
 export function describePostgresUrl(url: string): { host: string; database: string } {
-  try {
-    const parsed = new URL(url);
-    return {
-      host: parsed.host || 'localhost',
-      database: decodeURIComponent(parsed.pathname.slice(1)) || parsed.username || 'postgres',
-    };
-  } catch {
-    return { host: '?', database: '?' };
-  }
+  const target = parsePostgresUrl(url);
+  if (typeof target === 'string') return { host: '?', database: '?' };
+  const host = target.host || 'localhost';
+  return {
+    // A socket's directory as it is (`/var/run/postgresql:5432`), an IPv6 address in brackets.
+    host: `${host.includes(':') && !host.startsWith('/') ? `[${host}]` : host}:${target.port}`,
+    database: target.database,
+  };
 }
 
 /**

@@ -315,6 +315,22 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
     }
   });
 
+  it('DATABASE_URL without a database name: refused naming it, before anything is opened (it was a stack trace)', async () => {
+    const port = await freePort();
+    for (const url of [`postgres://postgres@127.0.0.1:${port}/`, `postgres://postgres@127.0.0.1:${port}`]) {
+      for (const command of [['migrate'], ['serve']]) {
+        const result = await run(command, { DATABASE_URL: url, PORT: '0' });
+        expect({ url, command, code: result.code, stderr: result.stderr }).toEqual({
+          url,
+          command,
+          code: 1,
+          stderr:
+            'Invalid configuration:\n  DATABASE_URL: names no database (postgres://user:password@host:5432/database, or through a Unix socket postgres://user@/database?host=/var/run/postgresql)\n',
+        });
+      }
+    }
+  });
+
   it('DATABASE_URL that cannot be reached: the reason, without the password', async () => {
     const port = await freePort();
     const result = await run(['serve'], {

@@ -3,6 +3,7 @@ import {
   ConfigError,
   configWarnings,
   defaultMaxConnections,
+  describeDatabase,
   FALLBACK_MAX_CONNECTIONS,
   loadConfig,
   openFileLimit,
@@ -227,6 +228,26 @@ Max locked memory         8388608              8388608              bytes`;
     expect(loadConfig({ HOST: '[::1]', PORT: '3000' }).baseUrl).toBe('http://[::1]:3000');
     expect(loadConfig({ HOST: '::1' }).host).toBe('::1');
     expect(loadConfig({ HOST: '[not-an-address]' }).host).toBe('[not-an-address]');
+  });
+
+  it("DATABASE_URL without a database name is refused naming it (it was MikroORM's stack trace); libpq's Unix-socket forms are accepted", () => {
+    for (const bad of ['postgres://postgres@127.0.0.1:5432/', 'postgres://postgres@127.0.0.1:5432']) {
+      expect(() => loadConfig({ DATABASE_URL: bad }), bad).toThrow(
+        /^Invalid configuration:\n {2}DATABASE_URL: names no database \(postgres:\/\/user:password@host:5432\/database, or through a Unix socket postgres:\/\/user@\/database\?host=\/var\/run\/postgresql\)$/,
+      );
+    }
+    for (const [url, where] of [
+      ['postgres://postgres@/mydb?host=/var/run/postgresql', 'PostgreSQL /var/run/postgresql:5432/mydb'],
+      ['postgres:///mydb?host=/var/run/postgresql&user=postgres', 'PostgreSQL /var/run/postgresql:5432/mydb'],
+      ['postgres://postgres@%2Fvar%2Frun%2Fpostgresql/mydb', 'PostgreSQL /var/run/postgresql:5432/mydb'],
+      [
+        'postgres://app@/mydb?host=/cloudsql/project:region:instance',
+        'PostgreSQL /cloudsql/project:region:instance:5432/mydb',
+      ],
+      ['postgres://app:s3cret@db.internal:6432/prod', 'PostgreSQL db.internal:6432/prod'],
+      ['postgresql://app@[::1]/prod', 'PostgreSQL [::1]:5432/prod'],
+    ])
+      expect(describeDatabase(loadConfig({ DATABASE_URL: url })), url).toBe(where);
   });
 
   it('names every bad setting in one message, the storage URL among them', () => {
