@@ -64,10 +64,26 @@ function trustProxyOf(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : [...trust];
 }
 
-/** Builds the application. It does not listen: see `server.ts` for the process entry point. */
+/**
+ * Builds the application. It does not listen: see `server.ts` for the process entry point. When a
+ * step fails (an `s3://` store without its optional package), what the steps before it opened is
+ * closed before the error is passed on: the database check's connection of its own kept a
+ * `serve` on PostgreSQL alive after its one line, neither listening nor exiting.
+ */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config, orm } = options;
-  const app = Fastify({
+  const app = createApp(options);
+  try {
+    await registerAll(app, options);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  return app;
+}
+
+function createApp(options: AppOptions): FastifyInstance {
+  const { config } = options;
+  return Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel, logFormatFor(config.logFormat, process.stdout)),
     // One line per request, none at `info` for the probes (instead of Fastify's two).
     logController: new RequestLog(),
@@ -94,7 +110,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...receiveTimeoutOptions(config.receiveTimeoutMs),
     ...requestIdOptions,
   });
+}
 
+async function registerAll(app: FastifyInstance, options: AppOptions): Promise<void> {
+  const { config, orm } = options;
   // Whose tokens authenticated: the per-client share of the cap counts a request against its user.
   const callers = new Callers();
   // Before any hook or route: @fastify/otel wraps the hooks and routes added after it.
@@ -156,5 +175,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUploadRoutes(app, uploads);
   await registerReferencePage(app);
   registerHealthRoutes(app, orm);
-  return app;
 }

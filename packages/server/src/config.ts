@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
+import { parsePostgresUrl } from './db/postgres-url.js';
 
 /** `LOG_FORMAT`: `auto` chooses by where the log goes (see `logFormatFor` in http/logging.ts). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -261,27 +262,59 @@ const trustProxySetting = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/**
+ * `MARKETPLACE_BASE_URL`: an http(s) origin, with a path prefix at most (`https://example.com/api`).
+ * A query or a fragment would land in the middle of every `url` field (`…/?x=1/organizations/….json`),
+ * and a user name or password would be copied into every one of them: each is refused, in words
+ * that never repeat the value (it may hold a password).
+ */
+const baseUrlSetting = z.string().transform((value, ctx) => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return refuse('must be an http:// or https:// URL (https://host[:port][/prefix])');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return refuse(`must be an http:// or https:// URL (not ${url.protocol.slice(0, -1)})`);
+  if (url.username !== '' || url.password !== '')
+    return refuse(
+      'must have no user name or password (user:password@): it would be copied into every url field',
+    );
+  if (/[?#]/.test(value))
+    return refuse('must have no query (?…) or fragment (#…): an origin, with a path prefix at most');
+  return value;
+});
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  // An IPv6 address may be written as in a URL, in brackets (`[::1]`): the address is what is inside.
+  HOST: z
+    .string()
+    .min(1)
+    .transform((host) =>
+      /^\[[^\]]*\]$/.test(host) && isIP(host.slice(1, -1)) === 6 ? host.slice(1, -1) : host,
+    )
+    .default('127.0.0.1'),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/|pglite:\/\/memory$)/, 'must be a postgres:// URL or pglite://memory')
+    .superRefine((url, ctx) => {
+      if (!url.startsWith('postgres')) return;
+      const target = parsePostgresUrl(url);
+      if (typeof target === 'string') ctx.addIssue({ code: 'custom', message: target });
+    })
     .optional(),
   MARKETPLACE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
   MARKETPLACE_DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
   MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   MARKETPLACE_DATA_DIR: z.string().min(1).default('./.data'),
   MARKETPLACE_STORAGE_URL: z.string().optional(),
-  // A path prefix is kept (`https://example.com/api`); a query or a fragment would land in the
-  // middle of every `url` field (`…/?x=1/organizations/….json`).
-  MARKETPLACE_BASE_URL: z
-    .url({ protocol: /^https?$/ })
-    .refine(
-      (url) => !/[?#]/.test(url),
-      'must have no query (?…) or fragment (#…): an origin, with a path prefix at most',
-    )
-    .optional(),
+  MARKETPLACE_BASE_URL: baseUrlSetting.optional(),
   MARKETPLACE_TEST_HELPERS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   MARKETPLACE_CHAOS_503_RATE: z.coerce.number().min(0).max(1).default(0),
   MARKETPLACE_MAX_UPLOAD_BYTES: z.coerce
@@ -346,14 +379,19 @@ const Env = z.object({
   MARKETPLACE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MARKETPLACE_METRICS_PUBLIC: z.enum(['0', '1']).default('0'),
   MARKETPLACE_TRUST_PROXY: trustProxySetting.optional(),
+  // Each entry that is not an origin is named (the issue's path was the entry's index, `.0`).
   MARKETPLACE_CORS_ORIGINS: z
     .string()
-    .transform((list) => list.split(',').map((origin) => origin.trim().replace(/\/+$/, '')))
-    .pipe(
-      z.array(
-        z.string().refine(isOrigin, 'must be a comma-separated list of origins (https://host[:port]) or *'),
-      ),
-    )
+    .transform((list, ctx) => {
+      const origins = list.split(',').map((origin) => origin.trim().replace(/\/+$/, ''));
+      const bad = origins.filter((origin) => !isOrigin(origin));
+      if (bad.length === 0) return origins;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${bad.map((origin) => JSON.stringify(origin)).join(', ')} ${bad.length === 1 ? 'is not an origin' : 'are not origins'}: must be a comma-separated list of origins (https://host[:port]) or *`,
+      });
+      return z.NEVER;
+    })
     .default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -499,15 +537,14 @@ function maxConnectionsOf(
 
 /** Host and database of a PostgreSQL URL, without its credentials. */
 export function describePostgresUrl(url: string): { host: string; database: string } {
-  try {
-    const parsed = new URL(url);
-    return {
-      host: parsed.host || 'localhost',
-      database: decodeURIComponent(parsed.pathname.slice(1)) || parsed.username || 'postgres',
-    };
-  } catch {
-    return { host: '?', database: '?' };
-  }
+  const target = parsePostgresUrl(url);
+  if (typeof target === 'string') return { host: '?', database: '?' };
+  const host = target.host || 'localhost';
+  return {
+    // A socket's directory as it is (`/var/run/postgresql:5432`), an IPv6 address in brackets.
+    host: `${host.includes(':') && !host.startsWith('/') ? `[${host}]` : host}:${target.port}`,
+    database: target.database,
+  };
 }
 
 /**

@@ -315,6 +315,22 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
     }
   });
 
+  it('DATABASE_URL without a database name: refused naming it, before anything is opened (it was a stack trace)', async () => {
+    const port = await freePort();
+    for (const url of [`postgres://postgres@127.0.0.1:${port}/`, `postgres://postgres@127.0.0.1:${port}`]) {
+      for (const command of [['migrate'], ['serve']]) {
+        const result = await run(command, { DATABASE_URL: url, PORT: '0' });
+        expect({ url, command, code: result.code, stderr: result.stderr }).toEqual({
+          url,
+          command,
+          code: 1,
+          stderr:
+            'Invalid configuration:\n  DATABASE_URL: names no database (postgres://user:password@host:5432/database, or through a Unix socket postgres://user@/database?host=/var/run/postgresql)\n',
+        });
+      }
+    }
+  });
+
   it('DATABASE_URL that cannot be reached: the reason, without the password', async () => {
     const port = await freePort();
     const result = await run(['serve'], {
@@ -328,6 +344,33 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
       ),
     );
     expect(result.stderr).not.toContain('s3cret');
+  });
+
+  it('an s3:// store without the optional @aws-sdk/client-s3: says what to install, and exits', async () => {
+    // The package is installed in the checkout: the hook makes it resolve as where it is not.
+    const withoutS3Client = [
+      '--import',
+      pathToFileURL(join(root, 'test', 'fixtures', 'without-s3-client.mjs')).href,
+    ];
+    const missing =
+      /^an s3:\/\/ store needs the optional package @aws-sdk\/client-s3, which is not installed: npm install @aws-sdk\/client-s3@3\n$/;
+    // On PostgreSQL the database check's connection was left open: test/start-failure.test.ts.
+    expectOneLine(
+      await run(
+        ['serve'],
+        { DATABASE_URL: 'pglite://memory', PORT: '0', MARKETPLACE_STORAGE_URL: 's3://mybucket/prefix' },
+        withoutS3Client,
+      ),
+      missing,
+    );
+    expectOneLine(
+      await run(
+        ['storage', 'copy', '--to', 's3://mybucket/prefix'],
+        { DATABASE_URL: 'pglite://memory' },
+        withoutS3Client,
+      ),
+      missing,
+    );
   });
 
   it('a HOST that is not there: names it and HOST', async () => {

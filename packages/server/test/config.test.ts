@@ -3,6 +3,7 @@ import {
   ConfigError,
   configWarnings,
   defaultMaxConnections,
+  describeDatabase,
   FALLBACK_MAX_CONNECTIONS,
   loadConfig,
   openFileLimit,
@@ -192,6 +193,61 @@ Max locked memory         8388608              8388608              bytes`;
     expect(() => loadConfig({ MARKETPLACE_BASE_URL: 'https://api.example.com/?x=1' })).toThrow(
       'must have no query (?…) or fragment (#…)',
     );
+  });
+
+  it('MARKETPLACE_BASE_URL with a user name or password is refused without repeating it (it was copied into every url field); another scheme is named as such, not "Invalid URL"', () => {
+    for (const bad of ['https://user:pw@api.example.com', 'https://user@api.example.com/v1']) {
+      const refusal = () => loadConfig({ MARKETPLACE_BASE_URL: bad });
+      expect(refusal, bad).toThrow(
+        /^Invalid configuration:\n {2}MARKETPLACE_BASE_URL: must have no user name or password \(user:password@\): it would be copied into every url field$/,
+      );
+    }
+    expect(() => loadConfig({ MARKETPLACE_BASE_URL: 'ftp://api.example.com' })).toThrow(
+      /^Invalid configuration:\n {2}MARKETPLACE_BASE_URL: must be an http:\/\/ or https:\/\/ URL \(not ftp\)$/,
+    );
+    expect(() => loadConfig({ MARKETPLACE_BASE_URL: 'api.example.com' })).toThrow(
+      /^Invalid configuration:\n {2}MARKETPLACE_BASE_URL: must be an http:\/\/ or https:\/\/ URL \(https:\/\/host\[:port\]\[\/prefix\]\)$/,
+    );
+  });
+
+  it('MARKETPLACE_CORS_ORIGINS: names the variable and the entry that is not an origin (not MARKETPLACE_CORS_ORIGINS.0)', () => {
+    expect(() => loadConfig({ MARKETPLACE_CORS_ORIGINS: 'app.example.com' })).toThrow(
+      /^Invalid configuration:\n {2}MARKETPLACE_CORS_ORIGINS: "app\.example\.com" is not an origin: must be a comma-separated list of origins \(https:\/\/host\[:port\]\) or \*$/,
+    );
+    expect(() =>
+      loadConfig({ MARKETPLACE_CORS_ORIGINS: 'https://ok.example.com, app.example.com,ftp://x.example.com' }),
+    ).toThrow('MARKETPLACE_CORS_ORIGINS: "app.example.com", "ftp://x.example.com" are not origins: ');
+    expect(loadConfig({ MARKETPLACE_CORS_ORIGINS: 'https://a.example.com/, *' }).corsOrigins).toEqual([
+      'https://a.example.com',
+      '*',
+    ]);
+  });
+
+  it('HOST: an IPv6 address in brackets, as in a URL, is the address ([::1] was "no such host name")', () => {
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '[::1]', PORT: '3000' }).baseUrl).toBe('http://[::1]:3000');
+    expect(loadConfig({ HOST: '::1' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '[not-an-address]' }).host).toBe('[not-an-address]');
+  });
+
+  it("DATABASE_URL without a database name is refused naming it (it was MikroORM's stack trace); libpq's Unix-socket forms are accepted", () => {
+    for (const bad of ['postgres://postgres@127.0.0.1:5432/', 'postgres://postgres@127.0.0.1:5432']) {
+      expect(() => loadConfig({ DATABASE_URL: bad }), bad).toThrow(
+        /^Invalid configuration:\n {2}DATABASE_URL: names no database \(postgres:\/\/user:password@host:5432\/database, or through a Unix socket postgres:\/\/user@\/database\?host=\/var\/run\/postgresql\)$/,
+      );
+    }
+    for (const [url, where] of [
+      ['postgres://postgres@/mydb?host=/var/run/postgresql', 'PostgreSQL /var/run/postgresql:5432/mydb'],
+      ['postgres:///mydb?host=/var/run/postgresql&user=postgres', 'PostgreSQL /var/run/postgresql:5432/mydb'],
+      ['postgres://postgres@%2Fvar%2Frun%2Fpostgresql/mydb', 'PostgreSQL /var/run/postgresql:5432/mydb'],
+      [
+        'postgres://app@/mydb?host=/cloudsql/project:region:instance',
+        'PostgreSQL /cloudsql/project:region:instance:5432/mydb',
+      ],
+      ['postgres://app:s3cret@db.internal:6432/prod', 'PostgreSQL db.internal:6432/prod'],
+      ['postgresql://app@[::1]/prod', 'PostgreSQL [::1]:5432/prod'],
+    ])
+      expect(describeDatabase(loadConfig({ DATABASE_URL: url })), url).toBe(where);
   });
 
   it('names every bad setting in one message, the storage URL among them', () => {

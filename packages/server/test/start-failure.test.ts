@@ -1,7 +1,8 @@
 /**
  * A set-up error found while the app is built (an `s3://` store without its optional package)
- * closes the database `startServer` opened: on PostgreSQL its pool's connections kept the process
- * alive, so `serve` printed its one line and then neither listened nor exited.
+ * closes the database `startServer` opened, and what the app's steps before it opened: on
+ * PostgreSQL the pool's connections, and then the database check's connection of its own, kept
+ * the process alive, so `serve` printed its one line and then neither listened nor exited.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 
 const MISSING = 'an s3:// store needs the optional package @aws-sdk/client-s3, which is not installed';
 const closed = vi.fn();
+const probeClosed = vi.fn();
 
 vi.mock('../src/modules/uploads/stores.js', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../src/modules/uploads/stores.js')>()),
@@ -34,17 +36,37 @@ vi.mock('../src/db/database.js', async (importOriginal) => {
   };
 });
 
+vi.mock('../src/db/probe.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/db/probe.js')>();
+  return {
+    ...real,
+    databaseProbe: (...args: Parameters<typeof real.databaseProbe>) => {
+      const probe = real.databaseProbe(...args);
+      return {
+        ping: () => probe.ping(),
+        close: async () => {
+          probeClosed();
+          await probe.close();
+        },
+      };
+    },
+  };
+});
+
 const dataDir = mkdtempSync(join(tmpdir(), 'mkt-start-failure-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-it('an error while the app is built closes the database that was opened', async () => {
+it('an error while the app is built closes the database that was opened, and the database check', async () => {
   const { startServer } = await import('../src/server.js');
   const config = loadConfig({
     DATABASE_URL: 'pglite://memory',
     PORT: '0',
+    // On (its default): the check opens what it asks the database through before the store is made.
+    MARKETPLACE_DATABASE_CHECK_INTERVAL_MS: '1000',
     MARKETPLACE_DATA_DIR: dataDir,
     MARKETPLACE_STORAGE_URL: 's3://bucket?endpoint=http://127.0.0.1:9&force_path_style=true',
   });
   await expect(startServer(config)).rejects.toThrow(MISSING);
   expect(closed).toHaveBeenCalledTimes(1);
+  expect(probeClosed).toHaveBeenCalledTimes(1);
 }, 60_000);

@@ -11,6 +11,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { causeChain } from './driver-errors.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
+import { parsePostgresUrl, postgresClientUrl } from './postgres-url.js';
 
 export type Orm = MikroORM<AbstractSqlDriver, SqlEntityManager>;
 export type Em = SqlEntityManager;
@@ -95,9 +96,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
     }),
   };
   if (options.url?.startsWith('postgres')) {
+    const target = parsePostgresUrl(options.url);
+    if (typeof target === 'string') throw new ConfigError(`DATABASE_URL ${target}`);
     return (await PostgresORM.init({
       ...common,
-      clientUrl: options.url,
+      // The URL's parts as libpq reads them: MikroORM reads its `clientUrl` with `new URL`, which
+      // refuses libpq's Unix-socket form and drops its parameters (postgres-url.ts).
+      clientUrl: postgresClientUrl(target),
+      host: target.host,
+      port: target.port,
+      user: target.user,
+      password: target.password,
+      dbName: target.database,
       // Never created here: a missing database is a wrong DATABASE_URL (see checkDatabase).
       ensureDatabase: false,
       pool: { min: 0, max: options.poolSize ?? 10, idleTimeoutMillis: 10_000 },
