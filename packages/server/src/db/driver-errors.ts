@@ -26,3 +26,7 @@ export function lostPreparedStatement(error: unknown): boolean {
     if (typeof code === 'string' && PREPARED_STATEMENT_CODES.has(code)) return true;
   return false;
 }
+
+/** What to do about {@link lostPreparedStatement}: the hint of the lines that report one. */
+export const POOLER_HINT =
+  'a pooler in transaction mode (PgBouncer, a hosted pooler) between the server and PostgreSQL? Set MARKETPLACE_DATABASE_POOLER=transaction';
