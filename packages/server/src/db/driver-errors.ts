@@ -1,9 +1,17 @@
 /** What a database driver's errors say, read along their `cause` chain. */
 
+/** What an error of `pg` (or PGlite) may say: its SQLSTATE, its text, the routine that raised it. */
+export interface DriverErrorFields {
+  code?: unknown;
+  message?: unknown;
+  /** PostgreSQL's `R` field: the server function that raised the error (PostgreSQL always names one). */
+  routine?: unknown;
+}
+
 /** An error and the errors it wraps (`cause`), outermost first, at most `depth` of them. */
-export function* causeChain(error: unknown, depth = 5): Generator<{ code?: unknown; message?: unknown }> {
+export function* causeChain(error: unknown, depth = 5): Generator<DriverErrorFields> {
   for (let e = error, seen = 0; e && seen < depth; e = (e as { cause?: unknown }).cause, seen++)
-    yield e as { code?: unknown; message?: unknown };
+    yield e as DriverErrorFields;
 }
 
 /**
@@ -18,3 +26,7 @@ export function lostPreparedStatement(error: unknown): boolean {
     if (typeof code === 'string' && PREPARED_STATEMENT_CODES.has(code)) return true;
   return false;
 }
+
+/** What to do about {@link lostPreparedStatement}: the hint of the lines that report one. */
+export const POOLER_HINT =
+  'a pooler in transaction mode (PgBouncer, a hosted pooler) between the server and PostgreSQL? Set MARKETPLACE_DATABASE_POOLER=transaction';

@@ -3,6 +3,7 @@ import { protocol, types } from '@electric-sql/pglite';
 import type { MetadataStorage } from '@mikro-orm/core';
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type { Orm } from './database.js';
+import { lostPreparedStatement } from './driver-errors.js';
 
 /*
  * Hot-path reads sent straight to the driver the ORM already holds (MikroORM's public
@@ -17,7 +18,8 @@ import type { Orm } from './database.js';
  *
  * `named: false` (`MARKETPLACE_DATABASE_POOLER=transaction`, docs/deploy.md "Behind a pooler") sends
  * every statement unnamed: a pooler in transaction mode gives each transaction whichever server
- * connection is free, so a statement prepared on one is missing on the next.
+ * connection is free, so a statement prepared on one is missing on the next. Without the
+ * setting, the first statement that meets such a pooler turns the runner unnamed (see `open`).
  */
 
 /** A statement: a name unique per text (the prepared statement's), and its `$n`-numbered text. */
@@ -42,6 +44,11 @@ export interface Statements {
 export interface StatementsOptions {
   /** Prepared (named) statements; false behind a pooler in transaction mode. Default true. */
   named?: boolean;
+  /**
+   * Told once, with the error, when a named statement met a pooler the runner was not told of
+   * and the runner went unnamed for good (see {@link open}).
+   */
+  onUnnamed?: (error: unknown) => void;
 }
 
 type RowMapper = (row: Row) => object;
@@ -350,24 +357,55 @@ function common(orm: Orm): Pick<Statements, 'metadata' | 'toEntities'> {
 export function statementsOf(orm: Orm, options: StatementsOptions = {}): Promise<Statements> {
   let found = cache.get(orm);
   if (!found) {
-    found = open(orm, options.named ?? true);
+    found = open(orm, options.named ?? true, options.onUnnamed);
     cache.set(orm, found);
     found.catch(() => cache.delete(orm));
   }
   return found;
 }
 
-async function open(orm: Orm, named: boolean): Promise<Statements> {
+/*
+ * Behind a pooler in transaction mode that the server was not told of, a named statement meets
+ * server connections that lack its preparation ("prepared statement … does not exist", 26000) or
+ * that another client prepared it on ("… already exists", 42P05): most requests failed. The first
+ * such error turns the pool's runner unnamed for good, as the setting would, and is told once
+ * (`onUnnamed`: the app logs a warning naming the setting). The statement that met it is run
+ * again, unnamed, and its request answered: that is safe. `pg` sends a run as Parse (when it has
+ * not parsed the name on that connection), Bind, Describe, Execute and Sync at once; the error is
+ * the Parse's (42P05) or the Bind's (26000), and the server skips everything after an error until
+ * the Sync, so nothing of the statement ran. The pool's `query` runs it on a connection of its own,
+ * outside any transaction (the ORM's transactions hold their connections), so the error aborted
+ * only the statement's implicit transaction, and the pooler ends it there too. The second run is
+ * reported to the ORM's logger like the first: it is a round trip.
+ */
+async function open(
+  orm: Orm,
+  startNamed: boolean,
+  onUnnamed?: (error: unknown) => void,
+): Promise<Statements> {
   const client = (await orm.em.getConnection().getNativeClient()) as Pool | PGlite;
   const logger = orm.config.getLogger();
   const log = (text: string) => logger.logQuery({ query: text, level: 'info' });
   if ('totalCount' in client) {
     const pool = client;
+    let named = startNamed;
+    const unnamedAgain = (error: unknown, statement: Statement, values: unknown[]): Promise<Row[]> => {
+      if (!lostPreparedStatement(error)) throw error;
+      if (named) {
+        named = false;
+        onUnnamed?.(error);
+      }
+      log(statement.text);
+      return runOnPool(pool, statement, values, false);
+    };
     return {
       ...common(orm),
       async run(statement, values) {
         log(statement.text);
-        return runOnPool(pool, statement, values, named);
+        if (!named) return runOnPool(pool, statement, values, false);
+        return runOnPool(pool, statement, values, true).catch((error: unknown) =>
+          unnamedAgain(error, statement, values),
+        );
       },
     };
   }

@@ -4,7 +4,10 @@ import { causeChain } from '../db/driver-errors.js';
 import type { PressureOptions } from './pressure.js';
 import { type Admission, registerRequestLifecycle } from './request-lifecycle.js';
 
-/** Codes of a PostgreSQL that is gone, starting, stopping or out of connections. */
+/**
+ * Codes of a PostgreSQL that is gone, starting, stopping or out of connections (a pooler's own
+ * errors: {@link POOLER_CODE}).
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -36,12 +39,28 @@ const UNAVAILABLE_MESSAGES = [
   'is not currently accepting connections',
 ];
 
+/**
+ * The SQLSTATE PgBouncer gives the errors of its own (every one of them in 1.18): its login to
+ * PostgreSQL failing ("server login has been failing, try again later (server_login_retry)",
+ * "client_login_timeout (server down)"), its client limit ("no more connections allowed
+ * (max_client_conn)"), a wait for a server connection timed out (`query_wait_timeout`), a server
+ * connection lost, the pooler shutting down. A pooler runs no SQL: what it raises itself is about
+ * reaching the database. PostgreSQL raises the same code (protocol_violation) for a malformed
+ * message from its client: from our drivers, a bug (a bind with fewer values than the statement
+ * has parameters is one), which no retry mends, so that one stays a 500. A field tells them apart:
+ * PostgreSQL's errors always name the routine that raised them (its `R` field, `pg`'s `routine`,
+ * which MikroORM reads too), PgBouncer's never do.
+ */
+const POOLER_CODE = '08P01';
+
 /** Whether an error says the database cannot be reached right now (as opposed to a bug). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (const e of causeChain(error)) {
+  const chain = [...causeChain(error)];
+  for (const e of chain) {
     if (e instanceof ConnectionException) return true;
     const { code, message } = e;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (code === POOLER_CODE && !chain.some((raised) => typeof raised.routine === 'string')) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
   }
   return false;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Em, Orm } from '../db/database.js';
+import { POOLER_HINT } from '../db/driver-errors.js';
 import { type Statements, type StatementsOptions, statementsOf } from '../db/statements.js';
 
 const forks = new WeakMap<object, Em>();
@@ -21,6 +22,16 @@ export function registerEntityManager(app: FastifyInstance, orm: Orm, options: S
       return em;
     },
   });
-  const statements = (): Promise<Statements> => statementsOf(orm, options);
+  const unnamed: StatementsOptions = {
+    ...options,
+    onUnnamed: (error) => {
+      app.log.warn(
+        { err: error, hint: POOLER_HINT },
+        'a named statement met a pooler in transaction mode: unnamed statements from now on',
+      );
+      options.onUnnamed?.(error);
+    },
+  };
+  const statements = (): Promise<Statements> => statementsOf(orm, unnamed);
   app.decorateRequest('statements', { getter: () => statements });
 }

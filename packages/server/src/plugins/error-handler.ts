@@ -1,7 +1,7 @@
 import { toFieldErrors, UNAUTHORIZED_TEXT, WWW_AUTHENTICATE } from '@app/schemas';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { lostPreparedStatement } from '../db/driver-errors.js';
+import { lostPreparedStatement, POOLER_HINT } from '../db/driver-errors.js';
 import {
   DependencyUnavailableError,
   HttpError,
@@ -84,6 +84,3 @@ export function installErrorHandler(app: FastifyInstance): void {
     return reply.code(500).send({ error: 'Internal server error' });
   });
 }
-
-const POOLER_HINT =
-  'a pooler in transaction mode (PgBouncer, a hosted pooler) between the server and PostgreSQL? Set MARKETPLACE_DATABASE_POOLER=transaction';

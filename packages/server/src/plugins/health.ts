@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Orm } from '../db/database.js';
 import { isDatabaseUnavailable } from './availability.js';
 
@@ -9,6 +9,18 @@ import { isDatabaseUnavailable } from './availability.js';
  * is asked: migrations are not undone under a running server. While the overload protection's
  * database check finds the database down, both say so at once, without asking it again.
  */
+/**
+ * A probe's question to the database failed. Whatever the error, the answer is `503`: a balancer
+ * must take the replica out while its database does not answer its probe, and a `500` would say
+ * the probe itself is broken (before, an error the server did not know as an outage, such as
+ * PgBouncer's `08P01`, made `/ready` answer `500`). An outage the server knows is logged by the
+ * check (plugins/pressure.ts) and the requests it fails; any other error is logged here, so a bug
+ * does not hide behind the `503`.
+ */
+function unanswered(request: FastifyRequest, error: unknown): void {
+  if (!isDatabaseUnavailable(error)) request.log.error({ err: error }, 'probe: the database question failed');
+}
+
 export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
   // Neither takes a slot of the cap on requests in progress nor is refused by it: both are one
   // `select 1` (or less), and a balancer must not take a busy but healthy replica out.
@@ -22,7 +34,7 @@ export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
       await request.em.execute('select 1');
       return { status: 'ok' };
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
+      unanswered(request, error);
       return down();
     }
   });
@@ -45,7 +57,7 @@ export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
       }
       return { status: 'ready' };
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
+      unanswered(request, error);
       return notReady('database unavailable');
     }
   });

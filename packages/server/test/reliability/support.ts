@@ -104,7 +104,7 @@ export interface LogEntry {
   level: number;
   msg: string;
   reqId?: string;
-  err?: { type?: string; message?: string };
+  err?: { type?: string; message?: string; code?: string };
   /** What the operator may have missed (an unhandled error's line may carry one). */
   hint?: string;
 }
