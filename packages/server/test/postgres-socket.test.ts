@@ -60,3 +60,38 @@ describe.runIf(url && socket)("DATABASE_URL through a Unix socket, in libpq's fo
     }
   });
 });
+
+/**
+ * `sslmode` as `pg` reads it (its connection-string parser): the server was given the URL's parts
+ * but not its parameters, so `?sslmode=require` connected without TLS, silently, to a server that
+ * offers none. On PostgreSQL only (TEST_DATABASE_URL): the machines' server has no SSL.
+ */
+describe.runIf(url)('DATABASE_URL’s sslmode', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mkt-sslmode-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const withMode = (mode: string) => {
+    const u = new URL(url as string);
+    u.searchParams.set('sslmode', mode);
+    return u.href;
+  };
+  const tls = async (target: string) => {
+    const orm = await openDatabase({ url: target, dataDir });
+    try {
+      await checkDatabase(orm, target);
+      const [row] = await orm.em
+        .getConnection()
+        .execute<{ ssl: boolean }[]>('select ssl from pg_stat_ssl where pid = pg_backend_pid()');
+      return row?.ssl;
+    } finally {
+      await orm.close(true);
+    }
+  };
+
+  it('sslmode=disable connects without TLS', async () => {
+    expect(await tls(withMode('disable'))).toBe(false);
+  });
+
+  it('sslmode=verify-full to a server without SSL is refused, naming the reason (it connected without TLS)', async () => {
+    await expect(tls(withMode('verify-full'))).rejects.toThrow(/does not support SSL/);
+  });
+});

@@ -113,6 +113,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
       pool: { min: 0, max: options.poolSize ?? 10, idleTimeoutMillis: 10_000 },
       driverOptions: {
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        // `sslmode` and the certificates of the URL: MikroORM passes no parameter of its own.
+        ...(target.ssl !== undefined && { ssl: target.ssl }),
         ...(options.pooler !== 'transaction' && { onConnect: planGenerically }),
       } satisfies Partial<PoolConfig>,
     } as Options)) as unknown as Orm;

@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from 'node:tls';
 import { parse } from 'pg-connection-string';
 
 /** Where a `postgres://` URL connects: what the driver is given, the URL itself never. */
@@ -9,6 +10,11 @@ export interface PostgresTarget {
   user: string;
   password: string;
   database: string;
+  /**
+   * TLS as `pg` reads `sslmode`, `sslrootcert`, `sslcert` and `sslkey` (`false`: none; unset: the
+   * driver's default, none). `require` is `verify-full` in pg 8, as its parser warns.
+   */
+  ssl?: boolean | ConnectionOptions;
 }
 
 /** The forms of `DATABASE_URL` a PostgreSQL database is named by, for the messages that refuse one. */
@@ -25,7 +31,7 @@ export const POSTGRES_URL_FORMS =
  *
  * A URL without a database name is refused (a message saying so, as a string): MikroORM threw it
  * as a stack trace, and libpq's default (the user's name) would start a server on a database no
- * one named. Other parameters (`sslmode`, …) are not read here, as before.
+ * one named. The TLS parameters (`sslmode`, …) are read as `pg` reads them; the others are not.
  */
 export function parsePostgresUrl(url: string): PostgresTarget | string {
   let parsed: ReturnType<typeof parse>;
@@ -44,7 +50,17 @@ export function parsePostgresUrl(url: string): PostgresTarget | string {
     user: parsed.user ?? '',
     password: parsed.password ?? '',
     database: parsed.database,
+    ...(parsed.ssl !== undefined && { ssl: tlsOf(parsed.ssl) }),
   };
+}
+
+/** The parser's TLS options as the driver takes them. */
+function tlsOf(ssl: NonNullable<ReturnType<typeof parse>['ssl']>): boolean | ConnectionOptions {
+  // `?ssl=<text>` other than 1, 0 or true: pg turns TLS on with its defaults, as `true` does.
+  if (typeof ssl === 'string') return true;
+  if (typeof ssl === 'boolean') return ssl;
+  const { cert, ...rest } = ssl;
+  return cert == null ? rest : { ...rest, cert };
 }
 
 /**
