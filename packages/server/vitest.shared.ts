@@ -64,3 +64,10 @@ export const databaseIndependentFiles = [
   'src/modules/briefs/brief.test.ts',
   'src/modules/collabs/public-address.test.ts',
 ];
+
+/**
+ * Test files of what only PostgreSQL has: a Unix socket and TLS settings in `DATABASE_URL`, and
+ * sessions a pooler can mix up (PGlite has one). The default run (embedded PGlite) leaves them
+ * out, as the PostgreSQL run leaves out the files above; they run when TEST_DATABASE_URL is set.
+ */
+export const postgresOnlyFiles = ['test/postgres-socket.test.ts', 'test/pooler-statements.test.ts'];

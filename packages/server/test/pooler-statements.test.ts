@@ -8,7 +8,8 @@
  * met it is answered as if nothing had happened: the statement is run again, unnamed (a failed
  * Parse or Bind runs nothing, and the statement is alone in its implicit transaction).
  *
- * PostgreSQL only (PGlite has one session, and its statements are its own). A session that
+ * PostgreSQL only (PGlite has one session, and its statements are its own): vitest.shared.ts's
+ * `postgresOnlyFiles`. A session that
  * disagrees with the driver is made here as the pooler makes it, on the pool's one connection:
  * `deallocate all` behind the driver's back (26000), or a `prepare` of the statement's name
  * before the driver's first use (42P05). test/reliability/pooler.reliability.ts runs the same
@@ -20,13 +21,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
 import { loggerOptions } from '../src/http/logging.js';
 import { useTestServer } from './harness.js';
 
-const onPostgres = inject('database').kind === 'postgres';
 const server = useTestServer();
 
 interface LogLine {
@@ -97,48 +97,45 @@ function expectOneSwitchWarning(logs: LogLine[], code: string) {
   expect(warnings[0]?.err?.code).toBe(code);
 }
 
-describe.skipIf(!onPostgres)(
-  'behind a pooler in transaction mode, without MARKETPLACE_DATABASE_POOLER',
-  () => {
-    it('"prepared statement … does not exist" (26000): the request is answered, the server goes unnamed for good', async () => {
-      const { token } = await server.createUser();
-      const org = await organizationOf(token);
-      const { app, logs, onTheSession } = await serverOnOneConnection();
-      const url = `/organizations/${org.id}.json`;
-      const first = await get(app, url, token);
-      expect(first.statusCode).toBe(200);
-      expect((await onTheSession('select name from pg_prepared_statements')).length).toBeGreaterThan(0);
+describe('behind a pooler in transaction mode, without MARKETPLACE_DATABASE_POOLER', () => {
+  it('"prepared statement … does not exist" (26000): the request is answered, the server goes unnamed for good', async () => {
+    const { token } = await server.createUser();
+    const org = await organizationOf(token);
+    const { app, logs, onTheSession } = await serverOnOneConnection();
+    const url = `/organizations/${org.id}.json`;
+    const first = await get(app, url, token);
+    expect(first.statusCode).toBe(200);
+    expect((await onTheSession('select name from pg_prepared_statements')).length).toBeGreaterThan(0);
 
-      // The pooler hands the connection a session without the statements the driver prepared.
-      await onTheSession('deallocate all');
-      const res = await get(app, url, token);
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual(first.json());
-      expectOneSwitchWarning(logs, '26000');
+    // The pooler hands the connection a session without the statements the driver prepared.
+    await onTheSession('deallocate all');
+    const res = await get(app, url, token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(first.json());
+    expectOneSwitchWarning(logs, '26000');
 
-      // From then on nothing is prepared by name: the session keeps none, and no other warning.
-      for (const path of [url, '/me/access_tokens.json', `/organizations/${org.id}/collabs.json`])
-        expect((await get(app, path, token)).statusCode).toBe(200);
-      expect(await onTheSession('select name from pg_prepared_statements')).toEqual([]);
-      expect(logs.filter((line) => line.level >= 40)).toHaveLength(1);
-    });
+    // From then on nothing is prepared by name: the session keeps none, and no other warning.
+    for (const path of [url, '/me/access_tokens.json', `/organizations/${org.id}/collabs.json`])
+      expect((await get(app, path, token)).statusCode).toBe(200);
+    expect(await onTheSession('select name from pg_prepared_statements')).toEqual([]);
+    expect(logs.filter((line) => line.level >= 40)).toHaveLength(1);
+  });
 
-    it('"prepared statement … already exists" (42P05): the request is answered, the server goes unnamed for good', async () => {
-      const { token } = await server.createUser();
-      const { app, logs, onTheSession } = await serverOnOneConnection();
-      // Another client of the pooler prepared the caller's statement (db: caller.ts) on the session.
-      await onTheSession('prepare caller as select 1');
-      const res = await get(app, '/me/access_tokens.json', token);
-      expect(res.statusCode).toBe(200);
-      // The user's one token, its use recorded (the touch ran too).
-      expect(res.json()).toEqual([
-        expect.objectContaining({ permission: 'write', last_used_at: expect.any(String) }),
-      ]);
-      expectOneSwitchWarning(logs, '42P05');
+  it('"prepared statement … already exists" (42P05): the request is answered, the server goes unnamed for good', async () => {
+    const { token } = await server.createUser();
+    const { app, logs, onTheSession } = await serverOnOneConnection();
+    // Another client of the pooler prepared the caller's statement (db: caller.ts) on the session.
+    await onTheSession('prepare caller as select 1');
+    const res = await get(app, '/me/access_tokens.json', token);
+    expect(res.statusCode).toBe(200);
+    // The user's one token, its use recorded (the touch ran too).
+    expect(res.json()).toEqual([
+      expect.objectContaining({ permission: 'write', last_used_at: expect.any(String) }),
+    ]);
+    expectOneSwitchWarning(logs, '42P05');
 
-      await onTheSession('deallocate all');
-      expect((await get(app, '/me/access_tokens.json', token)).statusCode).toBe(200);
-      expect(await onTheSession('select name from pg_prepared_statements')).toEqual([]);
-    });
-  },
-);
+    await onTheSession('deallocate all');
+    expect((await get(app, '/me/access_tokens.json', token)).statusCode).toBe(200);
+    expect(await onTheSession('select name from pg_prepared_statements')).toEqual([]);
+  });
+});

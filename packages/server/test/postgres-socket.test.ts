@@ -3,7 +3,8 @@
  * the database through the socket as psql does. `postgres://user@/db?host=/var/run/postgresql` was
  * `cannot use the database of DATABASE_URL (?/?): Invalid URL`, and a `user` parameter was not
  * sent (`no PostgreSQL user name specified in startup packet`). On PostgreSQL only
- * (TEST_DATABASE_URL), when its server has a socket in /var/run/postgresql.
+ * (TEST_DATABASE_URL; vitest.shared.ts's `postgresOnlyFiles`), when its server has a socket in
+ * /var/run/postgresql.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,8 @@ const SOCKET_DIR = '/var/run/postgresql';
 const port = url ? new URL(url).port || '5432' : '5432';
 const socket = existsSync(join(SOCKET_DIR, `.s.PGSQL.${port}`));
 
-describe.runIf(url && socket)("DATABASE_URL through a Unix socket, in libpq's forms", () => {
+// The socket is the local server's: a PostgreSQL reached only over TCP (a container's) has none here.
+describe.runIf(socket)("DATABASE_URL through a Unix socket, in libpq's forms", () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-socket-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   let user = '';
@@ -64,9 +66,9 @@ describe.runIf(url && socket)("DATABASE_URL through a Unix socket, in libpq's fo
 /**
  * `sslmode` as `pg` reads it (its connection-string parser): the server was given the URL's parts
  * but not its parameters, so `?sslmode=require` connected without TLS, silently, to a server that
- * offers none. On PostgreSQL only (TEST_DATABASE_URL): the machines' server has no SSL.
+ * offers none. The machines' server has no SSL.
  */
-describe.runIf(url)('DATABASE_URL’s sslmode', () => {
+describe('DATABASE_URL’s sslmode', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mkt-sslmode-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const withMode = (mode: string) => {
