@@ -24,6 +24,7 @@ import {
   validateRequest,
 } from './core/validation.js';
 import { readEnv } from './internal/env.js';
+import { HEADER_VALUE, HTTP_WHITESPACE_AROUND } from './internal/header-value.js';
 import type { CallOptions, ClientOptions, ListOptions, RequestOptions } from './internal/options.js';
 import { Campaigns } from './resources/campaigns.js';
 import { Collabs } from './resources/collabs.js';
@@ -445,12 +446,6 @@ function customHeaders(
 /** A header's name, an HTTP token (RFC 9110, 5.6.2). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/**
- * What a header's value may hold (RFC 9110, 5.5): visible ASCII, spaces, tabs and Latin-1 (Node's
- * `fetch` sends those, and refuses control characters and anything above U+00FF).
- */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const HTTP_WHITESPACE_AROUND = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 const HEADER_CHARACTERS =
   'holds a character an HTTP header cannot carry (a line break, a control character or one above U+00FF)';
 

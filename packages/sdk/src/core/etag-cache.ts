@@ -1,3 +1,4 @@
+import { HEADER_VALUE, HTTP_WHITESPACE_AROUND } from '../internal/header-value.js';
 import { type CachedResponse, type CacheStore, tokenFingerprint } from './cache.js';
 import type { Logger } from './logging.js';
 
@@ -134,7 +135,9 @@ function malformed(answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return kind(answer);
   const { etag, body } = answer as Partial<Record<keyof CachedResponse, unknown>>;
   if (typeof etag !== 'string') return `an object whose etag is ${kind(etag)}`;
-  if (!HEADER_VALUE.test(etag)) return 'an etag a header cannot hold';
+  // Sent as it is: not empty, and nothing `fetch` would trim or refuse.
+  if (etag === '' || !HEADER_VALUE.test(etag) || etag.replace(HTTP_WHITESPACE_AROUND, '') !== etag)
+    return 'an etag a header cannot hold';
   // The SDK keeps parsed JSON, never `undefined`: a 304 would be answered with no body to read.
   if (body === undefined) return 'an object without a body';
   return undefined;
@@ -146,13 +149,6 @@ function kind(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
-
-/**
- * A header value every runtime sends as it is: visible ASCII, spaces, tabs and bytes 0x80–0xFF
- * (RFC 9110's field-value), not empty and not starting or ending with whitespace, which `Headers`
- * would trim. A CR, LF or NUL makes `Headers` throw; a character beyond 0xFF is not a byte.
- */
-const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
 
 /** A store's answer not given within the call's timeout. */
 class StoreTimeout extends Error {}

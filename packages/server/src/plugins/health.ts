@@ -3,13 +3,6 @@ import type { Orm } from '../db/database.js';
 import { isDatabaseUnavailable } from './availability.js';
 
 /**
- * `GET /health` (the process is alive and its database answers) and `GET /ready` (for load
- * balancers: the database answers and every migration this build knows is applied, so a replica
- * of a new release waits for `migrate`). Once all migrations are seen applied, only the database
- * is asked: migrations are not undone under a running server. While the overload protection's
- * database check finds the database down, both say so at once, without asking it again.
- */
-/**
  * A probe's question to the database failed. Whatever the error, the answer is `503`: a balancer
  * must take the replica out while its database does not answer its probe, and a `500` would say
  * the probe itself is broken (before, an error the server did not know as an outage, such as
@@ -21,6 +14,13 @@ function unanswered(request: FastifyRequest, error: unknown): void {
   if (!isDatabaseUnavailable(error)) request.log.error({ err: error }, 'probe: the database question failed');
 }
 
+/**
+ * `GET /health` (the process is alive and its database answers) and `GET /ready` (for load
+ * balancers: the database answers and every migration this build knows is applied, so a replica
+ * of a new release waits for `migrate`). Once all migrations are seen applied, only the database
+ * is asked: migrations are not undone under a running server. While the overload protection's
+ * database check finds the database down, both say so at once, without asking it again.
+ */
 export function registerHealthRoutes(app: FastifyInstance, orm: Orm): void {
   // Neither takes a slot of the cap on requests in progress nor is refused by it: both are one
   // `select 1` (or less), and a balancer must not take a busy but healthy replica out.
