@@ -4,10 +4,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ClientOptionError, VERSION } from '@app/sdk';
 import { operations } from '@app/sdk/operations';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { defaultAllowDirs } from './files.js';
 import { serveHttp } from './http.js';
 import { createServer } from './server.js';
+import { StdioTransport } from './stdio.js';
 import { clip } from './text.js';
 
 const usage = `Usage: marketplace-mcp [options]
@@ -151,20 +151,14 @@ if (values.http) {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } else {
-  const transport = new StdioServerTransport();
-  // The SDK's stdio transport drops a line that is no JSON-RPC message (it has no id to answer
-  // with -32700), and stops reading stdin after a message over its 10 MiB buffer, closing itself:
-  // the process then ended with exit 0 and not a word, which a host takes for a clean shutdown.
-  // Both are said on stderr, which hosts log; the second ends the process with exit 1. Set before
-  // `connect`, which chains its own handlers onto these.
+  // Our transport, not the SDK's: it answers a line it cannot read as JSON-RPC 2.0 has it (-32700,
+  // -32600; the SDK's dropped it with no answer) and skips a line over 10 MiB, answering it, where
+  // the SDK's stopped reading stdin. Each is said on stderr too, which hosts log. Set before
+  // `connect`, which chains its own handler onto this one.
+  const transport = new StdioTransport();
   transport.onerror = (error) => {
     const why = clip(error.message.replace(/\s+/g, ' '), 300);
     process.stderr.write(`marketplace-mcp: a message on stdin could not be read: ${why}\n`);
-  };
-  // Only the transport closes itself in stdio mode (nothing here calls close): stdin is unread from now on.
-  transport.onclose = () => {
-    process.stderr.write('marketplace-mcp: stopped reading stdin after that error; exiting\n');
-    process.exit(1);
   };
   await make().connect(transport);
 }

@@ -197,36 +197,119 @@ describe('messages over stdio the transport cannot read', () => {
   const env = () => ({ ...inherited, MARKETPLACE_TOKEN: user.token, MARKETPLACE_BASE_URL: server.url });
   /** Runs the bin over stdio with this input (a server that stops reading first is no test error). */
   const run = (input: string) => runChild(process.execPath, nodeArgs, { env: env(), input });
+  /** The messages the server wrote on stdout, one a line. */
+  const answers = (stdout: string) =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  const ping = (id: number | string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+  /** JSON-RPC's answer to a message it cannot take (section 5.1), with this id. */
+  const refused = (code: -32700 | -32600, id: number | string | null = null) => ({
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code,
+      message: expect.stringMatching(code === -32700 ? /^Parse error: / : /^Invalid Request: /),
+    },
+  });
+  const unreadable = /^marketplace-mcp: a message on stdin could not be read: /;
 
-  test('a line that is no JSON-RPC message is said on stderr, and the server goes on', async () => {
-    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
-    const ran = await run(`{"jsonrpc":"2.0","id":900,"method":"ping"\nnot json\n${ping}\n`);
+  test('a line that is no JSON is answered with -32700 (id null), said on stderr, and the server goes on', async () => {
+    const ran = await run(`{"jsonrpc":"2.0","id":900,"method":"ping"\nnot json\n${ping(2)}\n`);
     expect(ran.code).toBe(0);
-    expect(
-      ran.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line)),
-    ).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+    expect(answers(ran.stdout)).toEqual([
+      refused(-32700),
+      refused(-32700),
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
     const lines = ran.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(2);
-    for (const line of lines)
-      expect(line).toMatch(/^marketplace-mcp: a message on stdin could not be read: /);
+    for (const line of lines) expect(line).toMatch(unreadable);
   });
 
-  test('a message over the transport’s 10 MiB ends the server with exit 1 and a line on stderr, not a silent exit 0', async () => {
+  test('JSON that is no JSON-RPC message is answered with -32600, with its id when it has one', async () => {
+    const lines = [
+      '{"jsonrpc":"2.0","id":"a","method":"ping","extra":1}',
+      '{"jsonrpc":"1.0","id":7,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":8,"method":42}',
+      // A batch: MCP 2025-06-18 removed JSON-RPC batching, and the SDK's message schema takes none.
+      `[${ping(3)},${ping(4)}]`,
+      '42',
+      'null',
+      '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+      // A malformed response is not answered with its id: that id is one of the server's own requests.
+      '{"jsonrpc":"2.0","id":5,"result":"x"}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized","params":1}',
+      ping(2),
+    ];
+    const ran = await run(`${lines.join('\n')}\n`);
+    expect(ran.code).toBe(0);
+    expect(answers(ran.stdout)).toEqual([
+      refused(-32600, 'a'),
+      refused(-32600, 7),
+      refused(-32600, 8),
+      refused(-32600),
+      refused(-32600),
+      refused(-32600),
+      refused(-32600),
+      refused(-32600),
+      refused(-32600),
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+    expect(answers(ran.stdout)[0].error.message).toMatch(/extra/);
+    expect(answers(ran.stdout)[3].error.message).toMatch(/batch/);
+    const said = ran.stderr.split('\n').filter(Boolean);
+    expect(said).toHaveLength(9);
+    for (const line of said) expect(line).toMatch(unreadable);
+  });
+
+  test('a line over 10 MiB is skipped unread and answered with -32600 (id null); the next request is answered', async () => {
     const call = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
       params: { name: 'organizations_create', arguments: { name: 'x'.repeat(11_000_000) } },
     });
-    const ran = await run(`${call}\n`);
-    expect(ran.code).toBe(1);
-    expect(ran.stdout).toBe('');
+    const ran = await run(`${call}\n${ping(2)}\n`);
+    expect(ran.code).toBe(0);
+    expect(answers(ran.stdout)).toEqual([refused(-32600), { jsonrpc: '2.0', id: 2, result: {} }]);
+    expect(answers(ran.stdout)[0].error.message).toMatch(/10485760 bytes/);
     expect(ran.stderr).toMatch(
-      /^marketplace-mcp: a message on stdin could not be read: .*10485760 bytes.*\nmarketplace-mcp: stopped reading stdin after that error; exiting\n$/,
+      /^marketplace-mcp: a message on stdin could not be read: .*10485760 bytes.*\n$/,
     );
+  });
+
+  test('a line of exactly 10 MiB is read (the limit is the message, not its line end)', async () => {
+    const head = '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"';
+    const tail = '"}}}';
+    const line = `${head}${'x'.repeat(10 * 1024 * 1024 - head.length - tail.length)}${tail}`;
+    const ran = await run(`${line}\r\n${ping(2)}\n`);
+    expect(ran.code).toBe(0);
+    // Answers come as requests finish, in no given order.
+    expect(answers(ran.stdout)).toHaveLength(2);
+    expect(answers(ran.stdout)).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        { jsonrpc: '2.0', id: 2, result: {} },
+      ]),
+    );
+    expect(ran.stderr).toBe('');
+  });
+
+  test('\\r\\n line ends are taken; an empty line is no JSON, as the SDK’s transport has it (-32700)', async () => {
+    const ran = await run(`${ping(1)}\r\n\n${ping(2)}\r\n`);
+    expect(ran.code).toBe(0);
+    // The refusal is written as the line is read, the pings' answers once they ran.
+    expect(answers(ran.stdout)).toHaveLength(3);
+    expect(answers(ran.stdout)).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        refused(-32700),
+        { jsonrpc: '2.0', id: 2, result: {} },
+      ]),
+    );
+    expect(ran.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(unreadable)]);
   });
 });
 
