@@ -6,11 +6,13 @@ import { hashMigrationSources } from './src/db/migrations/hash.js';
 // dependencies stay external.
 export default defineConfig({
   // The brief renderer's worker thread is loaded by file name, next to the bundle.
-  // `node-version` is the check the test kit (@app/testing) runs before it loads the server.
+  // `node-version` is the check the test kit (@app/testing) runs before it loads the server, and
+  // `postgres-url` the reading of DATABASE_URL it checks its own URL with then.
   entry: {
     index: 'src/index.ts',
     cli: 'src/cli.ts',
     'node-version': 'src/node-version.ts',
+    'postgres-url': 'src/db/postgres-url.ts',
     'brief.worker': 'src/modules/briefs/brief.worker.ts',
   },
   format: ['esm'],

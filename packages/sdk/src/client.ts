@@ -25,6 +25,7 @@ import {
 } from './core/validation.js';
 import { readEnv } from './internal/env.js';
 import { HEADER_VALUE, HTTP_WHITESPACE_AROUND } from './internal/header-value.js';
+import { checkedInteger } from './internal/integer-option.js';
 import type { CallOptions, ClientOptions, ListOptions, RequestOptions } from './internal/options.js';
 import { Campaigns } from './resources/campaigns.js';
 import { Collabs } from './resources/collabs.js';
@@ -538,12 +539,14 @@ function checkedBaseUrl(baseUrl: string): string {
 /** The longest timer Node and browsers keep (a longer one fires at once). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
+/** A client option (or a call's) that is an integer of at least `min`, and at most `max`. */
 function integerAtLeast(min: number, name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new RangeError(
+  return checkedInteger(
+    value,
+    { min, max },
+    () =>
       `Marketplace: \`${name}\` must be an integer of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}`,
-    );
-  return value;
+  );
 }
 
 /** No answer within `timeout`, on each of `attempts` (said when more than one). */

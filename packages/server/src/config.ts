@@ -2,7 +2,7 @@ import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
-import { parsePostgresUrl } from './db/postgres-url.js';
+import { parsePostgresUrl, postgresAddress } from './db/postgres-url.js';
 
 /** `LOG_FORMAT`: `auto` chooses by where the log goes (see `logFormatFor` in http/logging.ts). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -539,12 +539,7 @@ function maxConnectionsOf(
 export function describePostgresUrl(url: string): { host: string; database: string } {
   const target = parsePostgresUrl(url);
   if (typeof target === 'string') return { host: '?', database: '?' };
-  const host = target.host || 'localhost';
-  return {
-    // A socket's directory as it is (`/var/run/postgresql:5432`), an IPv6 address in brackets.
-    host: `${host.includes(':') && !host.startsWith('/') ? `[${host}]` : host}:${target.port}`,
-    database: target.database,
-  };
+  return { host: postgresAddress(target), database: target.database };
 }
 
 /**

@@ -31,8 +31,10 @@ export interface TestServerOptions {
    * Where the server's database is made. `pglite://memory`: an in-memory PGlite of the server's
    * own. A `postgres://` (or `postgresql://`) URL: a database of the server's own on that
    * PostgreSQL server (`mkt_kit_…`), created and migrated at start, emptied by `reset()`, dropped
-   * by `close()`. The URL's user needs `CREATEDB`; the database it names is only where the kit
-   * connects to create and drop its own, and is never written to. PostgreSQL 13 or newer.
+   * by `close()`. Read as the server reads its `DATABASE_URL`: a Unix socket too
+   * (`postgres://postgres@/postgres?host=/var/run/postgresql`). The URL's user needs `CREATEDB`;
+   * the database it names is only where the kit connects to create and drop its own, and is never
+   * written to. PostgreSQL 13 or newer.
    *
    * Unset (or empty): the environment variable `MARKETPLACE_TEST_DATABASE_URL` when it is set,
    * else `pglite://memory`.
@@ -109,8 +111,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { nodeTooOld } = await loadServer(() => import('@app/server/node-version'));
   const tooOld = nodeTooOld('@app/testing');
   if (tooOld) throw new Error(tooOld);
-  // A URL that cannot be right is refused before the server's modules are imported (a second).
-  const database = chooseDatabase(options);
+  // A URL that cannot be right is refused before the server's modules are imported (a second),
+  // read by the server's own reading of DATABASE_URL, a module of its own.
+  const { parsePostgresUrl } = await loadServer(() => import('@app/server/postgres-url'));
+  const database = chooseDatabase(options, parsePostgresUrl);
   const { start } = await loadServer(() => import('./server.js'));
   return start(options, database);
 }

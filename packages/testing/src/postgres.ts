@@ -14,9 +14,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { migrate, migrationsHash, type Orm, openDatabase } from '@app/server';
+import { type PostgresTarget, postgresAddress } from '@app/server/postgres-url';
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
-import { parsePostgresUrl } from './database-url.js';
+import { withDatabase } from './database-url.js';
 
 /** The prefix of the databases the kit makes; no other database is ever dropped. */
 export const DATABASE_PREFIX = 'mkt_kit_';
@@ -37,6 +38,8 @@ export interface KitDatabase {
 export interface PostgresOptions {
   /** The setting the URL came from, named in every error: `databaseUrl` or the variable's name. */
   setting: string;
+  /** The URL's parts, as the server reads them (`chooseDatabase`). */
+  target: PostgresTarget;
   dataDir: string;
   poolSize: number;
   pooler: 'none' | 'transaction';
@@ -44,7 +47,7 @@ export interface PostgresOptions {
 
 /** Creates, migrates and opens a database of the kit's own on the PostgreSQL server of `url`. */
 export async function openPostgres(url: string, options: PostgresOptions): Promise<KitDatabase> {
-  const target = describeTarget(url, options.setting);
+  const target = describeTarget(options.target, options.setting);
   const admin = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -259,13 +262,6 @@ async function settle(promise: Promise<unknown> | undefined): Promise<{ error: u
   }
 }
 
-/** `url` naming the database `name` instead (its user, host, port and parameters kept). */
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
 /**
  * Drops the kit's database with whatever connections are still open on it. Through the kit's
  * own connection, or a new one when that was cut meanwhile.
@@ -309,19 +305,14 @@ async function dropLeftovers(admin: pg.Client): Promise<void> {
 interface Target {
   /** `databaseUrl (PostgreSQL at 127.0.0.1:5432 as postgres)`: no password, ever. */
   label: string;
-  host: string;
   user: string;
   database: string;
 }
 
-function describeTarget(url: string, setting: string): Target {
-  // Checked before the server was loaded (index.ts); parsed again here for its parts.
-  const parsed = parsePostgresUrl(url, setting);
-  const host = parsed.host || 'localhost';
-  const user = decodeURIComponent(parsed.username) || process.env.PGUSER || 'the default user';
-  const database =
-    decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'postgres';
-  return { label: `${setting} (PostgreSQL at ${host} as ${user})`, host, user, database };
+function describeTarget(parts: PostgresTarget, setting: string): Target {
+  const user = parts.user || process.env.PGUSER || 'the default user';
+  const label = `${setting} (PostgreSQL at ${postgresAddress(parts)} as ${user})`;
+  return { label, user, database: parts.database };
 }
 
 /** The first line of an error's message, or of its first inner error's (Node's `AggregateError`). */

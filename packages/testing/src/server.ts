@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type ClientOptions, Marketplace } from '@app/sdk';
 import { buildApp, loadConfig, openDatabase, processRunning } from '@app/server';
 import { PGlite } from '@electric-sql/pglite';
-import { type ChosenDatabase, isPostgresUrl } from './database-url.js';
+import type { ChosenDatabase } from './database-url.js';
 import { freePort } from './free-port.js';
 import type { TestServer, TestServerOptions } from './index.js';
 import { type KitDatabase, openPostgres } from './postgres.js';
@@ -123,11 +123,12 @@ export async function start(options: TestServerOptions, database: ChosenDatabase
     }
   };
   try {
-    if (isPostgresUrl(database.url)) {
+    if (database.postgres) {
       // Settings that are wrong stop the start before a database is made; the pool's are the env's.
       const { databasePoolSize, databasePooler } = loadConfig({ ...settings, DATABASE_URL: database.url });
       kitDatabase = await openPostgres(database.url, {
         setting: database.setting,
+        target: database.postgres,
         dataDir,
         poolSize: databasePoolSize,
         pooler: databasePooler,

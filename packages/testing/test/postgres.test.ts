@@ -107,17 +107,20 @@ describe('which database', () => {
     );
   });
 
-  it('a % in the URL that is no escape (a password with a %): one line naming databaseUrl, not URIError', async () => {
+  it('a % in the URL that is no escape (a password with a %) is read as the server and pg read it, a % of its own', async () => {
     const port = await freePort();
-    for (const credentials of ['k%it:secret', 'kit:pa%ss']) {
+    for (const [credentials, user] of [
+      ['k%it:secret', 'k%it'],
+      ['kit:pa%ss', 'kit'],
+    ]) {
       const error = await startTestServer({
         databaseUrl: `postgres://${credentials}@127.0.0.1:${port}/postgres`,
       }).then(
         () => undefined,
         (e: Error) => e,
       );
-      expect(`${error?.name}: ${error?.message}`).toBe(
-        'Error: databaseUrl has a % that is not followed by two hex digits (in its user, password or database): write a % there as %25',
+      expect(error?.message).toBe(
+        `databaseUrl (PostgreSQL at 127.0.0.1:${port} as ${user}): cannot connect: connect ECONNREFUSED 127.0.0.1:${port}`,
       );
     }
   });
@@ -446,3 +449,71 @@ if (postgresUrl)
       );
     });
   });
+
+/**
+ * A URL in libpq's forms for a Unix socket (`postgres://user@/db?host=/var/run/postgresql`, the
+ * form Cloud SQL and many CI set-ups give), which the server takes as its DATABASE_URL: the kit
+ * refused it (`databaseUrl is not a URL`). Its database, the server's connections to it and the
+ * kit's own all go through the socket. In the run on PostgreSQL, when its server has a socket in
+ * /var/run/postgresql (one reached only over TCP, a container's, has none here).
+ */
+const SOCKET_DIR = '/var/run/postgresql';
+const socketPort = postgresUrl ? new URL(postgresUrl).port || '5432' : '5432';
+if (postgresUrl)
+  describe.runIf(existsSync(join(SOCKET_DIR, `.s.PGSQL.${socketPort}`)))(
+    "on PostgreSQL through a Unix socket, in libpq's forms",
+    () => {
+      const parsed = new URL(postgresUrl);
+      const user = parsed.username;
+      const database = parsed.pathname.slice(1);
+
+      it.each([
+        [
+          'the host parameter, the user in the URL',
+          `postgres://${user}@/${database}?host=${SOCKET_DIR}&port=${socketPort}`,
+        ],
+        [
+          'the host and user parameters',
+          `postgresql:///${database}?host=${SOCKET_DIR}&user=${user}&port=${socketPort}`,
+        ],
+        [
+          'the directory as an encoded host',
+          `postgres://${user}@${encodeURIComponent(SOCKET_DIR)}:${socketPort}/${database}`,
+        ],
+      ])(
+        '%s: the server answers on a database of its own, reached through the socket, dropped by close()',
+        async (_form, url) => {
+          const admin = await connect(postgresUrl);
+          const server = await startTestServer({ databaseUrl: url });
+          onTestFinished(() => server.close());
+          const client = server.client(await server.createUser());
+          const org = await client.organizations.create({ name: 'Acme' });
+          expect((await client.organizations.list()).data.map(({ id }) => id)).toEqual([org.id]);
+          const name = await databaseOf(server);
+          expect(name).toMatch(/^mkt_kit_\d+_[0-9a-f]{10}$/);
+          // Every session on it (the server's pool and the kit's \`sql()\`) came through the socket.
+          const sessions = await admin.query<{ socket: boolean }>(
+            'select client_addr is null as socket from pg_stat_activity where datname = $1',
+            [name],
+          );
+          expect(sessions.rows.length).toBeGreaterThan(0);
+          expect(sessions.rows.every(({ socket }) => socket)).toBe(true);
+          await server.close();
+          const left = await admin.query('select datname from pg_database where datname = $1', [name]);
+          expect(left.rows).toEqual([]);
+        },
+      );
+
+      it('a socket URL naming a database that does not exist: one line naming the socket directory', async () => {
+        await expect(
+          startTestServer({
+            databaseUrl: `postgres://${user}@/mkt_kit_no_such_database?host=${SOCKET_DIR}&port=${socketPort}`,
+          }),
+        ).rejects.toThrow(
+          new Error(
+            `databaseUrl (PostgreSQL at ${SOCKET_DIR}:${socketPort} as ${decodeURIComponent(user)}): database "mkt_kit_no_such_database" does not exist: the URL's database is only where the kit connects to create a database of its own; name one that exists (e.g. postgres)`,
+          ),
+        );
+      });
+    },
+  );

@@ -1,4 +1,5 @@
 import { PAGINATION_HEADERS, REQUEST_ID_HEADER } from '@app/schemas';
+import { checkedInteger } from '../internal/integer-option.js';
 import type { APIResponse } from './api-promise.js';
 import { MarketplaceError, ResponseValidationError } from './error.js';
 
@@ -23,10 +24,10 @@ type FetchPage<T> = (page: number, signal?: AbortSignal) => Promise<Page<T>>;
  * `RangeError`, like `concurrency`'s, before a page is fetched.
  */
 export function checkedCount(name: string, value: number, infinite: boolean): number {
-  if ((Number.isInteger(value) && value >= 0) || (infinite && value === Number.POSITIVE_INFINITY))
-    return value;
-  throw new RangeError(
-    `${name} must be a non-negative integer${infinite ? ' (or Infinity)' : ''}, got ${value}`,
+  return checkedInteger(
+    value,
+    { min: 0, infinite },
+    () => `${name} must be a non-negative integer${infinite ? ' (or Infinity)' : ''}, got ${value}`,
   );
 }
 
@@ -136,11 +137,13 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
   #first: Promise<Page<T>> | undefined;
 
   constructor(fetchPage: FetchPage<T>, start: number, concurrency: number) {
-    if (!Number.isInteger(concurrency) || concurrency < 1)
-      throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
     this.#fetchPage = fetchPage;
     this.#start = start;
-    this.#concurrency = concurrency;
+    this.#concurrency = checkedInteger(
+      concurrency,
+      { min: 1 },
+      () => `concurrency must be a positive integer, got ${concurrency}`,
+    );
   }
 
   #firstPage(): Promise<Page<T>> {

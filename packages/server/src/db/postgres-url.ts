@@ -1,3 +1,8 @@
+/**
+ * `DATABASE_URL` as the server reads it. A module of its own, importing only the driver's parser:
+ * the test kit (@app/testing, `@app/server/postgres-url`) checks its URL with it before it loads
+ * the server.
+ */
 import type { ConnectionOptions } from 'node:tls';
 import { parse } from 'pg-connection-string';
 
@@ -61,6 +66,15 @@ function tlsOf(ssl: NonNullable<ReturnType<typeof parse>['ssl']>): boolean | Con
   if (typeof ssl === 'boolean') return ssl;
   const { cert, ...rest } = ssl;
   return cert == null ? rest : { ...rest, cert };
+}
+
+/**
+ * Where a target connects, without its credentials: `db.example.com:5432`, `[::1]:5432`, a
+ * socket's directory as it is (`/var/run/postgresql:5432`).
+ */
+export function postgresAddress({ host, port }: Pick<PostgresTarget, 'host' | 'port'>): string {
+  const name = host || 'localhost';
+  return `${name.includes(':') && !name.startsWith('/') ? `[${name}]` : name}:${port}`;
 }
 
 /**
