@@ -55,6 +55,13 @@ async function checkListenable(config: Config): Promise<void> {
   }
 }
 
+/** Stops accepting connections, finishes in-flight requests, then closes the database and tracing. */
+export async function shutDown(app: FastifyInstance, orm: Orm, tracing?: Tracing): Promise<void> {
+  await app.close();
+  await orm.close(true);
+  await tracing?.shutdown();
+}
+
 /**
  * Opens the database, applies pending migrations, and listens. With `demo`, an empty database
  * gets a demo user and organization first, and the token and a working `curl` line are printed.
@@ -114,11 +121,7 @@ export async function startServer(
 
   let closing: Promise<void> | undefined;
   const close = () => {
-    // Stop accepting connections, finish in-flight requests, then close the database.
-    closing ??= app
-      .close()
-      .then(() => orm.close(true))
-      .then(() => tracing?.shutdown());
+    closing ??= shutDown(app, orm, tracing);
     return closing;
   };
   if (options.handleSignals) {
