@@ -3,7 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, configWarnings, ensureWritableDir } from './config.js';
-import { checkDatabase, migrate, type Orm, openDatabase } from './db/database.js';
+import { checkDatabase, closeDatabase, migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
 import { renderStoredBriefs } from './modules/briefs/brief.js';
 import type { Tracing } from './tracing.js';
@@ -58,7 +58,7 @@ async function checkListenable(config: Config): Promise<void> {
 /** Stops accepting connections, finishes in-flight requests, then closes the database and tracing. */
 export async function shutDown(app: FastifyInstance, orm: Orm, tracing?: Tracing): Promise<void> {
   await app.close();
-  await orm.close(true);
+  await closeDatabase(orm);
   await tracing?.shutdown();
 }
 

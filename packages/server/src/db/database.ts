@@ -5,7 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver, MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
-import type { ClientBase, PoolConfig } from 'pg';
+import pg, { type ClientBase, type PoolConfig } from 'pg';
 import { ConfigError, describePostgresUrl, ensureWritableDir } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { causeChain } from './driver-errors.js';
@@ -67,6 +67,39 @@ const planGenerically = (client: ClientBase): Promise<void> =>
 /** Statements that wait longer than this for a pooled connection fail, and the request gets a 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
+/** The `pg` clients of each ORM's pool, from their creation until they end: see {@link closeDatabase}. */
+const poolClients = new WeakMap<Orm, Set<pg.Client>>();
+
+/**
+ * The pool's client class (`pg`'s `Client` pool option): `pg.Client`, each instance kept in
+ * `clients` from its creation, before it connects, until it ends.
+ */
+function clientsKeptIn(clients: Set<pg.Client>): new () => pg.Client {
+  return class KeptClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      clients.add(this);
+      this.once('end', () => clients.delete(this));
+    }
+  };
+}
+
+/**
+ * Closes the database once the requests are done (the server's shutdown). Closing the pool alone
+ * waits for every connection to come back, and one may never: behind PgBouncer that cannot reach
+ * PostgreSQL, a statement waits on its connection for a server connection until PgBouncer's
+ * `query_wait_timeout` (120 s by default), long after its request was answered `503` at the
+ * request timeout. `serve` was then killed by its shutdown deadline (10 s, exit code 1). No
+ * request needs them any more: the connections still held, or still logging in, are ended
+ * (`pg`'s `client.end()`, which drops a connection whose statement has not been answered), and
+ * the pool closes at once.
+ */
+export async function closeDatabase(orm: Orm): Promise<void> {
+  const closing = orm.close(true);
+  for (const client of poolClients.get(orm) ?? []) void client.end().catch(() => undefined);
+  await closing;
+}
+
 export type QueryListener = (sql: string, detail: { tookMs?: number; failed?: boolean }) => void;
 
 class QueryObserver implements Logger {
@@ -98,7 +131,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
   if (options.url?.startsWith('postgres')) {
     const target = parsePostgresUrl(options.url);
     if (typeof target === 'string') throw new ConfigError(`DATABASE_URL ${target}`);
-    return (await PostgresORM.init({
+    const clients = new Set<pg.Client>();
+    const orm = (await PostgresORM.init({
       ...common,
       // The URL's parts as libpq reads them: MikroORM reads its `clientUrl` with `new URL`, which
       // refuses libpq's Unix-socket form and drops its parameters (postgres-url.ts).
@@ -116,8 +150,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
         // `sslmode` and the certificates of the URL: MikroORM passes no parameter of its own.
         ...(target.ssl !== undefined && { ssl: target.ssl }),
         ...(options.pooler !== 'transaction' && { onConnect: planGenerically }),
+        Client: clientsKeptIn(clients),
       } satisfies Partial<PoolConfig>,
     } as Options)) as unknown as Orm;
+    poolClients.set(orm, clients);
+    return orm;
   }
   if (options.pglite) {
     return (await PgliteORM.init({
