@@ -49,7 +49,12 @@ export interface DatabaseOptions {
  * Sent as the first statement of each new connection (`pg`'s pool option `onConnect`), not as
  * a startup option: PgBouncer refuses unknown startup parameters in every pool mode. Not sent
  * behind a pooler in transaction mode, where a `SET` would land on a server connection other
- * clients share.
+ * clients share: not with the setting, and not once the server finds such a pooler without it
+ * (the first 26000/42P05, db/statements.ts: {@link sharedSessions}). Until then, the connections
+ * opened have sent it through the pooler (there is no public way to tell PgBouncer from
+ * PostgreSQL before: it answers the login itself with PostgreSQL's parameters), and it stays on
+ * the server connections it landed on, which serve only PgBouncer's clients of the same user and
+ * database, until PgBouncer closes them (docs/deploy.md, "Behind a pooler").
  */
 const GENERIC_PLANS = 'set plan_cache_mode = force_generic_plan';
 
@@ -67,8 +72,24 @@ const planGenerically = (client: ClientBase): Promise<void> =>
 /** Statements that wait longer than this for a pooled connection fail, and the request gets a 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
-/** The `pg` clients of each ORM's pool, from their creation until they end: see {@link closeDatabase}. */
-const poolClients = new WeakMap<Orm, Set<pg.Client>>();
+/** What is known of each PostgreSQL ORM's pool. */
+interface PoolState {
+  /** Its `pg` clients, from their creation until they end: see {@link closeDatabase}. */
+  clients: Set<pg.Client>;
+  /** Whether its sessions are its own, so new connections get {@link GENERIC_PLANS}. */
+  ownSessions: boolean;
+}
+
+const pools = new WeakMap<Orm, PoolState>();
+
+/**
+ * The pool's sessions turned out to be a pooler's, shared with its other clients: new connections
+ * get no session setting from now on (called on the switch to unnamed statements).
+ */
+export function sharedSessions(orm: Orm): void {
+  const pool = pools.get(orm);
+  if (pool) pool.ownSessions = false;
+}
 
 /**
  * The pool's client class (`pg`'s `Client` pool option): `pg.Client`, each instance kept in
@@ -96,7 +117,7 @@ function clientsKeptIn(clients: Set<pg.Client>): new () => pg.Client {
  */
 export async function closeDatabase(orm: Orm): Promise<void> {
   const closing = orm.close(true);
-  for (const client of poolClients.get(orm) ?? []) void client.end().catch(() => undefined);
+  for (const client of pools.get(orm)?.clients ?? []) void client.end().catch(() => undefined);
   await closing;
 }
 
@@ -131,7 +152,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
   if (options.url?.startsWith('postgres')) {
     const target = parsePostgresUrl(options.url);
     if (typeof target === 'string') throw new ConfigError(`DATABASE_URL ${target}`);
-    const clients = new Set<pg.Client>();
+    const pool: PoolState = { clients: new Set(), ownSessions: options.pooler !== 'transaction' };
     const orm = (await PostgresORM.init({
       ...common,
       // The URL's parts as libpq reads them: MikroORM reads its `clientUrl` with `new URL`, which
@@ -149,11 +170,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         // `sslmode` and the certificates of the URL: MikroORM passes no parameter of its own.
         ...(target.ssl !== undefined && { ssl: target.ssl }),
-        ...(options.pooler !== 'transaction' && { onConnect: planGenerically }),
-        Client: clientsKeptIn(clients),
+        ...(pool.ownSessions && {
+          onConnect: (client: ClientBase) => (pool.ownSessions ? planGenerically(client) : undefined),
+        }),
+        Client: clientsKeptIn(pool.clients),
       } satisfies Partial<PoolConfig>,
     } as Options)) as unknown as Orm;
-    poolClients.set(orm, clients);
+    pools.set(orm, pool);
     return orm;
   }
   if (options.pglite) {
