@@ -3,7 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, configWarnings, ensureWritableDir } from './config.js';
-import { checkDatabase, migrate, type Orm, openDatabase } from './db/database.js';
+import { checkDatabase, closeDatabase, migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
 import { renderStoredBriefs } from './modules/briefs/brief.js';
 import type { Tracing } from './tracing.js';
@@ -53,6 +53,13 @@ async function checkListenable(config: Config): Promise<void> {
   } finally {
     if (probe.listening) await new Promise((resolve) => probe.close(resolve));
   }
+}
+
+/** Stops accepting connections, finishes in-flight requests, then closes the database and tracing. */
+export async function shutDown(app: FastifyInstance, orm: Orm, tracing?: Tracing): Promise<void> {
+  await app.close();
+  await closeDatabase(orm);
+  await tracing?.shutdown();
 }
 
 /**
@@ -114,11 +121,7 @@ export async function startServer(
 
   let closing: Promise<void> | undefined;
   const close = () => {
-    // Stop accepting connections, finish in-flight requests, then close the database.
-    closing ??= app
-      .close()
-      .then(() => orm.close(true))
-      .then(() => tracing?.shutdown());
+    closing ??= shutDown(app, orm, tracing);
     return closing;
   };
   if (options.handleSignals) {

@@ -70,12 +70,14 @@ async function serverOnOneConnection() {
   const onTheSession = async (sql: string) => {
     const client = await pool.connect();
     try {
-      return (await client.query<{ name: string }>(sql)).rows;
+      return (await client.query<Record<string, unknown>>(sql)).rows;
     } finally {
       client.release();
     }
   };
-  return { app, logs, onTheSession };
+  /** The pool's connection closed (`release(true)`): the next statement opens a new one. */
+  const dropTheConnection = async () => (await pool.connect()).release(true);
+  return { app, logs, onTheSession, dropTheConnection };
 }
 
 async function organizationOf(token: string) {
@@ -137,5 +139,22 @@ describe('behind a pooler in transaction mode, without MARKETPLACE_DATABASE_POOL
     await onTheSession('deallocate all');
     expect((await get(app, '/me/access_tokens.json', token)).statusCode).toBe(200);
     expect(await onTheSession('select name from pg_prepared_statements')).toEqual([]);
+  });
+
+  it("after the switch, a new connection gets no planning SET, which would stay for the pooler's other clients", async () => {
+    const { token } = await server.createUser();
+    const { app, onTheSession, dropTheConnection } = await serverOnOneConnection();
+    const planning = "select setting, source from pg_settings where name = 'plan_cache_mode'";
+    expect((await get(app, '/me/access_tokens.json', token)).statusCode).toBe(200);
+    // Until it knows of the pooler, a new connection is set up for generic plans (db/database.ts).
+    expect(await onTheSession(planning)).toEqual([{ setting: 'force_generic_plan', source: 'session' }]);
+    await onTheSession('deallocate all');
+    expect((await get(app, '/me/access_tokens.json', token)).statusCode).toBe(200);
+
+    // Behind the pooler, the pool's next connection meets another server connection, one that
+    // the pooler's other clients share: nothing is set on it any more.
+    await dropTheConnection();
+    expect((await get(app, '/me/access_tokens.json', token)).statusCode).toBe(200);
+    expect(await onTheSession(planning)).toEqual([expect.objectContaining({ source: 'default' })]);
   });
 });

@@ -5,7 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver, MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
-import type { ClientBase, PoolConfig } from 'pg';
+import pg, { type ClientBase, type PoolConfig } from 'pg';
 import { ConfigError, describePostgresUrl, ensureWritableDir } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { causeChain } from './driver-errors.js';
@@ -49,7 +49,12 @@ export interface DatabaseOptions {
  * Sent as the first statement of each new connection (`pg`'s pool option `onConnect`), not as
  * a startup option: PgBouncer refuses unknown startup parameters in every pool mode. Not sent
  * behind a pooler in transaction mode, where a `SET` would land on a server connection other
- * clients share.
+ * clients share: not with the setting, and not once the server finds such a pooler without it
+ * (the first 26000/42P05, db/statements.ts: {@link sharedSessions}). Until then, the connections
+ * opened have sent it through the pooler (there is no public way to tell PgBouncer from
+ * PostgreSQL before: it answers the login itself with PostgreSQL's parameters), and it stays on
+ * the server connections it landed on, which serve only PgBouncer's clients of the same user and
+ * database, until PgBouncer closes them (docs/deploy.md, "Behind a pooler").
  */
 const GENERIC_PLANS = 'set plan_cache_mode = force_generic_plan';
 
@@ -66,6 +71,55 @@ const planGenerically = (client: ClientBase): Promise<void> =>
 
 /** Statements that wait longer than this for a pooled connection fail, and the request gets a 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
+
+/** What is known of each PostgreSQL ORM's pool. */
+interface PoolState {
+  /** Its `pg` clients, from their creation until they end: see {@link closeDatabase}. */
+  clients: Set<pg.Client>;
+  /** Whether its sessions are its own, so new connections get {@link GENERIC_PLANS}. */
+  ownSessions: boolean;
+}
+
+const pools = new WeakMap<Orm, PoolState>();
+
+/**
+ * The pool's sessions turned out to be a pooler's, shared with its other clients: new connections
+ * get no session setting from now on (called on the switch to unnamed statements).
+ */
+export function sharedSessions(orm: Orm): void {
+  const pool = pools.get(orm);
+  if (pool) pool.ownSessions = false;
+}
+
+/**
+ * The pool's client class (`pg`'s `Client` pool option): `pg.Client`, each instance kept in
+ * `clients` from its creation, before it connects, until it ends.
+ */
+function clientsKeptIn(clients: Set<pg.Client>): new () => pg.Client {
+  return class KeptClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      clients.add(this);
+      this.once('end', () => clients.delete(this));
+    }
+  };
+}
+
+/**
+ * Closes the database once the requests are done (the server's shutdown). Closing the pool alone
+ * waits for every connection to come back, and one may never: behind PgBouncer that cannot reach
+ * PostgreSQL, a statement waits on its connection for a server connection until PgBouncer's
+ * `query_wait_timeout` (120 s by default), long after its request was answered `503` at the
+ * request timeout. `serve` was then killed by its shutdown deadline (10 s, exit code 1). No
+ * request needs them any more: the connections still held, or still logging in, are ended
+ * (`pg`'s `client.end()`, which drops a connection whose statement has not been answered), and
+ * the pool closes at once.
+ */
+export async function closeDatabase(orm: Orm): Promise<void> {
+  const closing = orm.close(true);
+  for (const client of pools.get(orm)?.clients ?? []) void client.end().catch(() => undefined);
+  await closing;
+}
 
 export type QueryListener = (sql: string, detail: { tookMs?: number; failed?: boolean }) => void;
 
@@ -98,7 +152,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
   if (options.url?.startsWith('postgres')) {
     const target = parsePostgresUrl(options.url);
     if (typeof target === 'string') throw new ConfigError(`DATABASE_URL ${target}`);
-    return (await PostgresORM.init({
+    const pool: PoolState = { clients: new Set(), ownSessions: options.pooler !== 'transaction' };
+    const orm = (await PostgresORM.init({
       ...common,
       // The URL's parts as libpq reads them: MikroORM reads its `clientUrl` with `new URL`, which
       // refuses libpq's Unix-socket form and drops its parameters (postgres-url.ts).
@@ -115,9 +170,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Orm> {
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         // `sslmode` and the certificates of the URL: MikroORM passes no parameter of its own.
         ...(target.ssl !== undefined && { ssl: target.ssl }),
-        ...(options.pooler !== 'transaction' && { onConnect: planGenerically }),
+        ...(pool.ownSessions && {
+          onConnect: (client: ClientBase) => (pool.ownSessions ? planGenerically(client) : undefined),
+        }),
+        Client: clientsKeptIn(pool.clients),
       } satisfies Partial<PoolConfig>,
     } as Options)) as unknown as Orm;
+    pools.set(orm, pool);
+    return orm;
   }
   if (options.pglite) {
     return (await PgliteORM.init({

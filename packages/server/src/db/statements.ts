@@ -2,7 +2,7 @@ import type { messages, PGlite, QueryOptions, Results } from '@electric-sql/pgli
 import { protocol, types } from '@electric-sql/pglite';
 import type { MetadataStorage } from '@mikro-orm/core';
 import type { Pool, QueryConfig, QueryResult } from 'pg';
-import type { Orm } from './database.js';
+import { type Orm, sharedSessions } from './database.js';
 import { lostPreparedStatement } from './driver-errors.js';
 
 /*
@@ -368,7 +368,8 @@ export function statementsOf(orm: Orm, options: StatementsOptions = {}): Promise
  * Behind a pooler in transaction mode that the server was not told of, a named statement meets
  * server connections that lack its preparation ("prepared statement … does not exist", 26000) or
  * that another client prepared it on ("… already exists", 42P05): most requests failed. The first
- * such error turns the pool's runner unnamed for good, as the setting would, and is told once
+ * such error turns the pool's runner unnamed for good, and stops the planning `SET` of its new
+ * connections, as the setting would, and is told once
  * (`onUnnamed`: the app logs a warning naming the setting). The statement that met it is run
  * again, unnamed, and its request answered: that is safe. `pg` sends a run as Parse (when it has
  * not parsed the name on that connection), Bind, Describe, Execute and Sync at once; the error is
@@ -393,6 +394,8 @@ async function open(
       if (!lostPreparedStatement(error)) throw error;
       if (named) {
         named = false;
+        // Nor a session setting on the pool's next connections (db/database.ts).
+        sharedSessions(orm);
         onUnnamed?.(error);
       }
       log(statement.text);

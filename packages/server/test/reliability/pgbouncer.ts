@@ -23,6 +23,12 @@ export const pgbouncerInstalled = (): boolean => !spawnSync(PGBOUNCER, ['--versi
 export interface PgBouncer {
   /** `url` with PgBouncer's host and port instead of PostgreSQL's. */
   urlFor(url: string): string;
+  /**
+   * From now on PostgreSQL cannot be reached from PgBouncer, as in a network outage: its
+   * `[databases]` entry is pointed at a port nobody listens on and it re-reads its configuration
+   * (resolves once it has). Its server connections made before stay until they are cut.
+   */
+  cutOff(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,10 +48,11 @@ export async function startPgBouncer(postgresUrl: string): Promise<PgBouncer | n
   // PgBouncer refuses to run as root; it then runs as `nobody`, who must read its files.
   chmodSync(dir, 0o755);
   writeFileSync(join(dir, 'users.txt'), `${quoted(user)} ${quoted(password)}\n`, { mode: 0o644 });
-  writeFileSync(
-    join(dir, 'pgbouncer.ini'),
-    `[databases]
-* = host=${target.hostname} port=${target.port || 5432}
+  const configure = (host: string, postgresPort: string | number) =>
+    writeFileSync(
+      join(dir, 'pgbouncer.ini'),
+      `[databases]
+* = host=${host} port=${postgresPort}
 [pgbouncer]
 listen_addr = 127.0.0.1
 listen_port = ${port}
@@ -58,8 +65,9 @@ default_pool_size = 20
 logfile =
 pidfile =
 `,
-    { mode: 0o644 },
-  );
+      { mode: 0o644 },
+    );
+  configure(target.hostname, target.port || 5432);
   const asRoot = process.getuid?.() === 0;
   const child: ChildProcess = spawn(
     PGBOUNCER,
@@ -67,12 +75,14 @@ pidfile =
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const tail: string[] = [];
+  let reloaded: (() => void) | undefined;
   await new Promise<void>((resolve, reject) => {
     for (const stream of [child.stdout, child.stderr])
       if (stream)
         createInterface({ input: stream }).on('line', (line) => {
           tail.push(line);
           if (line.includes('listening on')) resolve();
+          if (line.includes('re-reading config')) reloaded?.();
         });
     child.once('exit', (code) => reject(new Error(`pgbouncer exited (${code}):\n${tail.join('\n')}`)));
   });
@@ -82,6 +92,15 @@ pidfile =
       u.hostname = '127.0.0.1';
       u.port = String(port);
       return u.toString();
+    },
+    async cutOff() {
+      // A port of this machine that nothing listens on: PgBouncer's connections are refused.
+      configure('127.0.0.1', await freePort());
+      const done = new Promise<void>((resolve) => {
+        reloaded = resolve;
+      });
+      child.kill('SIGHUP');
+      await done;
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -5,12 +5,22 @@
  * pages, updates, conditional GETs, transitions) gets no 5xx; without it, the same load meets
  * `prepared statement "caller" does not exist` (or `… already exists`) once: the server then sends
  * its statements unnamed, as the setting makes it, says so in one warning, and answers that
- * request too (db/statements.ts).
+ * request too (db/statements.ts). And `serve`, stopped while PgBouncer cannot reach PostgreSQL,
+ * exits at once with code 0.
  * Skipped, saying why, when PgBouncer is not installed (Debian: `apt-get install -y pgbouncer`).
  */
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort } from '@app/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { generateToken } from '../../src/modules/access-tokens/token.js';
+import { databaseUrlWith } from '../global-setup.js';
 import { PGBOUNCER_MISSING, type PgBouncer, pgbouncerInstalled, startPgBouncer } from './pgbouncer.js';
 import { createTestDatabase, createUser, type Instance, listen, type TestDatabase } from './support.js';
 
@@ -131,6 +141,80 @@ describe.skipIf(!installed)('behind PgBouncer in transaction mode', () => {
     } finally {
       await instance.close();
       await instance.orm.close(true);
+    }
+  });
+});
+
+const SERVER_DIR = new URL('../..', import.meta.url).pathname;
+/** The Node 24 the repository's scripts run on; the machine's own `node` may be older. */
+const NODE = existsSync(join(SERVER_DIR, '../../node_modules/node/bin/node'))
+  ? join(SERVER_DIR, '../../node_modules/node/bin/node')
+  : process.execPath;
+
+describe.skipIf(!installed)('serve behind PgBouncer that cannot reach PostgreSQL', () => {
+  // PgBouncer holds a statement of a connection it let in until it gets a server connection or its
+  // `query_wait_timeout` (120 s) runs out. The request answered 503 at the request timeout, but
+  // the shutdown waited for that connection: `serve` was killed by its 10 s deadline, exit code 1,
+  // "killed by timeout (10000ms)" (test/pooler-shutdown.test.ts does the same with a fake pooler).
+  it('SIGTERM after a request answered 503: exits with code 0, without its deadline', async () => {
+    // An empty database, which `serve` migrates (the template's schema has no migration records).
+    const { url: clusterUrl } = inject('postgres');
+    const admin = new pg.Client({ connectionString: clusterUrl });
+    await admin.connect();
+    const name = `mkt_rel_${randomBytes(6).toString('hex')}`;
+    await admin.query(`create database ${name}`);
+    // A PgBouncer of its own: this one is cut off from PostgreSQL.
+    const cutOff = (await startPgBouncer(clusterUrl)) as PgBouncer;
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-pooler-serve-'));
+    const port = await freePort();
+    let child: ChildProcess | undefined;
+    try {
+      child = spawn(NODE, [join(SERVER_DIR, 'dist/cli.js'), 'serve'], {
+        cwd: SERVER_DIR,
+        env: {
+          ...process.env,
+          DATABASE_URL: cutOff.urlFor(databaseUrlWith(clusterUrl, name)),
+          MARKETPLACE_DATA_DIR: dir,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const output: string[] = [];
+      const exit = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        for (const stream of [child?.stdout, child?.stderr])
+          if (stream)
+            createInterface({ input: stream }).on('line', (line) => {
+              output.push(line);
+              if (line.includes('listening on')) resolve();
+            });
+        void exit.then((code) => reject(new Error(`serve exited (${code}):\n${output.join('\n')}`)));
+      });
+      const url = `http://127.0.0.1:${port}/me/access_tokens.json`;
+      const headers = { authorization: `Bearer ${generateToken()}` };
+      // Up: the token is looked up (and is nobody's), on a connection the pool keeps.
+      expect((await fetch(url, { headers })).status).toBe(401);
+      // PgBouncer cannot reach PostgreSQL from now on, and the session it had is cut. (A PostgreSQL
+      // that refuses its logins is another case: PgBouncer then fails the waiting statements.)
+      await cutOff.cutOff();
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      // Its statement waits in PgBouncer on the kept connection until the request timeout.
+      const res = await fetch(url, { headers });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+
+      child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+      expect(output.filter((line) => line.includes('killed by timeout'))).toEqual([]);
+      expect(output.some((line) => line.includes('"msg":"shutting down"'))).toBe(true);
+    } finally {
+      if (child?.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await cutOff.stop();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
