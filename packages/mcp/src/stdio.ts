@@ -34,7 +34,8 @@ export interface StdioTransportOptions {
  *   2025-06-18 removed batching; the SDK's schema takes none): `-32600` "Invalid Request", with
  *   the message's id when it is a request with a string or number id, else `null`;
  * - a line over `maxLineBytes`: `-32600`, id `null`, as soon as it is over; the rest of the line
- *   is skipped up to its newline without being kept, so memory stays bounded.
+ *   is skipped up to its newline without being kept, so memory stays bounded; so it does while
+ *   the host leaves answers unread, as stdin is not read then (`#write`).
  * Each is also passed to `onerror`, and the next line is read. A line ending in `\r\n` is taken,
  * an empty line is no JSON, and a last line without its newline at the end of stdin is never
  * read, as in the SDK's `ReadBuffer`. The end of stdin does not close the transport (the SDK's
@@ -49,6 +50,9 @@ export class StdioTransport implements Transport {
   readonly #stdout: Writable;
   readonly #maxLineBytes: number;
   #started = false;
+  #closed = false;
+  /** Set while stdout holds more than its buffer; resolves when it drains. */
+  #drained: Promise<void> | undefined;
   /** The current line's bytes read so far (none while it is being skipped). */
   #line: Buffer[] = [];
   #lineBytes = 0;
@@ -74,6 +78,7 @@ export class StdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     this.#stdin.off('data', this.#ondata);
     this.#stdin.off('error', this.#onStdinError);
     // Paused only when nothing else reads stdin, as the SDK's transport does.
@@ -151,11 +156,25 @@ export class StdioTransport implements Transport {
     void this.#write({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
+  /**
+   * Writes one line; resolves once stdout took it. While stdout holds more than its buffer (its
+   * reader, the host, takes nothing), stdin is not read: a host writing lines the transport
+   * refuses, each answered, and reading none of the answers would otherwise grow them in memory
+   * without bound. One `drain` listener for all the writes waiting.
+   */
   #write(message: object): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.#stdout.once('drain', resolve);
-    });
+    if (this.#stdout.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    if (!this.#drained) {
+      this.#stdin.pause();
+      this.#drained = new Promise((resolve) =>
+        this.#stdout.once('drain', () => {
+          this.#drained = undefined;
+          if (!this.#closed) this.#stdin.resume();
+          resolve();
+        }),
+      );
+    }
+    return this.#drained;
   }
 }
 
