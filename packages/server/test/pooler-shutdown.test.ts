@@ -28,41 +28,56 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/**
+ * A server behind a fake pooler (`login: false`: one that never answers the login), asked once
+ * for a read that needs the database; closed after the test, whatever happens.
+ */
+async function askBehindPooler(pooler: 'none' | 'transaction', options: { login?: boolean } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'mkt-pooler-shutdown-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const parking = await startParkingPooler(options);
+  const url = `postgres://app@127.0.0.1:${parking.port}/marketplace`;
+  const orm = await openDatabase({ url, dataDir: dir, poolSize: 2, pooler });
+  let closed = false;
+  cleanups.push(async () => {
+    if (!closed) await orm.close(true);
+  });
+  // Closed first: on a failure it lets go of the held connection, so the ORM can close.
+  cleanups.push(() => parking.close());
+  const app = await buildApp({
+    config: testConfig(dir, TEST_HELPERS_KEY, { databaseUrl: url, databasePooler: pooler }),
+    orm,
+    logger: false,
+    overload: { maxEventLoopDelay: 0 },
+    requestTimeout: 200,
+  });
+  const res = await app.inject({
+    url: '/me/access_tokens.json',
+    headers: { authorization: `Bearer ${generateToken()}` },
+  });
+  return {
+    parking,
+    res,
+    async shutDown() {
+      await shutDown(app, orm);
+      closed = true;
+    },
+  };
+}
+
 describe('shutting down while the pooler holds a statement', () => {
   // Without the setting, the statement held is the planning `SET` of a new connection; with it,
   // the request's own statement.
   for (const pooler of ['none', 'transaction'] as const)
     it(`MARKETPLACE_DATABASE_POOLER=${pooler}: the request answers 503, then the shutdown ends the held connection and finishes`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mkt-pooler-shutdown-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      const parking = await startParkingPooler();
-      const url = `postgres://app@127.0.0.1:${parking.port}/marketplace`;
-      const orm = await openDatabase({ url, dataDir: dir, poolSize: 2, pooler });
-      let closed = false;
-      cleanups.push(async () => {
-        if (!closed) await orm.close(true);
-      });
-      // Closed first: on a failure it lets go of the held connection, so the ORM can close.
-      cleanups.push(() => parking.close());
-      const app = await buildApp({
-        config: testConfig(dir, TEST_HELPERS_KEY, { databaseUrl: url, databasePooler: pooler }),
-        orm,
-        logger: false,
-        overload: { maxEventLoopDelay: 0 },
-        requestTimeout: 200,
-      });
-      const res = await app.inject({
-        url: '/me/access_tokens.json',
-        headers: { authorization: `Bearer ${generateToken()}` },
-      });
+      const { parking, res, shutDown } = await askBehindPooler(pooler);
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('1');
       await parking.parked();
       expect(parking.logins).toBe(1);
       expect(parking.open).toBe(1);
 
-      await shutDown(app, orm);
-      closed = true;
+      await shutDown();
       // The held connection was ended by the server, not by the pooler giving up.
       await parking.allClosed();
       expect(parking.open).toBe(0);
@@ -72,29 +87,13 @@ describe('shutting down while the pooler holds a statement', () => {
   // whether the shutdown then waits for the pool for ever. It does not, and the login's
   // connection is closed (at once: tried by hand, 3 ms; the connect timeout would take 3 s).
   it('a connection still logging in when the shutdown comes is closed with the rest, and the shutdown finishes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-pooler-shutdown-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const parking = await startParkingPooler({ login: false });
-    cleanups.push(() => parking.close());
-    const url = `postgres://app@127.0.0.1:${parking.port}/marketplace`;
-    const orm = await openDatabase({ url, dataDir: dir, poolSize: 2, pooler: 'transaction' });
-    const app = await buildApp({
-      config: testConfig(dir, TEST_HELPERS_KEY, { databaseUrl: url, databasePooler: 'transaction' }),
-      orm,
-      logger: false,
-      overload: { maxEventLoopDelay: 0 },
-      requestTimeout: 200,
-    });
-    const res = await app.inject({
-      url: '/me/access_tokens.json',
-      headers: { authorization: `Bearer ${generateToken()}` },
-    });
+    const { parking, res, shutDown } = await askBehindPooler('transaction', { login: false });
     expect(res.statusCode).toBe(503);
     await parking.parked();
     expect(parking.logins).toBe(0);
     expect(parking.open).toBe(1);
 
-    await shutDown(app, orm);
+    await shutDown();
     await parking.allClosed();
     expect(parking.open).toBe(0);
   });
