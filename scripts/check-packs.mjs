@@ -325,6 +325,7 @@ function exitOf(command, args, env) {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolveExit({ code, stdout, stderr }));
+    // `close`, not `exit`: the child's last output can still be in its pipes when it has exited.
+    child.on('close', (code) => resolveExit({ code, stdout, stderr }));
   });
 }

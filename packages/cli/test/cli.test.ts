@@ -845,7 +845,7 @@ describe('auth and completion', () => {
     });
     await prompted;
     child.stdin.write(`${user.token}\r`);
-    const [code] = await once(child, 'exit');
+    const [code] = await once(child, 'close');
     expect(code).toBe(0);
     expect(screen).not.toContain(user.token);
     expect(screen).not.toContain(user.token.slice(4, 20));
@@ -973,7 +973,7 @@ describe('--all as JSON: each page as it comes', () => {
         child.stdout.destroy();
         readerGone();
       });
-      const [code] = await once(child, 'exit');
+      const [code] = await once(child, 'close');
       expect(code).toBe(0);
       expect(first).toMatch(/^\[\n {2}\{\n {4}"id": /);
       expect(stub.seen.map((r) => r.path)).toEqual([

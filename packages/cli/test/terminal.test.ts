@@ -420,7 +420,7 @@ describe('deletes and transitions ask first', () => {
           answer = undefined;
         }
       });
-      const [code] = await once(child, 'exit');
+      const [code] = await once(child, 'close');
       return { code: code as number, screen: screen.replaceAll('\r', '') };
     };
     const org = await many.client.organizations.create({ name: 'Asked in a terminal' });
@@ -463,7 +463,7 @@ describe('deletes and transitions ask first', () => {
           pending = undefined;
         }
       });
-      const [code] = await once(child, 'exit');
+      const [code] = await once(child, 'close');
       return { code: code as number, screen: screen.replaceAll('\r', '') };
     };
     const org = await many.client.organizations.create({ name: 'Kept through Ctrl-C' });
@@ -636,7 +636,7 @@ describe('a reader that closes stdout (`| head -1`, `| true`)', () => {
         read += chunk.length;
         if (read >= keep) child.stdout.destroy();
       });
-    const [code] = await once(child, 'exit');
+    const [code] = await once(child, 'close');
     return { code: code as number, stderr };
   };
 
@@ -672,7 +672,7 @@ describe('a stdout that cannot be written (a full disk, over quota, EIO)', () =>
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
         stderr += chunk;
       });
-      const [code] = await once(child, 'exit');
+      const [code] = await once(child, 'close');
       expect({ code, stderr }, args.join(' ')).toEqual({
         code: 1,
         stderr: 'marketplace: cannot write the output: no space left on device\n',

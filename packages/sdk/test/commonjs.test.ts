@@ -51,6 +51,6 @@ test('readFileValue reads a file in a module loaded as jest loads it (no --exper
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code] = (await once(child, 'close')) as [number | null];
   expect({ stdout, stderr, code }).toEqual({ stdout: 'read 4 bytes, image/png\n', stderr: '', code: 0 });
 });

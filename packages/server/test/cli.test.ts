@@ -60,7 +60,9 @@ async function run(args: string[], env: Record<string, string> = {}, nodeOptions
   let stderr = '';
   child.stdout?.on('data', (d) => (stdout += d));
   child.stderr?.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  // `close`, not `exit`: the child's last output can still be in its pipes when it has exited
+  // (one of the eight processes of a test below, started at once on a busy machine, lost its stderr).
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, stdout, stderr };
 }
 
@@ -72,7 +74,7 @@ function lineMatching(child: ChildProcess, pattern: RegExp): Promise<RegExpExecA
       const match = pattern.exec(line);
       if (match) resolve(match);
     });
-    child.on('exit', (code) => reject(new Error(`exited with ${code} before printing ${pattern}`)));
+    child.on('close', (code) => reject(new Error(`exited with ${code} before printing ${pattern}`)));
   });
 }
 

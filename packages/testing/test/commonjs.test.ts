@@ -67,7 +67,7 @@ async function runCommonJs(args: string[], loader: 'require' | 'jest') {
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code] = (await once(child, 'close')) as [number | null];
   return { stdout, stderr, code };
 }
 

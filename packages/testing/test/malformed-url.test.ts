@@ -37,7 +37,7 @@ console.log('server loaded: ' + serverLoaded);`;
   );
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  await once(child, 'exit');
+  await once(child, 'close');
   return stdout.trim().split('\n');
 }
 

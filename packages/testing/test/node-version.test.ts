@@ -28,6 +28,6 @@ it('a Node.js older than 22.17: startTestServer() rejects with one line naming t
   );
   let stdout = '';
   child.stdout?.on('data', (d) => (stdout += d));
-  await new Promise((resolve) => child.on('exit', resolve));
+  await new Promise((resolve) => child.on('close', resolve));
   expect(stdout).toBe('rejected: @app/testing needs Node.js 22.17.0 or newer; this is Node.js 22.16.0\n');
 });

@@ -52,7 +52,7 @@ process.stdout.write(collab.brief.startsWith('<h2>') ? 'closed' : 'no brief');
     stdout += chunk.toString();
   });
   // A handle left open makes this wait forever: the test's timeout fails it.
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code] = (await once(child, 'close')) as [number | null];
   expect(stdout).toBe('closed');
   expect(code).toBe(0);
 }, 60_000);

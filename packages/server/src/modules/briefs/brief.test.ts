@@ -236,7 +236,7 @@ describe('the rendering workers', () => {
       stdout += chunk.toString();
     });
     // A worker that holds the process makes this wait forever: the test's timeout fails it.
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const [code] = (await once(child, 'close')) as [number | null];
     expect(stdout).toBe('<h1>Hello</h1>');
     expect(code).toBe(0);
   }, 30_000);
