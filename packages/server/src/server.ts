@@ -6,6 +6,7 @@ import { type Config, ConfigError, configWarnings, ensureWritableDir } from './c
 import { checkDatabase, closeDatabase, migrate, type Orm, openDatabase } from './db/database.js';
 import { ensureDemo } from './demo.js';
 import { renderStoredBriefs } from './modules/briefs/brief.js';
+import { loadS3Driver } from './modules/uploads/stores.js';
 import type { Tracing } from './tracing.js';
 
 export interface RunningServer {
@@ -71,11 +72,13 @@ export async function startServer(
   options: { demo?: boolean; handleSignals?: boolean; tracing?: Tracing } = {},
 ) {
   const { tracing } = options;
-  // A port in use (or a host that is not there) is found before the database is opened and
-  // migrated: a replica started with a wrong PORT must not apply a release's migrations first.
+  // A port in use (or a host that is not there), and an upload store that cannot be used, are
+  // found before the database is opened and migrated: a replica started with a wrong PORT, or
+  // without the S3 package its store needs, must not apply a release's migrations first.
   await checkListenable(config);
   if (config.storage.driver === 'directory')
     ensureWritableDir(config.dataDir, config.storage.dir, 'the uploads');
+  else await loadS3Driver();
   // PostgreSQL's statements are traced by the pg instrumentation; PGlite's from MikroORM's reports.
   const pglite = !config.databaseUrl?.startsWith('postgres');
   const orm = await openDatabase({
@@ -95,7 +98,7 @@ export async function startServer(
     await orm.close(true);
     throw error;
   }
-  // A set-up error found while the app is built (an s3:// store without its package) closes the
+  // A set-up error found while the app is built (an s3:// store that cannot be made) closes the
   // database again: a PostgreSQL pool's connections kept the process alive after its one line.
   const app = await buildApp({ config, orm, ...(tracing && { tracing }) }).catch(async (error: unknown) => {
     await orm.close(true);

@@ -348,7 +348,7 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
     expect(result.stderr).not.toContain('s3cret');
   });
 
-  it('an s3:// store without the optional @aws-sdk/client-s3: says what to install, and exits', async () => {
+  it('an s3:// store without the optional @aws-sdk/client-s3: says what to install, and exits before the database is opened (nothing migrated)', async () => {
     // The package is installed in the checkout: the hook makes it resolve as where it is not.
     const withoutS3Client = [
       '--import',
@@ -357,14 +357,22 @@ describe('set-ups that are wrong stop at once, with one line (exit 1)', childPro
     const missing =
       /^an s3:\/\/ store needs the optional package @aws-sdk\/client-s3, which is not installed: npm install @aws-sdk\/client-s3@3\n$/;
     // On PostgreSQL the database check's connection was left open: test/start-failure.test.ts.
-    expectOneLine(
-      await run(
-        ['serve'],
-        { DATABASE_URL: 'pglite://memory', PORT: '0', MARKETPLACE_STORAGE_URL: 's3://mybucket/prefix' },
-        withoutS3Client,
-      ),
-      missing,
-    );
+    // The embedded database of an empty data directory: a replica started without the package
+    // must not apply a release's migrations first (it migrated, then stopped, as a port in use did).
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-cli-s3-'));
+    try {
+      expectOneLine(
+        await run(
+          ['serve'],
+          { MARKETPLACE_DATA_DIR: dir, PORT: '0', MARKETPLACE_STORAGE_URL: 's3://mybucket/prefix' },
+          withoutS3Client,
+        ),
+        missing,
+      );
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expectOneLine(
       await run(
         ['storage', 'copy', '--to', 's3://mybucket/prefix'],

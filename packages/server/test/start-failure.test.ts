@@ -1,6 +1,7 @@
 /**
- * A set-up error found while the app is built (an `s3://` store without its optional package)
- * closes the database `startServer` opened, and what the app's steps before it opened: on
+ * A set-up error found while the app is built (here an `s3://` store that cannot be made; a missing
+ * optional package is now found before the database is opened, test/cli.test.ts) closes the
+ * database `startServer` opened, and what the app's steps before it opened: on
  * PostgreSQL the pool's connections, and then the database check's connection of its own, kept
  * the process alive, so `serve` printed its one line and then neither listened nor exited.
  */

@@ -12,14 +12,22 @@ const S3_CLIENT = '@aws-sdk/client-s3';
  */
 export async function createUploadStore(location: StorageLocation, log: StoreLogger): Promise<UploadStore> {
   if (location.driver !== 's3') return new DirectoryStore(location.dir, log);
-  const { S3Store } = await import('./s3-store.js').catch((error: unknown) => {
+  const { S3Store } = await loadS3Driver();
+  return new S3Store(location, log);
+}
+
+/**
+ * The S3 driver's module (and the AWS SDK with it). Without the package, the set-up error that
+ * says what to install: `serve` asks for it before it opens the database, as it checks the port.
+ */
+export function loadS3Driver(): Promise<typeof import('./s3-store.js')> {
+  return import('./s3-store.js').catch((error: unknown) => {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(S3_CLIENT))
       throw new ConfigError(
         `an s3:// store needs the optional package ${S3_CLIENT}, which is not installed: npm install ${S3_CLIENT}@3`,
       );
     throw error;
   });
-  return new S3Store(location, log);
 }
 
 /**
