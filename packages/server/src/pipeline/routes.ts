@@ -330,6 +330,15 @@ function answeredAlready(request: FastifyRequest, reply: FastifyReply, error?: u
   return reply;
 }
 
+/**
+ * A path parameter left empty (`…/collabs/.json`, or `…/collabs/` read as a show): the URL names
+ * no resource, as a path no route has (`404` before anything else; docs/decisions.md).
+ */
+function namesNoRoute(params: Record<string, string>): boolean {
+  for (const name in params) if (params[name] === '') return true;
+  return false;
+}
+
 /** Registers one endpoint of the table: hooks in the order of decisions.md, then the handler. */
 export function registerRoute(app: FastifyInstance, route: Route, options: RouteOptions): void {
   const { endpoint, handler } = route;
@@ -366,10 +375,11 @@ export function registerRoute(app: FastifyInstance, route: Route, options: Route
     // One hook, in the order of decisions.md: chaos 503, JSON only (406), then the caller. The
     // test helpers draw no chaos: they set up a test, whose client under test is the API's.
     onRequest: async (request, reply) => {
+      const params = request.params as Record<string, string>;
+      if (namesNoRoute(params)) throw notFound();
       if (!isTestHelper && options.config.chaos503Rate > 0 && options.random() < options.config.chaos503Rate)
         throw unavailable('chaos');
       if (!isJsonRequest(request)) return refuseNotJson(reply);
-      const params = request.params as Record<string, string>;
       const input = inputOf(endpoint, params, request.query);
       request.routeInput = input;
       if (isTestHelper) return requireTestHelpersKey(request, config.testHelpersKey);

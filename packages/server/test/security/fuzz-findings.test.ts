@@ -38,6 +38,41 @@ describe('a path the router cannot take apart gets a documented error body', () 
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual(NOT_FOUND);
   });
+
+  it('an empty path segment where an id goes (`collabs/.json`, a trailing slash) names no route: 404 {"error"} before the token and the JSON selection, and changes nothing', async () => {
+    const before = await digest();
+    const o = world.org;
+    const cases: [method: 'get' | 'post' | 'patch' | 'delete', url: string, body?: object][] = [
+      ['get', `/organizations/${o}/collabs/.json`],
+      ['patch', `/organizations/${o}/collabs/.json`, { collab: { name: 'X' } }],
+      ['get', `/organizations/${o}/campaigns/.json`],
+      ['delete', `/organizations/${o}/campaigns/.json`],
+      ['patch', `/organizations/${o}/members/.json`, { membership: { role: 'admin' } }],
+      ['delete', `/organizations/${o}/members/.json`],
+      ['get', '/me/social_accounts/.json'],
+      ['delete', '/me/access_tokens/.json'],
+      ['post', `/organizations/${o}/collabs//submit.json`],
+      ['post', `/organizations/${o}/campaigns//publish.json`],
+      ['get', '/organizations//collabs.json'],
+      ['get', `/organizations/${o}/collabs/`],
+      ['get', '/me/social_accounts/'],
+      ['get', '/organizations/'],
+    ];
+    for (const [method, url, body] of cases)
+      for (const token of [world.owner.token, undefined])
+        for (const headers of [{ accept: 'application/json' }, {}]) {
+          const res = await server[method](url, { token, headers, ...(body && { body }) });
+          expect([method, url, token !== undefined, headers, res.statusCode]).toEqual([
+            method,
+            url,
+            token !== undefined,
+            headers,
+            404,
+          ]);
+          expect(res.json()).toEqual(NOT_FOUND);
+        }
+    expect(await digest()).toEqual(before);
+  });
 });
 
 describe('multipart', () => {
