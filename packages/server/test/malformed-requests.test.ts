@@ -307,6 +307,40 @@ describe('bodies in a content type the endpoint does not take (found by review)'
     expect((await server.get(`/organizations/${org.id}.json`, { token })).json().name).toBe('Acme');
   });
 
+  it('a file in a text field is 422 on that field, nothing changed (it was dropped and the update answered 200)', async () => {
+    const { token } = await server.createUser();
+    const org = await organization(token);
+    const collab = (await server.post(`/organizations/${org.id}/collabs.json`, { token })).json();
+    const campaign = (
+      await server.post(`/organizations/${org.id}/campaigns.json`, { token, body: { campaign: {} } })
+    ).json();
+    const headers = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+    const file = (name: string) => ({
+      head: `Content-Disposition: form-data; name="${name}"; filename="name.txt"\r\nContent-Type: text/plain`,
+      content: 'Renamed',
+    });
+    const cases: [url: string, form: Buffer, field: string][] = [
+      // An endpoint with a file field (the logo) and one with none (a campaign's).
+      [`/organizations/${org.id}.json`, multipart([file('organization[name]')]), 'name'],
+      [`/organizations/${org.id}/collabs/${collab.id}.json`, multipart([file('collab[name]')]), 'name'],
+      [
+        `/organizations/${org.id}/campaigns/${campaign.id}.json`,
+        multipart([field('campaign[name]', 'Renamed'), file('campaign[cpm_amount]')]),
+        'cpm_amount',
+      ],
+    ];
+    for (const [url, body, name] of cases) {
+      const before = (await server.get(url, { token })).json();
+      const res = await server.patch(url, { token, body, headers });
+      expect([url, res.statusCode, res.json()]).toEqual([
+        url,
+        422,
+        { errors: { [name]: ['must be text (a multipart field), not a file'] } },
+      ]);
+      expect((await server.get(url, { token })).json()).toEqual(before);
+    }
+  });
+
   it('Content-Type: application/json with no body at all is no body: a DELETE is 204', async () => {
     const { token } = await server.createUser();
     const org = await organization(token);

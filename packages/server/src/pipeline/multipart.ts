@@ -186,6 +186,9 @@ async function readParts(
     if (part.type === 'file') {
       if (!spec.files.includes(field)) {
         part.file.resume();
+        // A file where the payload takes text is refused, as text where it takes a file is; a
+        // file under a name the payload does not have is dropped, as any unknown field is.
+        if (Object.hasOwn(shape, field)) errors[field] = ['must be text (a multipart field), not a file'];
         continue;
       }
       // Read here rather than with `toBuffer()`: every chunk is counted against the budget of
