@@ -68,6 +68,29 @@ const ROUTES: Record<string, Route> = {
     res.write(productPage(origin).replace('</body></html>', ''));
     res.end(`<p>${'x'.repeat(3 * 1024 * 1024)}</p></body></html>`);
   },
+  // Text cut at the name's 200 and the description's 5 000 UTF-16 units, each in an emoji's middle.
+  '/emoji': (_req, res) =>
+    html(
+      res,
+      `<html><head><meta property="og:title" content="a${'😀'.repeat(150)}">` +
+        `<meta property="og:description" content="b${'😀'.repeat(2_600)}"></head></html>`,
+    ),
+  // A page in Latin-1, said in the Content-Type header, then one said in a <meta> only.
+  '/latin1': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' });
+    res.end(
+      Buffer.from('<html><head><meta property="og:title" content="Café Crème"></head></html>', 'latin1'),
+    );
+  },
+  '/latin1-meta': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      Buffer.from(
+        '<html><head><meta charset="windows-1252"><meta property="og:title" content="Café Crème"></head></html>',
+        'latin1',
+      ),
+    );
+  },
   '/json': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"og:title": "nope"}');

@@ -67,6 +67,22 @@ const expectDefaults = (collab: Record<string, unknown>) =>
   });
 
 describe('POST …/collabs.json?website=URL', () => {
+  it("text cut to a field's length keeps an emoji whole: no lone surrogate is stored or echoed", async () => {
+    const created = await createFrom(`${page.origin}/emoji`);
+    expect(created.name).toBe(`a${'😀'.repeat(99)}`);
+    expect(created.brief).toContain(`<p>b${'😀'.repeat(2_499)}</p>`);
+    expect(created.brief.isWellFormed()).toBe(true);
+    const shown = await server.get(`/organizations/${org.id}/collabs/${created.id}.json`, {
+      token: org.admin.token,
+    });
+    expect(shown.json()).toMatchObject({ name: created.name, brief: created.brief });
+  });
+
+  it("reads a page in the character set it declares (the Content-Type's, else a <meta>), not always as UTF-8", async () => {
+    expect((await createFrom(`${page.origin}/latin1`)).name).toBe('Café Crème');
+    expect((await createFrom(`${page.origin}/latin1-meta`)).name).toBe('Café Crème');
+  });
+
   it('prefills name, brief, countries, website and banner from the Open Graph tags', async () => {
     const website = `${page.origin}/product`;
     const created = await createFrom(website);

@@ -85,10 +85,40 @@ export function readPageTags(html: string): PageTags {
   return tags;
 }
 
+/**
+ * Whitespace folded, at most `max` UTF-16 units (the schema's count) without cutting a surrogate
+ * pair: an emoji cut in half would be a lone surrogate, which the `201` echoed and PostgreSQL
+ * stored as U+FFFD (decisions.md, lone surrogates).
+ */
 const clean = (text: string | undefined, max: number): string | undefined => {
-  const cleaned = text?.replace(/\s+/g, ' ').trim().slice(0, max).trim();
+  const folded = text?.replace(/\s+/g, ' ').trim();
+  if (!folded) return undefined;
+  const end = folded.length > max && isHighSurrogate(folded.charCodeAt(max - 1)) ? max - 1 : max;
+  const cleaned = folded.slice(0, end).trim();
   return cleaned ? cleaned : undefined;
 };
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/** The `charset` of a Content-Type header, and of a `<meta charset>` or `http-equiv` tag. */
+const HEADER_CHARSET = /charset\s*=\s*["']?([\w.:-]+)/i;
+const META_CHARSET = /<meta\b[^>]*?charset\s*=\s*["']?([\w.:-]+)/i;
+
+/**
+ * The page's text in the character set it declares: its Content-Type header's `charset`, else a
+ * `<meta>` tag's in its first 1 024 bytes (the HTML standard's prescan, in short), else UTF-8. A
+ * label the platform does not know is read as UTF-8.
+ */
+function decodePage(data: Uint8Array, contentType: string): string {
+  const label =
+    HEADER_CHARSET.exec(contentType)?.[1] ??
+    META_CHARSET.exec(Buffer.from(data.subarray(0, 1024)).toString('latin1'))?.[1];
+  try {
+    return new TextDecoder(label ?? 'utf-8').decode(data);
+  } catch {
+    return new TextDecoder().decode(data);
+  }
+}
 
 /** The page text goes into Markdown as text: HTML in it is shown, never interpreted. */
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -155,7 +185,7 @@ export async function prefillFromWebsite(
     });
     if (page.contentType && !/^(text\/html|application\/xhtml\+xml)\b/i.test(page.contentType)) return null;
     // A page cut at the cap is still read: the tags are in its head.
-    html = new TextDecoder().decode(page.data);
+    html = decodePage(page.data, page.contentType);
     pageUrl = page.url;
   } catch (error) {
     unlessUnavailable(error);
