@@ -12,6 +12,7 @@ import {
 import { ETagCache, type StoreBound } from './core/etag-cache.js';
 import { idempotencyKeyFor } from './core/idempotency.js';
 import { type Fetch, instrumentFetch, type Logger, stderrLogger } from './core/logging.js';
+import { madeResponse } from './core/made-response.js';
 import { makeAPIError } from './core/make-api-error.js';
 import { Page, PagePromise, pageInfo, pageResponse } from './core/pagination.js';
 import { retryPolicy, systemReason } from './core/retry.js';
@@ -459,11 +460,8 @@ const throwHttpErrors = (status: number) => status >= 400;
 /** The response handed to callers: its body was read here, so they get a copy they can read again. */
 function readableCopy(response: Response, status: number, text: string): Response {
   const bodyless = status === 204 || status === 304 || text === '';
-  return new Response(bodyless ? null : text, {
-    status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  const init = { status, statusText: response.statusText, headers: response.headers };
+  return madeResponse(bodyless ? null : text, init, response.url);
 }
 
 function missing(token: boolean, baseUrl: boolean): string {

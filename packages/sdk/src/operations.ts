@@ -16,6 +16,7 @@ import {
 import * as z from 'zod';
 import type { Marketplace } from './client.js';
 import { NotFoundError, RequestValidationError } from './core/error.js';
+import { madeResponse } from './core/made-response.js';
 import { checkedCount, type Page } from './core/pagination.js';
 import { validateParams } from './core/validation.js';
 import { nearNames } from './internal/near-names.js';
@@ -392,7 +393,10 @@ export async function callOperation(
   } catch (error) {
     // Only the empty 404 means "none": a JSON one is a wrong URL or route.
     if (endpoint.emptyNotFound && error instanceof NotFoundError && (error.body ?? '') === '')
-      return { data: null, response: new Response(null, { status: 404, headers: error.headers }) };
+      return {
+        data: null,
+        response: madeResponse(null, { status: 404, headers: error.headers }, error.request?.url ?? ''),
+      };
     throw error;
   }
 }

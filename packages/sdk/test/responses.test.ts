@@ -114,6 +114,29 @@ describe('withResponse()', () => {
     expect(await client().me.address.retrieve()).toBeNull();
   });
 
+  test('every response handed over says which URL it answers, as a response of fetch does (its `url` was empty)', async () => {
+    server.use(
+      http.get(orgUrl, () => HttpResponse.json(organization)),
+      http.delete(orgUrl, () => new HttpResponse(null, { status: 204 })),
+      http.get(`${BASE}/organizations/${ORG_ID}/collabs.json`, () => pageOf([collab], 1)),
+      http.post(
+        `${BASE}${collabPath}/submit.json`,
+        () => new HttpResponse(null, { status: 303, headers: { Location: `${BASE}${collabPath}` } }),
+      ),
+      http.get(`${BASE}${collabPath}.json`, () => HttpResponse.json(collab)),
+      http.get(`${BASE}/me/address.json`, () => new HttpResponse(null, { status: 404 })),
+    );
+    const sdk = client();
+    expect((await sdk.organizations.retrieve(ORG_ID).withResponse()).response.url).toBe(orgUrl);
+    expect((await sdk.organizations.retrieve(ORG_ID).asResponse()).url).toBe(orgUrl);
+    expect((await sdk.organizations.delete(ORG_ID).asResponse()).url).toBe(orgUrl);
+    expect((await sdk.collabs.list(ORG_ID).asResponse()).url).toBe(
+      `${BASE}/organizations/${ORG_ID}/collabs.json?page=1`,
+    );
+    expect((await sdk.collabs.submit(ORG_ID, COLLAB_ID).asResponse()).url).toBe(`${BASE}${collabPath}.json`);
+    expect((await sdk.me.address.retrieve().asResponse()).url).toBe(`${BASE}/me/address.json`);
+  });
+
   test('a 404 with a body (a wrong base URL, an unknown route) is NotFoundError, not "no address"', async () => {
     server.use(
       http.get(`${BASE}/me/address.json`, () => HttpResponse.json({ error: 'Not found' }, { status: 404 })),

@@ -1,6 +1,7 @@
 import { type Address as AddressResource, endpoints } from '@app/schemas';
 import { APIPromise } from '../../core/api-promise.js';
 import { NotFoundError } from '../../core/error.js';
+import { madeResponse } from '../../core/made-response.js';
 import type { Payload } from '../../core/types.js';
 import type { RequestOptions } from '../../internal/options.js';
 import { APIResource } from '../resource.js';
@@ -20,7 +21,10 @@ export class Address extends APIResource {
       .catch((error: unknown) => {
         // Only the server's empty 404 means "no address": a JSON one is a wrong URL or route.
         if (!(error instanceof NotFoundError) || (error.body !== undefined && error.body !== '')) throw error;
-        return { data: null, response: new Response(null, { status: 404, headers: error.headers }) };
+        return {
+          data: null,
+          response: madeResponse(null, { status: 404, headers: error.headers }, error.request?.url ?? ''),
+        };
       });
     return new APIPromise(answer);
   }
