@@ -463,10 +463,33 @@ export function parseStorageUrl(
   };
 }
 
+/**
+ * What a number or a choice must be, in the words of the other settings' messages (`must be at
+ * most 1`, not zod's `Too big: expected number to be <=1`); zod's own for the rest. A setting's
+ * own message, where it has one, comes first.
+ */
+function settingMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'too_big':
+      if (issue.origin !== 'number') return undefined;
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`;
+    case 'too_small':
+      if (issue.origin !== 'number') return undefined;
+      return `must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}`;
+    case 'invalid_type':
+      if (issue.expected === 'int') return 'must be a whole number';
+      return issue.expected === 'number' ? 'must be a number' : undefined;
+    case 'invalid_value':
+      return `must be one of ${issue.values.join(', ')}`;
+    default:
+      return undefined;
+  }
+}
+
 /** Reads the settings; an unusable value stops the server with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = Env.safeParse(cleaned);
+  const parsed = Env.safeParse(cleaned, { error: settingMessage });
   const storageUrl = cleaned.MARKETPLACE_STORAGE_URL;
   const bucket = storageUrl === undefined ? undefined : parseStorageUrl(storageUrl, env);
   // Every unusable setting in one message, the storage URL's among them.

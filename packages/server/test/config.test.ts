@@ -116,6 +116,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 
+  it("says what a number or a choice must be in the project's words, not zod's (`Too big: expected number to be <=1`)", () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(
+      refusal({
+        MARKETPLACE_CHAOS_503_RATE: '2',
+        PORT: 'eighty',
+        MARKETPLACE_DATABASE_POOL_SIZE: '0',
+        MARKETPLACE_RECEIVE_TIMEOUT_MS: '1.5',
+        MARKETPLACE_DATABASE_POOLER: 'statement',
+      }),
+    ).toBe(
+      [
+        'Invalid configuration:',
+        '  PORT: must be a number',
+        '  MARKETPLACE_DATABASE_POOL_SIZE: must be at least 1',
+        '  MARKETPLACE_DATABASE_POOLER: must be one of none, transaction',
+        '  MARKETPLACE_CHAOS_503_RATE: must be at most 1',
+        '  MARKETPLACE_RECEIVE_TIMEOUT_MS: must be a whole number',
+      ].join('\n'),
+    );
+  });
+
   it('MARKETPLACE_MAX_CONNECTIONS as given; unset, from the open-file limit, with room for the database and what requests open', () => {
     expect(loadConfig({ MARKETPLACE_MAX_CONNECTIONS: '500' })).toMatchObject({ maxConnections: 500 });
     expect(loadConfig({ MARKETPLACE_MAX_CONNECTIONS: '500' }).openFileLimit).toBeUndefined();

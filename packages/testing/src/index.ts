@@ -105,9 +105,15 @@ export interface TestServer {
  * server needs, it rejects with one line that says so (the server's dependencies would crash);
  * so does a PostgreSQL server that cannot be used (unreachable, credentials refused, a user
  * without `CREATEDB`): one line that names the setting (`databaseUrl` or
- * `MARKETPLACE_TEST_DATABASE_URL`).
+ * `MARKETPLACE_TEST_DATABASE_URL`). A `helpersKey` under 32 characters is a `RangeError`.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const { helpersKey } = options;
+  // The server would refuse it naming its own setting, MARKETPLACE_TEST_HELPERS_KEY.
+  if (helpersKey !== undefined && helpersKey.length < 32)
+    throw new RangeError(
+      `startTestServer: helpersKey must be at least 32 characters (got ${helpersKey.length})`,
+    );
   const { nodeTooOld } = await loadServer(() => import('@app/server/node-version'));
   const tooOld = nodeTooOld('@app/testing');
   if (tooOld) throw new Error(tooOld);

@@ -189,6 +189,12 @@ describe('startTestServer()', () => {
     }
   });
 
+  it('a helpersKey too short is refused naming the option, before anything starts (it named MARKETPLACE_TEST_HELPERS_KEY, which the caller never set)', async () => {
+    await expect(startTestServer({ helpersKey: 'short' })).rejects.toThrow(
+      new RangeError('startTestServer: helpersKey must be at least 32 characters (got 5)'),
+    );
+  });
+
   it('takes the random source of its chaos 503s', async () => {
     const other = await startTestServer({ env: { MARKETPLACE_CHAOS_503_RATE: '0.5' }, random: () => 0 });
     try {

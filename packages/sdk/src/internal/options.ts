@@ -71,9 +71,10 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string | undefined> | undefined;
   /**
    * Source of randomness for retry jitter, returning a number in [0, 1). Inject one to make
-   * retry delays predictable in tests.
+   * retry delays predictable in tests. A `Retry-After` the server sends is waited for whatever it
+   * returns (the test kit's chaos `503`s send `Retry-After: 1`).
    * @default Math.random
-   * @example () => 0 // retry without waiting
+   * @example () => 0 // retry at once, where the server sends no Retry-After
    */
   random?: (() => number) | undefined;
 }

@@ -60,7 +60,7 @@ describe('a path the router cannot take apart gets a documented error body', () 
     ];
     for (const [method, url, body] of cases)
       for (const token of [world.owner.token, undefined])
-        for (const headers of [{ accept: 'application/json' }, {}]) {
+        for (const headers of [{ accept: 'application/json' }, {}] as Record<string, string>[]) {
           const res = await server[method](url, { token, headers, ...(body && { body }) });
           expect([method, url, token !== undefined, headers, res.statusCode]).toEqual([
             method,
