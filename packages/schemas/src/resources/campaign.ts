@@ -10,11 +10,16 @@ import { PlatformId } from './platform.js';
 export const CampaignId = idOf('CampaignId', 'campaign');
 export type CampaignId = z.infer<typeof CampaignId>;
 
-export const CampaignStatus = component(z.enum(['draft', 'active', 'paused', 'finished']), {
-  id: 'CampaignStatus',
-  description: "A campaign's status",
-  examples: ['draft'],
-});
+export const CampaignStatus = component(
+  z.enum(['draft', 'active', 'paused', 'finished'], {
+    error: typeError('must be one of draft, active, paused, finished'),
+  }),
+  {
+    id: 'CampaignStatus',
+    description: "A campaign's status",
+    examples: ['draft'],
+  },
+);
 export type CampaignStatus = z.infer<typeof CampaignStatus>;
 
 const amount = z.int().min(0);

@@ -9,11 +9,14 @@ import { accountUrlProblem, PlatformId, parseAccountUrl, URL_PLATFORMS } from '.
 export const SocialAccountId = idOf('SocialAccountId', 'social account');
 export type SocialAccountId = z.infer<typeof SocialAccountId>;
 
-export const SocialAccountStatus = component(z.enum(['pending', 'verified', 'failed']), {
-  id: 'SocialAccountStatus',
-  description: "Where a social account's verification stands",
-  examples: ['pending'],
-});
+export const SocialAccountStatus = component(
+  z.enum(['pending', 'verified', 'failed'], { error: typeError('must be one of pending, verified, failed') }),
+  {
+    id: 'SocialAccountStatus',
+    description: "Where a social account's verification stands",
+    examples: ['pending'],
+  },
+);
 export type SocialAccountStatus = z.infer<typeof SocialAccountStatus>;
 
 const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);

@@ -7,7 +7,7 @@ import { component } from '../components.js';
 import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
-import { amountInput, idOf, text, timestamp } from '../primitives.js';
+import { amountInput, idOf, text, timestamp, typeError } from '../primitives.js';
 import { AccessTokenWithSecret, Permission } from './access-token.js';
 import { CampaignStatus } from './campaign.js';
 import { CollabState } from './collab.js';
@@ -100,7 +100,12 @@ export type TestFunding = Described<z.infer<typeof TestFunding>, ResourceFieldDo
 
 export const TestCampaignStatusSet = z.object({ status: CampaignStatus });
 
-const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
+const count = z
+  .int({ error: typeError('must be a whole number') })
+  .min(0, { error: 'must be greater than or equal to 0' })
+  .max(Number.MAX_SAFE_INTEGER, { error: `must be less than or equal to ${Number.MAX_SAFE_INTEGER}` })
+  .nullable()
+  .optional();
 export const TestSocialAccountSync = z.object({
   status: SocialAccountStatus.optional(),
   subscriber_count: count,
@@ -108,14 +113,21 @@ export const TestSocialAccountSync = z.object({
   video_count: count,
   likes_count: count,
   engagement_rate: z
-    .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/)])
+    .union([
+      z.number().nonnegative({ error: 'must be greater than or equal to 0' }),
+      z
+        .string()
+        .regex(/^\d+(\.\d+)?$/, {
+          error: 'must be a number of at least 0, or one written as a string ("4.25")',
+        }),
+    ])
     .nullable()
     .optional(),
 });
 
 export const TestNotificationCreate = z.object({
   type: text(200),
-  params: z.record(z.string(), z.unknown()).default({}),
+  params: z.record(z.string(), z.unknown(), { error: typeError('must be an object') }).default({}),
   record_type: text(200),
   record_id: text(200),
 });

@@ -178,7 +178,7 @@ describe('POST /test_helpers/users/:user_id/notifications.json', () => {
     expect(res.json()).toEqual({
       errors: {
         type: ["can't be blank"],
-        params: ['Invalid input: expected record, received string'],
+        params: ['must be an object'],
         record_type: ['must be a string'],
         record_id: ["can't be blank"],
       },

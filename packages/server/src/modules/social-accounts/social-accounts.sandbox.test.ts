@@ -116,22 +116,22 @@ describe('POST /test_helpers/social_accounts/:id/sync.json', () => {
     [
       'an unknown status',
       { sync: { status: 'banned' } },
-      { status: ['Invalid option: expected one of "pending"|"verified"|"failed"'] },
+      { status: ['must be one of pending, verified, failed'] },
     ],
     [
       'a negative count',
       { sync: { subscriber_count: -1 } },
-      { subscriber_count: ['Too small: expected number to be >=0'] },
+      { subscriber_count: ['must be greater than or equal to 0'] },
     ],
     [
       'a fractional count',
       { sync: { video_count: 1.5 } },
-      { video_count: ['Invalid input: expected int, received number'] },
+      { video_count: ['must be a whole number'] },
     ],
     [
       'a non-numeric rate',
       { sync: { engagement_rate: 'high' } },
-      { engagement_rate: ['Invalid string: must match pattern /^\\d+(\\.\\d+)?$/'] },
+      { engagement_rate: ['must be a number of at least 0, or one written as a string ("4.25")'] },
     ],
     [
       'a rate too large for the column',
