@@ -97,9 +97,11 @@ const campaignFields = {
   min_payout_amount: amountInput.optional(),
   max_payout_amount: amountInput.optional(),
   base_reward_amount: amountInput.optional(),
+  // Duplicates are dropped, so a list holds at most the five platforms; the bound keeps a payload
+  // of repeats small, as `countries`' does.
   platform_ids: z
     .array(PlatformId, { error: typeError('must be an array of platform identifiers') })
-    .max(5)
+    .max(250, { error: 'has too many entries (maximum is 250)' })
     .transform((ids) => [...new Set(ids)])
     .optional(),
   platform_music_id: z.union([z.null(), text(200)]).optional(),

@@ -158,6 +158,23 @@ describe('POST /organizations/:organization_id/campaigns.json', () => {
     expect(created).toMatchObject({ min_payout_amount: 500, max_payout_amount: 0 });
   });
 
+  it('platform_ids: duplicates are dropped before any bound (six entries of one platform are one), and a list past 250 entries says so', async () => {
+    const created = await server.post(`${org.base}.json`, {
+      token: org.admin.token,
+      body: { campaign: { platform_ids: ['youtube', 'x', 'twitch', 'tiktok', 'instagram', 'youtube'] } },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().platform_ids).toEqual(['youtube', 'x', 'twitch', 'tiktok', 'instagram']);
+    const before = await countCampaigns();
+    const refused = await server.post(`${org.base}.json`, {
+      token: org.admin.token,
+      body: { campaign: { platform_ids: Array.from({ length: 251 }, () => 'youtube') } },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({ errors: { platform_ids: ['has too many entries (maximum is 250)'] } });
+    expect(await countCampaigns()).toBe(before);
+  });
+
   it('lists every broken field at once and stores nothing', async () => {
     const res = await server.post(`${org.base}.json`, {
       token: org.admin.token,
