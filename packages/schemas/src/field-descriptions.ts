@@ -21,7 +21,7 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Smallest payout per submission, in the minor unit of `currency`; at most max_payout_amount when that is above 0',
   max_payout_amount: 'Largest payout per submission, in the minor unit of `currency`; 0 means no maximum',
   base_reward_amount: 'Fixed reward per accepted submission, in the minor unit of `currency`',
-  platform_ids: 'Platforms the content is posted on (at most 5, duplicates dropped)',
+  platform_ids: 'Platforms the content is posted on (duplicates dropped, so at most the 5 platforms)',
   platform_music_id: 'A sound or track id on the platform that creators must use; null for none',
   role: 'The new role: admin (manages the organization) or member',
   platform_id: 'The platform: youtube, x and twitch connect by URL (tiktok and instagram need the web app)',

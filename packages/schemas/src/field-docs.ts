@@ -39,7 +39,7 @@ export interface FieldDocs {
   max_payout_amount?: unknown;
   /** Fixed reward per accepted submission, in the minor unit of `currency` */
   base_reward_amount?: unknown;
-  /** Platforms the content is posted on (at most 5, duplicates dropped) */
+  /** Platforms the content is posted on (duplicates dropped, so at most the 5 platforms) */
   platform_ids?: unknown;
   /** A sound or track id on the platform that creators must use; null for none */
   platform_music_id?: unknown;

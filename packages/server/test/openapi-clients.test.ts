@@ -272,7 +272,7 @@ describe('the document as generators read it', () => {
         description: expect.stringContaining('At most 250 entries'),
       });
     for (const name of ['CampaignCreate', 'CampaignUpdate'])
-      expect(schemas[name].properties.platform_ids.description, name).toContain('At most 5 entries');
+      expect(schemas[name].properties.platform_ids.description, name).toContain('At most 250 entries');
     // The multipart form's list says it too.
     const form =
       doc.paths['/organizations/{organization_id}/campaigns.json'].post.requestBody.content[
