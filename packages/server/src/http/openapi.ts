@@ -115,7 +115,8 @@ export function responsesOf(e: NamedEndpoint): Record<string, Json> {
       r['303'] = {
         description:
           'Done: the change is made; `Location` is the page of the resource (no body). A client ' +
-          'that follows it reads the resource there (the `200` below)',
+          'that follows it with `Accept: application/json` reads the resource there (the `200` ' +
+          'below); one that sends no `Accept` (openapi-fetch, hey-api, orval by default) gets `406`',
         headers: {
           Location: header('The resource page (its path without `.json`)', { type: 'string', format: 'uri' }),
         },
@@ -372,8 +373,22 @@ const zodToJsonConfig = {
       delete schema.pattern;
       if (def?.format === 'datetime' && def.offset !== true) schema.description ??= UTC_TIMESTAMP;
     }
+    if (schema.type === 'integer' && schema.format === undefined && passesInt32(schema))
+      schema.format = 'int64';
+    // zod closes an answer's objects; the API adds fields to answers in later versions, which a
+    // validating client must take (the SDK's check strips what it does not know).
+    if (schema.additionalProperties === false) delete schema.additionalProperties;
   },
 };
+
+/**
+ * Whether an integer's bounds pass a 32-bit range (zod writes both for every integer):
+ * openapi-generator makes an integer without `format: int64` an `int32` in Java, Go and C#,
+ * which cannot hold an amount of 10^12.
+ */
+const passesInt32 = (schema: Json): boolean =>
+  (typeof schema.maximum === 'number' && schema.maximum > 2 ** 31 - 1) ||
+  (typeof schema.minimum === 'number' && schema.minimum < -(2 ** 31));
 
 /** The document's settings: where the server is, and whether the test helpers are part of it. */
 export interface OpenapiSettings {
