@@ -1,7 +1,6 @@
 /** The command line's words: global options, an operation's fields as flags, their values. */
-import { readFile } from 'node:fs/promises';
 import { booleanFromText, isOneOrZeroEnum, numberFromText, oneOrZeroFromBoolean } from '@app/schemas';
-import { inputJsonSchema, nearNames, type Operation } from '@app/sdk/operations';
+import { fileValueReader, inputJsonSchema, nearNames, type Operation } from '@app/sdk/operations';
 
 /** A usage error: exit 2, the message and where to find help. */
 export class UsageError extends Error {
@@ -228,6 +227,9 @@ export function fileProblem(error: unknown): string {
   return (code && FILE_ERRORS[code]) ?? (error as Error).message;
 }
 
+/** A `--body @file`: at most the API's JSON body limit (1 MiB) is read. */
+const readBodyFile = fileValueReader({ maxBytes: 1024 * 1024 });
+
 /**
  * `--body '{…}'`, `--body @file` or `--body @-` (stdin, read with `readStdin`): a JSON object. A
  * UTF-8 byte order mark at the start (an editor's on Windows) is skipped; JSON that does not parse
@@ -241,7 +243,8 @@ export async function readBody(
   if (value === '@-') text = await readStdin();
   else if (value.startsWith('@')) {
     try {
-      text = await readFile(value.slice(1), 'utf8');
+      // At most the API's JSON body limit: `@/dev/zero` is refused, not read until memory runs out.
+      text = await (await readBodyFile(value.slice(1), 'body')).text();
     } catch (error) {
       throw new UsageError(`--body: cannot read ${value.slice(1)}: ${fileProblem(error)}`);
     }

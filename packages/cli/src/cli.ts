@@ -9,10 +9,11 @@ import { IDEMPOTENCY_KEY_PATTERN } from '@app/schemas';
 import { RequestValidationError, VERSION } from '@app/sdk';
 import {
   callOperation,
+  DEFAULT_MAX_UPLOAD_BYTES,
   type FileReader,
+  fileValueReader,
   type ListResult,
   type Operation,
-  readFileValue,
 } from '@app/sdk/operations';
 import {
   coerce,
@@ -342,7 +343,7 @@ async function runOperation(op: Operation, argv: string[], io: IO): Promise<numb
   };
   try {
     const result = await callOperation(client, op, args, {
-      readFile: readFileField,
+      readFile: fileFieldReader(io.env),
       ...(maxItems !== undefined && { maxItems }),
       ...(typeof idempotencyKey === 'string' && { idempotencyKey }),
       ...(streamed && {
@@ -531,16 +532,26 @@ function asksVersion(argv: readonly string[]): boolean {
 /** A confirmation answered no: nothing was done. */
 const EXIT_NOT_CONFIRMED = 1;
 
-/** A file field's path that cannot be read is a usage error on that flag (exit 2). */
-const readFileField: FileReader = async (value, field) => {
-  // Not a file named "" that is missing: no value (`--logo ""`, an unset variable in `--logo "$F"`).
-  if (value === '') throw new UsageError(`${flag(field)} is empty: give a file path or a data: URL`);
-  try {
-    return await readFileValue(value, field);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
-    throw new UsageError(`${flag(field)}: cannot read ${value}: ${fileProblem(error)}`);
-  }
-};
+/**
+ * A file field's reader: a path that cannot be read, or a file longer than the API takes (the
+ * server's `MARKETPLACE_MAX_UPLOAD_BYTES`, read from the same variable here: 5 MiB unless set), is
+ * a usage error on that flag (exit 2), before anything is sent.
+ */
+function fileFieldReader(env: NodeJS.ProcessEnv): FileReader {
+  const setting = env.MARKETPLACE_MAX_UPLOAD_BYTES;
+  if (setting !== undefined && setting !== '' && !/^[1-9]\d{0,15}$/.test(setting))
+    throw new UsageError(`MARKETPLACE_MAX_UPLOAD_BYTES must be a number of bytes (got ${setting})`);
+  const read = fileValueReader({ maxBytes: setting ? Number(setting) : DEFAULT_MAX_UPLOAD_BYTES });
+  return async (value, field) => {
+    // Not a file named "" that is missing: no value (`--logo ""`, an unset variable in `--logo "$F"`).
+    if (value === '') throw new UsageError(`${flag(field)} is empty: give a file path or a data: URL`);
+    try {
+      return await read(value, field);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+      throw new UsageError(`${flag(field)}: cannot read ${value}: ${fileProblem(error)}`);
+    }
+  };
+}
 
 export { configPath, type IO, type Node as CommandNode };

@@ -15,6 +15,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -160,6 +161,32 @@ describe('help and usage', () => {
       2,
       'marketplace: --body: cannot read missing.json: no such file',
     ]);
+  });
+
+  test("a file is read up to the API's limit, no further: /dev/zero or a huge file is a usage error (exit 2), nothing sent (it read until memory ran out)", async () => {
+    const huge = join(scratch, 'huge.png');
+    writeFileSync(huge, '');
+    truncateSync(huge, 6 * 1024 * 1024); // sparse: 6 MiB that take no disk
+    const limit = 'more than the API takes; nothing was sent';
+    for (const path of ['/dev/zero', huge]) {
+      const refused = await run(['organizations', 'create', '--name', 'X', '--logo', path]);
+      expect([refused.code, refused.stdout, refused.stderr.split('\n')[0]]).toEqual([
+        2,
+        '',
+        `marketplace: --logo: cannot read ${path}: it is over 5242880 bytes, ${limit}`,
+      ]);
+    }
+    // A server whose limit is raised: the same variable raises the CLI's.
+    const raised = await run(['organizations', 'create', '--name', 'X', '--logo', huge], {
+      MARKETPLACE_MAX_UPLOAD_BYTES: String(8 * 1024 * 1024),
+    });
+    expect(raised.stderr).not.toContain('cannot read');
+    const body = await run(['organizations', 'create', '--body', '@/dev/zero']);
+    expect([body.code, body.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: --body: cannot read /dev/zero: it is over 1048576 bytes, more than the API takes; nothing was sent',
+    ]);
+    expect((await run(['organizations', 'list', '-o', 'json'])).stdout).not.toContain('"X"');
   });
 
   test('-o is --output, before or after the command', async () => {

@@ -205,34 +205,71 @@ export function inputJsonSchema(op: Operation, input: z.ZodObject = op.input): I
   return { ...schema, additionalProperties: false } as InputJsonSchema;
 }
 
+/** The API's upload limit unless its server raises it (`MARKETPLACE_MAX_UPLOAD_BYTES`): 5 MiB. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
 /**
- * Reads a `data:` URL, or any file from disk (Node). Not the default of `callOperation`: pass it as
- * `readFile` where the arguments come from the person running the program (a shell), never where
- * they come from a model or another party, which could name `~/.ssh/id_rsa` as a logo.
+ * A reader of a `data:` URL, or of any file from disk (Node), that reads at most `maxBytes` of a
+ * file: a longer one (a device such as `/dev/zero`, a file of gigabytes) is an error with the code
+ * `EFBIG` before anything is sent, not a read until memory runs out. Not the default of
+ * `callOperation`: pass it as `readFile` where the arguments come from the person running the
+ * program (a shell), never where they come from a model or another party, which could name
+ * `~/.ssh/id_rsa` as a logo.
+ * @example callOperation(client, op, args, { readFile: fileValueReader({ maxBytes: 20 * 1024 * 1024 }) })
  */
-export const readFileValue: FileReader = async (value, field) => {
-  if (value.startsWith('data:')) return readDataUrl(value, field);
-  // Named through a variable, so that an application's bundler for the browser neither tries to
-  // resolve Node's module (esbuild's error) nor warns about it (Vite's, webpack's). Taken from
-  // `process.getBuiltinModule` where Node has it (22.3+): an `import()` left in the CommonJS build
-  // rejects in a module jest loads without `--experimental-vm-modules`.
-  const fsModule = 'node:fs/promises';
-  const node = globalThis.process as { getBuiltinModule?: (id: string) => unknown } | undefined;
-  const { readFile } = (node?.getBuiltinModule?.(fsModule) ??
-    (await import(
-      /* webpackIgnore: true */ /* @vite-ignore */ fsModule
-    ))) as typeof import('node:fs/promises');
-  const types: Record<string, string> = {
-    '.png': 'image/png',
-    '.jpg': 'image/jpeg',
-    '.jpeg': 'image/jpeg',
-    '.webp': 'image/webp',
-    '.gif': 'image/gif',
+export function fileValueReader(options: { maxBytes?: number } = {}): FileReader {
+  const { maxBytes = DEFAULT_MAX_UPLOAD_BYTES } = options;
+  checkedCount('maxBytes', maxBytes, false);
+  return async (value, field) => {
+    if (value.startsWith('data:')) return readDataUrl(value, field);
+    // Named through a variable, so that an application's bundler for the browser neither tries to
+    // resolve Node's module (esbuild's error) nor warns about it (Vite's, webpack's). Taken from
+    // `process.getBuiltinModule` where Node has it (22.3+): an `import()` left in the CommonJS build
+    // rejects in a module jest loads without `--experimental-vm-modules`.
+    const fsModule = 'node:fs/promises';
+    const node = globalThis.process as { getBuiltinModule?: (id: string) => unknown } | undefined;
+    const { open } = (node?.getBuiltinModule?.(fsModule) ??
+      (await import(
+        /* webpackIgnore: true */ /* @vite-ignore */ fsModule
+      ))) as typeof import('node:fs/promises');
+    const types: Record<string, string> = {
+      '.png': 'image/png',
+      '.jpg': 'image/jpeg',
+      '.jpeg': 'image/jpeg',
+      '.webp': 'image/webp',
+      '.gif': 'image/gif',
+    };
+    const handle = await open(value, 'r');
+    const chunks: Uint8Array[] = [];
+    try {
+      // One byte past the limit says the file is longer; nothing past it is read.
+      for (let read = 0; ; ) {
+        const chunk = new Uint8Array(Math.min(64 * 1024, maxBytes + 1 - read));
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length);
+        if (bytesRead === 0) break;
+        chunks.push(chunk.subarray(0, bytesRead));
+        read += bytesRead;
+        if (read > maxBytes)
+          throw Object.assign(
+            new Error(`it is over ${maxBytes} bytes, more than the API takes; nothing was sent`),
+            { code: 'EFBIG' },
+          );
+      }
+    } finally {
+      await handle.close();
+    }
+    const extension = /\.[^./\\]+$/.exec(value)?.[0].toLowerCase() ?? '';
+    return new Blob(chunks as Uint8Array<ArrayBuffer>[], { type: types[extension] ?? '' });
   };
-  const bytes = await readFile(value);
-  const extension = /\.[^./\\]+$/.exec(value)?.[0].toLowerCase() ?? '';
-  return new Blob([new Uint8Array(bytes)], { type: types[extension] ?? '' });
-};
+}
+
+/**
+ * Reads a `data:` URL, or any file from disk (Node) up to the API's default upload limit (5 MiB;
+ * {@link fileValueReader} for another). Not the default of `callOperation`: pass it as `readFile`
+ * where the arguments come from the person running the program (a shell), never where they come
+ * from a model or another party, which could name `~/.ssh/id_rsa` as a logo.
+ */
+export const readFileValue: FileReader = fileValueReader();
 
 /**
  * The default reader of `callOperation` and `requestOf`: a `data:` URL only. A local path is

@@ -8,6 +8,8 @@ import * as z from 'zod';
 import { Marketplace, RequestValidationError } from '../src/index.js';
 import {
   callOperation,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  fileValueReader,
   inputJsonSchema,
   type ListResult,
   type Operation,
@@ -339,6 +341,31 @@ describe('file fields', () => {
         { readFile: readFileValue },
       );
       expect(logos).toEqual([PNG]);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  test('readFileValue reads at most the API\'s upload limit: a longer file or a device is EFBIG, read no further (it read /dev/zero until memory ran out)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sdk-operations-'));
+    try {
+      const exact = join(dir, 'exact.png');
+      await writeFile(exact, new Uint8Array(DEFAULT_MAX_UPLOAD_BYTES));
+      expect((await readFileValue(exact, 'logo')).size).toBe(DEFAULT_MAX_UPLOAD_BYTES);
+      const over = join(dir, 'over.png');
+      await writeFile(over, new Uint8Array(DEFAULT_MAX_UPLOAD_BYTES + 1));
+      const tooLong = {
+        code: 'EFBIG',
+        message: `it is over ${DEFAULT_MAX_UPLOAD_BYTES} bytes, more than the API takes; nothing was sent`,
+      };
+      await expect(readFileValue(over, 'logo')).rejects.toMatchObject(tooLong);
+      if (process.platform !== 'win32')
+        await expect(readFileValue('/dev/zero', 'logo')).rejects.toMatchObject(tooLong);
+      const small = fileValueReader({ maxBytes: 3 });
+      await writeFile(join(dir, 'three'), 'abc');
+      expect(await (await small(join(dir, 'three'), 'logo')).text()).toBe('abc');
+      await expect(small(over, 'logo')).rejects.toMatchObject({ code: 'EFBIG' });
+      expect(() => fileValueReader({ maxBytes: -1 })).toThrow(RangeError);
     } finally {
       await rm(dir, { recursive: true });
     }
