@@ -346,7 +346,7 @@ describe('file fields', () => {
     }
   });
 
-  test('readFileValue reads at most the API\'s upload limit: a longer file or a device is EFBIG, read no further (it read /dev/zero until memory ran out)', async () => {
+  test("readFileValue reads at most the API's upload limit: a longer file or a device is EFBIG, read no further (it read /dev/zero until memory ran out)", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sdk-operations-'));
     try {
       const exact = join(dir, 'exact.png');

@@ -115,11 +115,9 @@ export const TestSocialAccountSync = z.object({
   engagement_rate: z
     .union([
       z.number().nonnegative({ error: 'must be greater than or equal to 0' }),
-      z
-        .string()
-        .regex(/^\d+(\.\d+)?$/, {
-          error: 'must be a number of at least 0, or one written as a string ("4.25")',
-        }),
+      z.string().regex(/^\d+(\.\d+)?$/, {
+        error: 'must be a number of at least 0, or one written as a string ("4.25")',
+      }),
     ])
     .nullable()
     .optional(),

@@ -123,11 +123,7 @@ describe('POST /test_helpers/social_accounts/:id/sync.json', () => {
       { sync: { subscriber_count: -1 } },
       { subscriber_count: ['must be greater than or equal to 0'] },
     ],
-    [
-      'a fractional count',
-      { sync: { video_count: 1.5 } },
-      { video_count: ['must be a whole number'] },
-    ],
+    ['a fractional count', { sync: { video_count: 1.5 } }, { video_count: ['must be a whole number'] }],
     [
       'a non-numeric rate',
       { sync: { engagement_rate: 'high' } },
