@@ -538,13 +538,14 @@ const EXIT_NOT_CONFIRMED = 1;
  * a usage error on that flag (exit 2), before anything is sent.
  */
 function fileFieldReader(env: NodeJS.ProcessEnv): FileReader {
-  const setting = env.MARKETPLACE_MAX_UPLOAD_BYTES;
-  if (setting !== undefined && setting !== '' && !/^[1-9]\d{0,15}$/.test(setting))
-    throw new UsageError(`MARKETPLACE_MAX_UPLOAD_BYTES must be a number of bytes (got ${setting})`);
-  const read = fileValueReader({ maxBytes: setting ? Number(setting) : DEFAULT_MAX_UPLOAD_BYTES });
   return async (value, field) => {
     // Not a file named "" that is missing: no value (`--logo ""`, an unset variable in `--logo "$F"`).
     if (value === '') throw new UsageError(`${flag(field)} is empty: give a file path or a data: URL`);
+    // Read only where a file is: a command that reads none does not fail on the variable.
+    const setting = env.MARKETPLACE_MAX_UPLOAD_BYTES;
+    if (setting !== undefined && setting !== '' && !/^[1-9]\d{0,15}$/.test(setting))
+      throw new UsageError(`MARKETPLACE_MAX_UPLOAD_BYTES must be a number of bytes (got ${setting})`);
+    const read = fileValueReader({ maxBytes: setting ? Number(setting) : DEFAULT_MAX_UPLOAD_BYTES });
     try {
       return await read(value, field);
     } catch (error) {

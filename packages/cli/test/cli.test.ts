@@ -181,6 +181,15 @@ describe('help and usage', () => {
       MARKETPLACE_MAX_UPLOAD_BYTES: String(8 * 1024 * 1024),
     });
     expect(raised.stderr).not.toContain('cannot read');
+    // A value that is no number of bytes is said where a file is read, and only there.
+    const wrong = await run(['organizations', 'create', '--name', 'X', '--logo', huge], {
+      MARKETPLACE_MAX_UPLOAD_BYTES: '5MB',
+    });
+    expect([wrong.code, wrong.stderr.split('\n')[0]]).toEqual([
+      2,
+      'marketplace: MARKETPLACE_MAX_UPLOAD_BYTES must be a number of bytes (got 5MB)',
+    ]);
+    expect((await run(['organizations', 'list'], { MARKETPLACE_MAX_UPLOAD_BYTES: '5MB' })).code).toBe(0);
     const body = await run(['organizations', 'create', '--body', '@/dev/zero']);
     expect([body.code, body.stderr.split('\n')[0]]).toEqual([
       2,
