@@ -40,6 +40,10 @@ export const idOf = <const Brand extends string>(_brand: Brand, noun: string) =>
   return id;
 };
 
+/** A set of values, refused as `must be one of a, b, c` (the values, in the schema's order). */
+export const oneOf = <const Values extends readonly [string, ...string[]]>(values: Values) =>
+  z.enum(values, { error: typeError(`must be one of ${values.join(', ')}`) });
+
 /** ISO 8601 UTC timestamp with `Z`, as every `*_at` field is on the wire. */
 export const timestamp = z.iso.datetime({ offset: false });
 

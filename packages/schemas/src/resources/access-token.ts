@@ -3,19 +3,16 @@ import { component } from '../components.js';
 import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
-import { idOf, text, timestamp, typeError } from '../primitives.js';
+import { idOf, oneOf, text, timestamp } from '../primitives.js';
 
 export const AccessTokenId = idOf('AccessTokenId', 'access token');
 export type AccessTokenId = z.infer<typeof AccessTokenId>;
 
-export const Permission = component(
-  z.enum(['read', 'write'], { error: typeError('must be one of read, write') }),
-  {
-    id: 'Permission',
-    description: 'What an access token may do: read, or read and write',
-    examples: ['read'],
-  },
-);
+export const Permission = component(oneOf(['read', 'write']), {
+  id: 'Permission',
+  description: 'What an access token may do: read, or read and write',
+  examples: ['read'],
+});
 export type Permission = z.infer<typeof Permission>;
 
 /** Prefix of every access token, so secret scanners can spot one. */

@@ -3,23 +3,18 @@ import { component } from '../components.js';
 import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
-import { amountInput, briefInput, idOf, text, timestamp, typeError } from '../primitives.js';
+import { amountInput, briefInput, idOf, oneOf, text, timestamp, typeError } from '../primitives.js';
 import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 import { PlatformId } from './platform.js';
 
 export const CampaignId = idOf('CampaignId', 'campaign');
 export type CampaignId = z.infer<typeof CampaignId>;
 
-export const CampaignStatus = component(
-  z.enum(['draft', 'active', 'paused', 'finished'], {
-    error: typeError('must be one of draft, active, paused, finished'),
-  }),
-  {
-    id: 'CampaignStatus',
-    description: "A campaign's status",
-    examples: ['draft'],
-  },
-);
+export const CampaignStatus = component(oneOf(['draft', 'active', 'paused', 'finished']), {
+  id: 'CampaignStatus',
+  description: "A campaign's status",
+  examples: ['draft'],
+});
 export type CampaignStatus = z.infer<typeof CampaignStatus>;
 
 const amount = z.int().min(0);

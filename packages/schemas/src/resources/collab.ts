@@ -3,7 +3,7 @@ import { component } from '../components.js';
 import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
-import { booleanInput, briefInput, idOf, timestamp, typeError, websiteQuery } from '../primitives.js';
+import { booleanInput, briefInput, idOf, oneOf, timestamp, websiteQuery } from '../primitives.js';
 import { marketFields, pageFields, payloadFields, withBrief } from './organization-resource.js';
 
 const { name, website, currency, countries, purge_banner_image } = payloadFields;
@@ -11,16 +11,11 @@ const { name, website, currency, countries, purge_banner_image } = payloadFields
 export const CollabId = idOf('CollabId', 'collab');
 export type CollabId = z.infer<typeof CollabId>;
 
-export const CollabState = component(
-  z.enum(['draft', 'submitted_for_review', 'published', 'paused'], {
-    error: typeError('must be one of draft, submitted_for_review, published, paused'),
-  }),
-  {
-    id: 'CollabState',
-    description: "A collab's state",
-    examples: ['draft'],
-  },
-);
+export const CollabState = component(oneOf(['draft', 'submitted_for_review', 'published', 'paused']), {
+  id: 'CollabState',
+  description: "A collab's state",
+  examples: ['draft'],
+});
 export type CollabState = z.infer<typeof CollabState>;
 
 /** A collab as listed (no `brief`). */

@@ -3,16 +3,17 @@ import { component } from '../components.js';
 import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
-import { idOf, timestamp, typeError } from '../primitives.js';
+import { idOf, oneOf, timestamp } from '../primitives.js';
 import { User } from './user.js';
 
 export const MembershipId = idOf('MembershipId', 'membership');
 export type MembershipId = z.infer<typeof MembershipId>;
 
-export const Role = component(
-  z.enum(['member', 'admin'], { error: typeError('must be one of member, admin') }),
-  { id: 'Role', description: "A member's role in an organization", examples: ['member'] },
-);
+export const Role = component(oneOf(['member', 'admin']), {
+  id: 'Role',
+  description: "A member's role in an organization",
+  examples: ['member'],
+});
 export type Role = z.infer<typeof Role>;
 
 export const Membership = z.object({

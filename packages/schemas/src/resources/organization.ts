@@ -7,22 +7,21 @@ import {
   absoluteUrl,
   echoedUrl,
   idOf,
+  oneOf,
   purgeFlag,
   text,
   timestamp,
-  typeError,
   websiteInput,
 } from '../primitives.js';
 
 export const OrganizationId = idOf('OrganizationId', 'organization');
 export type OrganizationId = z.infer<typeof OrganizationId>;
 
-export const PrivacySetting = component(
-  z.enum(['public', 'private', 'restricted'], {
-    error: typeError('must be one of public, private, restricted'),
-  }),
-  { id: 'PrivacySetting', description: "An organization's privacy setting", examples: ['private'] },
-);
+export const PrivacySetting = component(oneOf(['public', 'private', 'restricted']), {
+  id: 'PrivacySetting',
+  description: "An organization's privacy setting",
+  examples: ['private'],
+});
 export type PrivacySetting = z.infer<typeof PrivacySetting>;
 
 export const Organization = z.object({

@@ -3,20 +3,17 @@ import { annotate, component } from '../components.js';
 import type { Described } from '../described.js';
 import * as ex from '../examples.js';
 import type { ResourceFieldDocs } from '../field-docs.js';
-import { absoluteUrl, idOf, timestamp, typeError } from '../primitives.js';
+import { absoluteUrl, idOf, oneOf, timestamp, typeError } from '../primitives.js';
 import { accountUrlProblem, PlatformId, parseAccountUrl, URL_PLATFORMS } from './platform.js';
 
 export const SocialAccountId = idOf('SocialAccountId', 'social account');
 export type SocialAccountId = z.infer<typeof SocialAccountId>;
 
-export const SocialAccountStatus = component(
-  z.enum(['pending', 'verified', 'failed'], { error: typeError('must be one of pending, verified, failed') }),
-  {
-    id: 'SocialAccountStatus',
-    description: "Where a social account's verification stands",
-    examples: ['pending'],
-  },
-);
+export const SocialAccountStatus = component(oneOf(['pending', 'verified', 'failed']), {
+  id: 'SocialAccountStatus',
+  description: "Where a social account's verification stands",
+  examples: ['pending'],
+});
 export type SocialAccountStatus = z.infer<typeof SocialAccountStatus>;
 
 const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
